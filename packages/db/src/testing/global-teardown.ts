@@ -1,0 +1,3 @@
+import { tearDownTestDatabases } from './global-setup.js';
+
+export default tearDownTestDatabases;
