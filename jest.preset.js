@@ -3,8 +3,7 @@
 // so tests never run against a stale dist/.
 import { fileURLToPath } from 'node:url';
 
-const dbTesting = (file) =>
-  fileURLToPath(new URL(`./packages/db/dist/testing/${file}`, import.meta.url));
+const dbTesting = (file) => fileURLToPath(new URL(`./packages/db/dist/testing/${file}`, import.meta.url));
 
 /**
  * @param {{ database?: boolean } & import('jest').Config} options
@@ -29,9 +28,7 @@ export function jestConfig({ database = false, ...overrides } = {}) {
     testEnvironmentOptions: { customExportConditions: ['source', 'node', 'node-addons'] },
     testMatch: ['<rootDir>/src/**/*.test.ts'],
     testTimeout: 30_000,
-    ...(database
-      ? { globalSetup: dbTesting('global-setup.js'), globalTeardown: dbTesting('global-teardown.js') }
-      : {}),
+    ...(database ? { globalSetup: dbTesting('global-setup.js'), globalTeardown: dbTesting('global-teardown.js') } : {}),
     ...overrides,
   };
 }

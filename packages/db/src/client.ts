@@ -1,5 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Prisma, PrismaClient } from './generated/prisma/client.js';
+import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 
 export type Db = PrismaClient;
 /** The client handed to code running inside `db.$transaction(async (tx) => …)`. */

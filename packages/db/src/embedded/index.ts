@@ -1,7 +1,7 @@
+export { ensureDatabase, findFreePort } from './database-admin.js';
 export {
   type EmbeddedPostgresOptions,
   type RunningPostgres,
   startEmbeddedPostgres,
 } from './embedded-postgres.js';
-export { ensureDatabase, findFreePort } from './database-admin.js';
 export { type LocalPostgres, startLocalPostgres } from './local-postgres.js';

@@ -9,7 +9,7 @@ const DATABASE_NAME = 'agentplane';
 
 /**
  * The PostgreSQL of the local platform (`pnpm start`, `pnpm db:migrate` without DATABASE_URL):
- * kept in `.data/postgres` at the repository root so that restarts keep the data.
+ * kept in `.data/postgres` at the repository root (or EMBEDDED_POSTGRES_DIR) so that restarts keep the data.
  */
 export async function startLocalPostgres(log?: (message: string) => void): Promise<LocalPostgres> {
   const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? DEFAULT_PORT);
@@ -17,7 +17,7 @@ export async function startLocalPostgres(log?: (message: string) => void): Promi
     throw new Error(`EMBEDDED_POSTGRES_PORT must be a port number, got "${process.env.EMBEDDED_POSTGRES_PORT}"`);
   }
   const server = await startEmbeddedPostgres({
-    dataDir: fileURLToPath(new URL('../../../../.data/postgres', import.meta.url)),
+    dataDir: process.env.EMBEDDED_POSTGRES_DIR ?? fileURLToPath(new URL('../../../../.data/postgres', import.meta.url)),
     port,
     persistent: true,
     ...(log ? { log } : {}),

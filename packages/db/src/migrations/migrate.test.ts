@@ -73,9 +73,7 @@ describe('migrate', () => {
     await migrate({ databaseUrl: database.url });
     const before = await query(database.url, 'SELECT name, applied_at FROM schema_migrations');
     expect(await migrate({ databaseUrl: database.url })).toEqual({ applied: [] });
-    expect(await query(database.url, 'SELECT name, applied_at FROM schema_migrations')).toEqual(
-      before,
-    );
+    expect(await query(database.url, 'SELECT name, applied_at FROM schema_migrations')).toEqual(before);
   });
 
   it('applies migrations in name order and only the new ones on a later run', async () => {
@@ -90,10 +88,7 @@ describe('migrate', () => {
     expect(await migrate({ databaseUrl: database.url, migrationsDir: dir })).toEqual({
       applied: ['20260101000002_third'],
     });
-    expect(await query(database.url, 'SELECT step FROM log')).toEqual([
-      { step: 'second' },
-      { step: 'third' },
-    ]);
+    expect(await query(database.url, 'SELECT step FROM log')).toEqual([{ step: 'second' }, { step: 'third' }]);
   });
 
   it('refuses to run when an applied migration file was changed, naming the file', async () => {

@@ -55,7 +55,8 @@ export async function readMigrationStatus(
   migrationsDir = defaultMigrationsDir(),
 ): Promise<MigrationStatus> {
   const files = await readMigrationFiles(migrationsDir);
-  const client = new pg.Client({ connectionString: databaseUrl });
+  // Readiness probes call this: an unreachable database must fail fast, not hang the probe.
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3_000 });
   await client.connect();
   try {
     const exists = await client.query<{ present: boolean }>(
@@ -70,9 +71,7 @@ export async function readMigrationStatus(
 }
 
 async function readApplied(client: pg.Client): Promise<AppliedRow[]> {
-  const result = await client.query<AppliedRow>(
-    'SELECT name, checksum FROM schema_migrations ORDER BY name',
-  );
+  const result = await client.query<AppliedRow>('SELECT name, checksum FROM schema_migrations ORDER BY name');
   return result.rows;
 }
 

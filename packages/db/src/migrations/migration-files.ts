@@ -17,10 +17,7 @@ const MIGRATION_FOLDER = /^\d{14}_[A-Za-z0-9_-]+$/;
  * by default the repository's `prisma/migrations`, found from this file (src/ and dist/ sit at the same depth).
  */
 export function defaultMigrationsDir(): string {
-  return (
-    process.env.MIGRATIONS_DIR ??
-    fileURLToPath(new URL('../../../../prisma/migrations', import.meta.url))
-  );
+  return process.env.MIGRATIONS_DIR ?? fileURLToPath(new URL('../../../../prisma/migrations', import.meta.url));
 }
 
 export async function readMigrationFiles(dir: string): Promise<MigrationFile[]> {

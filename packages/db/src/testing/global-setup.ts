@@ -37,9 +37,7 @@ export async function setUpTestDatabases(): Promise<void> {
     await dropStaleTestDatabases(adminUrl);
   }
   const template = uniqueDatabaseName(TEMPLATE_PREFIX);
-  await withAdminClient(adminUrl, (client) =>
-    client.query(`CREATE DATABASE ${quoteIdentifier(template)}`),
-  );
+  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${quoteIdentifier(template)}`));
   await migrate({ databaseUrl: withDatabase(adminUrl, template) });
   process.env[ADMIN_URL_ENV] = adminUrl;
   process.env[TEMPLATE_ENV] = template;

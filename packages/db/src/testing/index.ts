@@ -1,9 +1,4 @@
 export {
-  type CreateTestDatabaseOptions,
-  createTestDatabase,
-  type TestDatabase,
-} from './test-database.js';
-export {
   makeAgent,
   makeIntegration,
   makeMcpServer,
@@ -11,3 +6,8 @@ export {
   makeUser,
   makeWorkspace,
 } from './factories.js';
+export {
+  type CreateTestDatabaseOptions,
+  createTestDatabase,
+  type TestDatabase,
+} from './test-database.js';

@@ -39,10 +39,7 @@ export function requireTestEnv(name: string): string {
   return value;
 }
 
-export async function withAdminClient<T>(
-  adminUrl: string,
-  work: (client: pg.Client) => Promise<T>,
-): Promise<T> {
+export async function withAdminClient<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
@@ -53,9 +50,7 @@ export async function withAdminClient<T>(
 }
 
 /** A database of its own for one suite, copied from the migrated template of this run. */
-export async function createTestDatabase(
-  options: CreateTestDatabaseOptions = {},
-): Promise<TestDatabase> {
+export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
   const adminUrl = requireTestEnv(ADMIN_URL_ENV);
   const name = uniqueDatabaseName(TEST_DATABASE_PREFIX);
   const template = options.migrated === false ? 'template0' : requireTestEnv(TEMPLATE_ENV);
@@ -77,9 +72,7 @@ async function createFromTemplate(client: pg.Client, name: string, template: str
   // Copies of one template started together can briefly see each other as users of it.
   for (let attempt = 1; ; attempt++) {
     try {
-      await client.query(
-        `CREATE DATABASE ${quoteIdentifier(name)} TEMPLATE ${quoteIdentifier(template)}`,
-      );
+      await client.query(`CREATE DATABASE ${quoteIdentifier(name)} TEMPLATE ${quoteIdentifier(template)}`);
       return;
     } catch (error) {
       if ((error as { code?: string }).code !== OBJECT_IN_USE || attempt === 20) throw error;

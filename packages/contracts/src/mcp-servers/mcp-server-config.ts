@@ -1,0 +1,80 @@
+// The spec's "MCPServer" object. Keys keep the spec's camelCase exactly.
+import { z } from 'zod';
+import { ZNonBlankString } from '../common/primitives.js';
+
+export const MCP_TRANSPORTS = ['streamable_http', 'sse', 'stdio', 'websocket'] as const;
+export type TMcpTransport = (typeof MCP_TRANSPORTS)[number];
+
+export const ENCODING_ERROR_HANDLERS = ['strict', 'ignore', 'replace'] as const;
+export type TEncodingErrorHandler = (typeof ENCODING_ERROR_HANDLERS)[number];
+
+// A day: anything longer is a mistake, and unbounded values overflow timers (setTimeout caps near 24.8 days).
+export const MCP_TIMEOUT_SECONDS_MAX = 86_400;
+
+// z.number() already refuses NaN and ±Infinity.
+const ZTimeoutSeconds = z.number().positive().max(MCP_TIMEOUT_SECONDS_MAX);
+
+const URL_PROTOCOLS_BY_TRANSPORT: Record<Exclude<TMcpTransport, 'stdio'>, readonly string[]> = {
+  streamable_http: ['http:', 'https:'],
+  sse: ['http:', 'https:'],
+  websocket: ['ws:', 'wss:'],
+};
+
+function readProtocol(url: string): string | undefined {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return undefined;
+  }
+}
+
+export const ZMcpServerConfig = z
+  .strictObject({
+    name: ZNonBlankString,
+    transport: z.enum(MCP_TRANSPORTS).default('streamable_http'),
+    // Checked against the transport below, which also reports an empty url once rather than twice.
+    url: z.string().optional(),
+    command: ZNonBlankString.optional(),
+    args: z.array(z.string()).default(() => []),
+    headers: z.record(z.string(), z.string()).default(() => ({})),
+    env: z.record(z.string(), z.string()).default(() => ({})),
+    cwd: z.string().min(1).optional(),
+    encoding: z.string().min(1).default('utf-8'),
+    encodingErrorHandler: z.enum(ENCODING_ERROR_HANDLERS).default('strict'),
+    timeoutSeconds: ZTimeoutSeconds.default(30),
+    sseReadTimeoutSeconds: ZTimeoutSeconds.default(300),
+    terminateOnClose: z.boolean().default(true),
+    sessionKwargs: z.record(z.string(), z.unknown()).default(() => ({})),
+  })
+  .superRefine((server, ctx) => {
+    if (server.transport === 'stdio') {
+      // A url next to stdio is accepted and ignored rather than rejected: switching a server's
+      // transport in a form leaves the old url behind, and refusing that edit helps nobody.
+      if (server.command === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['command'], message: 'command is required when transport is "stdio"' });
+      }
+      return;
+    }
+    const allowed = URL_PROTOCOLS_BY_TRANSPORT[server.transport];
+    if (server.url === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: `url is required when transport is "${server.transport}"`,
+      });
+      return;
+    }
+    const protocol = readProtocol(server.url);
+    if (protocol === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be an absolute URL' });
+    } else if (!allowed.includes(protocol)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: `url must use ${allowed.map((p) => p.slice(0, -1)).join(' or ')} when transport is "${server.transport}"`,
+      });
+    }
+  })
+  .meta({ id: 'MCPServer', description: 'MCP server configuration' });
+export type TMcpServerConfig = z.infer<typeof ZMcpServerConfig>;
+export type TMcpServerConfigInput = z.input<typeof ZMcpServerConfig>;

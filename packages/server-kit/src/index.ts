@@ -1,0 +1,7 @@
+export { AppError, type AppErrorOptions, ERROR_STATUS, type ErrorCode, type FieldError } from './app-error.js';
+export { ConfigError, parseEnv } from './env.js';
+export { ZLogLevel, ZPort } from './env-fields.js';
+export { createLogger, type Logger } from './logger.js';
+export { notFoundHandler, problemHandler, sendProblem, toAppError } from './problem-handler.js';
+export { requestLogger } from './request-logger.js';
+export { type RunningServer, type ServeOptions, serve } from './serve.js';

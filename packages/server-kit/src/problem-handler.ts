@@ -1,0 +1,60 @@
+import { formatZodIssues } from '@agentplane/contracts';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { ZodError } from 'zod';
+import { AppError } from './app-error.js';
+
+/** What body-parser and http-errors attach to the errors they raise. */
+type HttpLikeError = { type?: string; status?: number; expose?: boolean };
+
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof ZodError) {
+    return new AppError('validation_failed', 'The request is invalid.', {
+      errors: formatZodIssues(error),
+    });
+  }
+  const httpError = error as HttpLikeError;
+  switch (httpError?.type) {
+    case 'entity.too.large':
+      return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+    case 'entity.parse.failed':
+      return new AppError('bad_request', 'The request body is not valid JSON.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError('unsupported_media_type', 'The request body encoding is not supported.');
+  }
+  if (httpError?.expose && httpError.status === 400) {
+    return new AppError('bad_request', 'The request could not be read.');
+  }
+  return new AppError('internal', 'An unexpected error occurred.', { cause: error });
+}
+
+export function sendProblem(res: Response, error: AppError): void {
+  res
+    .status(error.status)
+    .set(error.headers)
+    .type('application/problem+json')
+    .json({
+      type: error.typeUri,
+      title: error.title,
+      status: error.status,
+      detail: error.message,
+      ...(error.errors ? { errors: error.errors } : {}),
+      ...(res.req.id === undefined ? {} : { request_id: String(res.req.id) }),
+    });
+}
+
+/** Renders every error as problem+json; a stack trace or SQL never reaches the client, only the log. */
+export const problemHandler: ErrorRequestHandler = (error, req, res, next) => {
+  if (res.headersSent) {
+    next(error);
+    return;
+  }
+  const appError = toAppError(error);
+  if (appError.code === 'internal') req.log?.error({ err: error }, 'request failed');
+  sendProblem(res, appError);
+};
+
+export const notFoundHandler: RequestHandler = (req) => {
+  throw new AppError('not_found', `No route for ${req.method} ${req.path}.`);
+};

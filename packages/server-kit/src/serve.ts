@@ -1,0 +1,73 @@
+import { once } from 'node:events';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+
+export type ServeOptions = {
+  port: number;
+  host?: string;
+  logger: Logger;
+  /** How long in-flight requests may take to finish once shutdown starts. */
+  shutdownTimeoutMs?: number;
+  /** Runs after the last connection closed: release the database and other resources here. */
+  onClose?: () => Promise<void>;
+  /** Exit the process on SIGTERM/SIGINT after a graceful shutdown (servers: yes; tests: no). */
+  handleSignals?: boolean;
+};
+
+export type RunningServer = {
+  server: Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the timeout), then runs onClose. */
+  shutdown: () => Promise<void>;
+};
+
+export async function serve(handler: RequestListener, options: ServeOptions): Promise<RunningServer> {
+  const server = createServer(handler);
+  server.listen(options.port, options.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`;
+  options.logger.info({ url }, 'listening');
+
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = () => {
+    shuttingDown ??= closeGracefully(server, options);
+    return shuttingDown;
+  };
+
+  if (options.handleSignals) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (shuttingDown !== undefined) {
+        options.logger.warn({ signal }, 'second signal: exiting at once');
+        process.exit(1);
+      }
+      options.logger.info({ signal }, 'shutting down');
+      shutdown().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          options.logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  }
+  return { server, url, shutdown };
+}
+
+async function closeGracefully(server: Server, options: ServeOptions): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => {
+    options.logger.warn('in-flight requests did not finish in time: closing their connections');
+    server.closeAllConnections();
+  }, options.shutdownTimeoutMs ?? 10_000);
+  try {
+    await closed;
+  } finally {
+    clearTimeout(timer);
+  }
+  await options.onClose?.();
+}
