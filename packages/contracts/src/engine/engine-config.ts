@@ -1,0 +1,39 @@
+// What the manager publishes in `engine_configs.config` and every engine validates before applying:
+// the agent with its framework config, plus the resolved resources it references.
+import { z } from 'zod';
+import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from '../agents/agent-frameworks.js';
+import { ZResourceName, ZUuid } from '../common/primitives.js';
+import { ZWhatsAppIntegrationConfig } from '../integrations/integration-config.js';
+import { ZMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
+import { ZSsoConfig } from '../sso/sso-config.js';
+
+function engineAgent<F extends TAgentFramework>(framework: F) {
+  return z.strictObject({
+    id: ZUuid,
+    name: ZResourceName,
+    workspace_id: ZUuid,
+    framework: z.literal(framework),
+    config: AGENT_CONFIG_BY_FRAMEWORK[framework],
+  });
+}
+
+export const ZEngineAgent = z.discriminatedUnion('framework', [
+  engineAgent('LLM'),
+  engineAgent('LANGGRAPH'),
+  engineAgent('CUSTOM'),
+]);
+export type TEngineAgent = z.infer<typeof ZEngineAgent>;
+
+export const ZEngineIntegration = z.discriminatedUnion('provider', [ZWhatsAppIntegrationConfig.extend({ id: ZUuid })]);
+export type TEngineIntegration = z.infer<typeof ZEngineIntegration>;
+
+export const ZEngineConfig = z
+  .strictObject({
+    agent: ZEngineAgent,
+    mcp_servers: z.array(ZMcpServerConfig),
+    integrations: z.array(ZEngineIntegration),
+    sso: ZSsoConfig.nullable(),
+  })
+  .meta({ id: 'EngineConfig', description: 'The derived, read-only configuration an agent engine runs' });
+export type TEngineConfig = z.infer<typeof ZEngineConfig>;
+export type TEngineConfigInput = z.input<typeof ZEngineConfig>;

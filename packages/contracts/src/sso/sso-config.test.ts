@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { ZSsoConfig } from './sso-config.js';
+
+const valid = { issuer: 'https://login.example.com/realms/acme', audience: 'agents' };
+
+function pathsOf(input: unknown): string[] {
+  const result = ZSsoConfig.safeParse(input);
+  if (result.success) return [];
+  return result.error.issues.map((issue) => issue.path.join('.'));
+}
+
+describe('ZSsoConfig', () => {
+  it('applies the defaults', () => {
+    expect(ZSsoConfig.parse(valid)).toEqual({ ...valid, enabled: true, algorithms: ['RS256', 'ES256'] });
+  });
+
+  it('accepts http only for a loopback issuer', () => {
+    expect(pathsOf({ ...valid, issuer: 'http://localhost:9000' })).toEqual([]);
+    expect(pathsOf({ ...valid, issuer: 'http://127.0.0.1:9000/oidc' })).toEqual([]);
+    expect(pathsOf({ ...valid, issuer: 'http://login.example.com' })).toEqual(['issuer']);
+    expect(pathsOf({ ...valid, issuer: 'not a url' })).toEqual(['issuer']);
+    expect(pathsOf({ ...valid, jwksUri: 'http://keys.example.com/jwks' })).toEqual(['jwksUri']);
+  });
+
+  it('refuses symmetric and unknown algorithms, and repeats', () => {
+    expect(pathsOf({ ...valid, algorithms: ['HS256'] })).toEqual(['algorithms.0']);
+    expect(pathsOf({ ...valid, algorithms: ['none'] })).toEqual(['algorithms.0']);
+    expect(pathsOf({ ...valid, algorithms: [] })).toEqual(['algorithms']);
+    expect(pathsOf({ ...valid, algorithms: ['RS256', 'RS256'] })).toEqual(['algorithms']);
+  });
+
+  it('requires an audience and checks emails and domains', () => {
+    expect(pathsOf({ issuer: valid.issuer })).toEqual(['audience']);
+    expect(pathsOf({ ...valid, allowedEmails: ['not-an-email'] })).toEqual(['allowedEmails.0']);
+    expect(pathsOf({ ...valid, allowedDomains: ['example'] })).toEqual(['allowedDomains.0']);
+    expect(ZSsoConfig.parse({ ...valid, allowedDomains: ['Example.COM'] }).allowedDomains).toEqual(['example.com']);
+  });
+
+  it('rejects unknown fields', () => {
+    expect(pathsOf({ ...valid, clientSecret: 'x' })).toEqual(['']);
+  });
+});

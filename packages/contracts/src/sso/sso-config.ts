@@ -1,0 +1,59 @@
+// The OIDC setting an engine uses to check `Authorization: Bearer` tokens on its run endpoint.
+import { z } from 'zod';
+import { ZNonBlankString } from '../common/primitives.js';
+
+// Only public-key algorithms: an HMAC algorithm would let anyone holding the public JWKS forge tokens.
+export const ASYMMETRIC_JWT_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
+export type TJwtAlgorithm = (typeof ASYMMETRIC_JWT_ALGORITHMS)[number];
+export const SSO_ALGORITHMS_DEFAULT: TJwtAlgorithm[] = ['RS256', 'ES256'];
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https, or plain http for a loopback host only (a local issuer in development and tests). */
+export const ZIssuerUrl = z.string().superRefine((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'Must be an absolute URL' });
+    return;
+  }
+  const secure = url.protocol === 'https:';
+  const loopbackHttp = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  if (!secure && !loopbackHttp) {
+    ctx.addIssue({ code: 'custom', message: 'Must be an https URL (http only for localhost or 127.0.0.1)' });
+  }
+});
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export const ZSsoConfig = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    issuer: ZIssuerUrl,
+    audience: ZNonBlankString,
+    jwksUri: ZIssuerUrl.optional(),
+    algorithms: z
+      .array(z.enum(ASYMMETRIC_JWT_ALGORITHMS))
+      .min(1)
+      .refine((algorithms) => new Set(algorithms).size === algorithms.length, 'Must not repeat an algorithm')
+      .default(() => [...SSO_ALGORITHMS_DEFAULT]),
+    allowedEmails: z.array(z.email().toLowerCase()).optional(),
+    allowedDomains: z
+      .array(z.string().toLowerCase().regex(DOMAIN, 'Must be a domain name such as example.com'))
+      .optional(),
+  })
+  .meta({ id: 'SsoConfig', description: 'OIDC settings that protect an agent engine' });
+export type TSsoConfig = z.infer<typeof ZSsoConfig>;
+export type TSsoConfigInput = z.input<typeof ZSsoConfig>;
