@@ -10,4 +10,5 @@ export * from './integrations/integration-config.js';
 export * from './integrations/whatsapp-config.js';
 export * from './mcp-servers/mcp-server.js';
 export * from './mcp-servers/mcp-server-config.js';
+export * from './secrets/secret-fields.js';
 export * from './sso/sso-config.js';

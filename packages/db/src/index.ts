@@ -9,3 +9,4 @@ export {
 export type * from './generated/prisma/models.js';
 export { type MigrationStatus, migrate, readMigrationStatus } from './migrations/migrate.js';
 export { MigrationChecksumError } from './migrations/migration-files.js';
+export { createSecretBox, isSealed, parseSecretKey, type SecretBox, SecretKeyError } from './secrets/secret-box.js';

@@ -1,0 +1,71 @@
+import { describe, expect, it } from '@jest/globals';
+import { ZEngineConfig } from '../engine/engine-config.js';
+import { mapEngineConfigSecrets, mapIntegrationSecrets, mapMcpServerSecrets } from './secret-fields.js';
+
+const upper = (value: string) => value.toUpperCase();
+
+describe('secret fields', () => {
+  it('maps the WhatsApp tokens and app secret, and nothing else', () => {
+    const integration = {
+      provider: 'WHATSAPP' as const,
+      enabled: true,
+      config: { accessToken: 'at', verifyToken: 'vt', appSecret: 'as', phoneNumberId: 'p1', apiVersion: 'v21.0' },
+    };
+    expect(mapIntegrationSecrets(integration, upper).config).toEqual({
+      accessToken: 'AT',
+      verifyToken: 'VT',
+      appSecret: 'AS',
+      phoneNumberId: 'p1',
+      apiVersion: 'v21.0',
+    });
+    expect(integration.config.accessToken).toBe('at');
+  });
+
+  it('leaves an absent optional secret absent', () => {
+    const integration = {
+      provider: 'WHATSAPP' as const,
+      enabled: true,
+      config: { accessToken: 'at', verifyToken: 'vt', phoneNumberId: 'p1', apiVersion: 'v21.0' },
+    };
+    expect(mapIntegrationSecrets(integration, upper).config).not.toHaveProperty('appSecret');
+  });
+
+  it('maps every MCP header and env value but not their names', () => {
+    const server = { name: 'n', headers: { Authorization: 'bearer x' }, env: { API_KEY: 'k' }, command: 'c' };
+    expect(mapMcpServerSecrets(server, upper)).toEqual({
+      name: 'n',
+      headers: { Authorization: 'BEARER X' },
+      env: { API_KEY: 'K' },
+      command: 'c',
+    });
+  });
+
+  it('maps the secrets of a whole engine config', () => {
+    const config = ZEngineConfig.parse({
+      agent: {
+        id: '6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11',
+        name: 'a',
+        workspace_id: '0b9d8c7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e',
+        framework: 'LLM',
+        config: { model: { provider: 'mock', name: 'echo' } },
+      },
+      mcp_servers: [{ name: 'm', url: 'https://mcp.example.com', headers: { 'X-Key': 'k' } }],
+      integrations: [
+        {
+          id: '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d',
+          provider: 'WHATSAPP',
+          config: { accessToken: 'a', phoneNumberId: '1', verifyToken: 'v' },
+        },
+      ],
+      sso: null,
+    });
+    const mapped = mapEngineConfigSecrets(config, () => '***');
+    expect(mapped.mcp_servers[0]?.headers).toEqual({ 'X-Key': '***' });
+    expect(mapped.integrations[0]?.config).toMatchObject({
+      accessToken: '***',
+      verifyToken: '***',
+      phoneNumberId: '1',
+    });
+    expect(mapped.agent).toEqual(config.agent);
+  });
+});

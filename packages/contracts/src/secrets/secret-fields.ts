@@ -1,0 +1,42 @@
+// Which values of a configuration are secrets, in one place: the manager encrypts them at rest,
+// the engine decrypts them, and /agent/config redacts them, all by walking the same fields.
+import type { TEngineConfig } from '../engine/engine-config.js';
+import type { TIntegrationConfig } from '../integrations/integration-config.js';
+import { WHATSAPP_SECRET_FIELDS } from '../integrations/whatsapp-config.js';
+import type { TMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
+
+export type SecretTransform = (value: string) => string;
+
+const SECRET_FIELDS_BY_PROVIDER = { WHATSAPP: WHATSAPP_SECRET_FIELDS } as const;
+
+function mapValues(record: Record<string, string>, transform: SecretTransform): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, transform(value)]));
+}
+
+export function mapIntegrationSecrets<T extends Pick<TIntegrationConfig, 'provider' | 'config'>>(
+  integration: T,
+  transform: SecretTransform,
+): T {
+  const config: Record<string, unknown> = { ...integration.config };
+  for (const field of SECRET_FIELDS_BY_PROVIDER[integration.provider]) {
+    const value = config[field];
+    if (typeof value === 'string') config[field] = transform(value);
+  }
+  return { ...integration, config };
+}
+
+/** Header values carry API keys and env values carry credentials, so every one of them is a secret. */
+export function mapMcpServerSecrets<T extends Pick<TMcpServerConfig, 'headers' | 'env'>>(
+  server: T,
+  transform: SecretTransform,
+): T {
+  return { ...server, headers: mapValues(server.headers, transform), env: mapValues(server.env, transform) };
+}
+
+export function mapEngineConfigSecrets(config: TEngineConfig, transform: SecretTransform): TEngineConfig {
+  return {
+    ...config,
+    mcp_servers: config.mcp_servers.map((server) => mapMcpServerSecrets(server, transform)),
+    integrations: config.integrations.map((integration) => mapIntegrationSecrets(integration, transform)),
+  };
+}
