@@ -1,3 +1,3 @@
 import { jestConfig } from '../../jest.preset.js';
 
-export default jestConfig({ database: true });
+export default jestConfig({ database: true, testTimeout: 60_000 });

@@ -1,27 +1,65 @@
+import type { OpenApiRoute } from '@agentplane/contracts';
 import { type Db, readMigrationStatus } from '@agentplane/db';
 import { type Logger, notFoundHandler, problemHandler, requestLogger } from '@agentplane/server-kit';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
+import { addAuthRoutes } from './auth/auth-routes.js';
+import { authRateLimits } from './auth/rate-limits.js';
+import { requireSession } from './auth/require-session.js';
+import { createSessionMiddleware } from './auth/session-middleware.js';
+import type { PrismaSessionStore } from './auth/session-store.js';
 import type { ManagerConfig } from './config.js';
-import { healthRouter } from './health/health-router.js';
+import { addHealthRoutes } from './health/health-routes.js';
+import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
+import { corsForAllowedOrigins, requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/security.js';
+import { addOpenApiRoutes } from './openapi/openapi-routes.js';
+import { requireHeaderWorkspace, requirePathWorkspace } from './workspaces/require-workspace.js';
+import { addWorkspaceRoutes } from './workspaces/workspace-routes.js';
 
 export type ManagerDependencies = {
   config: ManagerConfig;
   db: Db;
   logger: Logger;
+  sessionStore?: PrismaSessionStore;
 };
 
+export type ManagerApp = Express & { apiRoutes: OpenApiRoute[] };
+
+function accessMiddlewareFor(db: Db) {
+  return (access: Access): RequestHandler[] => {
+    switch (access.kind) {
+      case 'public':
+        return [];
+      case 'session':
+        return [requireSession];
+      case 'workspace':
+        return [requireSession, requireHeaderWorkspace(db, access.minRole)];
+      case 'workspace-path':
+        return [requireSession, requirePathWorkspace(db, access.minRole)];
+    }
+  };
+}
+
 /** Builds the manager's Express app from its dependencies, without listening. */
-export function createManagerApp({ config, logger }: ManagerDependencies): Express {
+export function createManagerApp({ config, db, logger, sessionStore }: ManagerDependencies): ManagerApp {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', config.trustProxy ?? false);
   app.use(requestLogger(logger));
+  app.use(securityHeaders());
+  app.use(corsForAllowedOrigins(config.corsOrigins));
+  app.use(requireTrustedOrigin({ publicOrigin: config.publicOrigin, allowed: config.corsOrigins }));
+  app.use(requireJsonBody);
+  app.use(express.json({ limit: '1mb' }));
 
-  const api = express.Router();
-  api.use(healthRouter({ readMigrationStatus: () => readMigrationStatus(config.databaseUrl) }));
-  app.use('/api/v1', api);
+  const api = new ApiRouter(accessMiddlewareFor(db));
+  addHealthRoutes(api, { readMigrationStatus: () => readMigrationStatus(config.databaseUrl) });
+  addOpenApiRoutes(api);
+  api.router.use(createSessionMiddleware(db, config.session, sessionStore));
+  addAuthRoutes(api, { db, config, rateLimits: authRateLimits(db, config.authRateLimit) });
+  addWorkspaceRoutes(api, { db });
+  app.use(API_PREFIX, api.router);
 
   app.use(notFoundHandler);
   app.use(problemHandler);
-  return app;
+  return Object.assign(app, { apiRoutes: api.routes });
 }

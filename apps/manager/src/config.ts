@@ -1,13 +1,43 @@
+import { randomBytes } from 'node:crypto';
 import { parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
 
-const ZManagerEnv = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: ZPort.default(8000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL'),
-  LOG_LEVEL: ZLogLevel,
-});
+const ZBooleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
+const ZCommaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+const ZOrigin = z.url().transform((value) => new URL(value).origin);
+
+const ZManagerEnv = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: ZPort.default(8000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL'),
+    LOG_LEVEL: ZLogLevel,
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SESSION_SECRET_PREVIOUS: ZCommaList.optional(),
+    COOKIE_SECURE: ZBooleanFlag.optional(),
+    PUBLIC_URL: ZOrigin.optional(),
+    CORS_ORIGINS: ZCommaList.pipe(z.array(ZOrigin)).optional(),
+    TRUST_PROXY: z.string().optional(),
+    ALLOW_SIGNUP: ZBooleanFlag.default(true),
+    AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(15 * 60_000),
+    AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
+    AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().positive().default(5),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
+    }
+  });
 
 export type ManagerConfig = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -15,6 +45,19 @@ export type ManagerConfig = {
   host: string;
   databaseUrl: string;
   logLevel: string;
+  session: {
+    /** The first secret signs new cookies; the others still verify cookies signed before a rotation. */
+    secrets: string[];
+    /** True when no SESSION_SECRET was given and a random one was made for this process. */
+    secretIsEphemeral: boolean;
+    secureCookie: boolean;
+  };
+  /** The manager's own origin when it is known ahead (behind a proxy); otherwise taken from each request. */
+  publicOrigin: string | undefined;
+  corsOrigins: string[];
+  trustProxy: string | undefined;
+  allowSignup: boolean;
+  authRateLimit: { windowMs: number; perIp: number; perEmail: number };
 };
 
 export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): ManagerConfig {
@@ -25,5 +68,22 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     host: parsed.HOST,
     databaseUrl: parsed.DATABASE_URL,
     logLevel: parsed.LOG_LEVEL,
+    session: {
+      secrets: [
+        parsed.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+        ...(parsed.SESSION_SECRET_PREVIOUS ?? []),
+      ],
+      secretIsEphemeral: !parsed.SESSION_SECRET,
+      secureCookie: parsed.COOKIE_SECURE ?? parsed.NODE_ENV === 'production',
+    },
+    publicOrigin: parsed.PUBLIC_URL,
+    corsOrigins: parsed.CORS_ORIGINS ?? [],
+    trustProxy: parsed.TRUST_PROXY,
+    allowSignup: parsed.ALLOW_SIGNUP,
+    authRateLimit: {
+      windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,
+      perIp: parsed.AUTH_RATE_LIMIT_PER_IP,
+      perEmail: parsed.AUTH_RATE_LIMIT_PER_EMAIL,
+    },
   };
 }

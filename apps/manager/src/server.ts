@@ -1,19 +1,40 @@
 import { createPrisma } from '@agentplane/db';
 import { ConfigError, createLogger, serve } from '@agentplane/server-kit';
 import { createManagerApp } from './app.js';
+import { pruneRateLimitCounters } from './auth/postgres-rate-limit-store.js';
+import { PrismaSessionStore } from './auth/session-store.js';
 import { loadManagerConfig } from './config.js';
+
+const PRUNE_INTERVAL_MS = 10 * 60_000;
 
 async function main(): Promise<void> {
   const config = loadManagerConfig();
   const logger = createLogger({ name: 'manager', level: config.logLevel });
+  if (config.session.secretIsEphemeral) {
+    logger.warn(
+      'SESSION_SECRET is not set: using a random secret, so every restart signs everybody out. Set it in any shared deployment.',
+    );
+  }
   const db = createPrisma(config.databaseUrl);
-  const app = createManagerApp({ config, db, logger });
+  const sessionStore = new PrismaSessionStore(db);
+  const app = createManagerApp({ config, db, logger, sessionStore });
+
+  const prune = setInterval(() => {
+    Promise.all([sessionStore.pruneExpired(), pruneRateLimitCounters(db)]).catch((error: unknown) =>
+      logger.warn({ err: error }, 'pruning expired sessions failed'),
+    );
+  }, PRUNE_INTERVAL_MS);
+  prune.unref();
+
   await serve(app, {
     port: config.port,
     host: config.host,
     logger,
     handleSignals: true,
-    onClose: () => db.$disconnect(),
+    onClose: async () => {
+      clearInterval(prune);
+      await db.$disconnect();
+    },
   });
 }
 

@@ -1,4 +1,5 @@
 export * from './agents/agent-frameworks.js';
+export * from './auth/auth.js';
 export * from './common/envelope.js';
 export * from './common/format-zod-issues.js';
 export * from './common/pagination.js';
@@ -10,5 +11,8 @@ export * from './integrations/integration-config.js';
 export * from './integrations/whatsapp-config.js';
 export * from './mcp-servers/mcp-server.js';
 export * from './mcp-servers/mcp-server-config.js';
+export * from './openapi/openapi-document.js';
 export * from './secrets/secret-fields.js';
 export * from './sso/sso-config.js';
+export * from './workspaces/role.js';
+export * from './workspaces/workspace.js';

@@ -132,6 +132,19 @@ describe('every model round-trips through the migrated database', () => {
     expect(await db().agent.count({ where: { workspaceId: workspace.id } })).toBe(0);
   });
 
+  it('rate limit counters', async () => {
+    const resetAt = new Date(Date.now() + 60_000);
+    const created = await db().rateLimitCounter.create({ data: { key: 'ip:127.0.0.1', hits: 1, resetAt } });
+    const updated = await db().rateLimitCounter.update({
+      where: { key: created.key },
+      data: { hits: { increment: 1 } },
+    });
+    expect(updated.hits).toBe(2);
+    expect(await db().rateLimitCounter.findUnique({ where: { key: created.key } })).toEqual(updated);
+    await db().rateLimitCounter.delete({ where: { key: created.key } });
+    expect(await db().rateLimitCounter.count()).toBe(0);
+  });
+
   it('engine configs, with a bigint version', async () => {
     const workspace = await makeWorkspace(db());
     const agent = await makeAgent(db(), workspace.id);

@@ -8,7 +8,7 @@ import { loadManagerConfig } from '../config.js';
 const logger = createLogger({ name: 'test', level: 'silent' });
 
 function appFor(database: TestDatabase, databaseUrl = database.url) {
-  const config = loadManagerConfig({ DATABASE_URL: databaseUrl });
+  const config = loadManagerConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl });
   return createManagerApp({ config, db: database.prisma, logger });
 }
 

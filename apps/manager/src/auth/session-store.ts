@@ -1,0 +1,93 @@
+// express-session's store on our own Prisma client and `sessions` table. Beyond the cookie's idle
+// expiry it enforces an absolute lifetime, and keeps user_id so that a user's sessions go with them.
+import type { Db } from '@agentplane/db';
+import session, { type SessionData } from 'express-session';
+
+export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
+// Every authenticated request extends the idle expiry; writing that to the database at most once a
+// minute per session keeps reads from turning into writes without changing the 24 h rule noticeably.
+const TOUCH_INTERVAL_MS = 60_000;
+const MAX_TRACKED_TOUCHES = 50_000;
+
+type Callback = (error?: unknown) => void;
+
+export class PrismaSessionStore extends session.Store {
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+  }
+
+  override get(sid: string, callback: (error: unknown, session?: SessionData | null) => void): void {
+    this.db.session
+      .findUnique({ where: { sid } })
+      .then(async (row) => {
+        if (!row) return callback(null, null);
+        const now = this.now();
+        if (row.expiresAt.getTime() <= now || row.createdAt.getTime() + SESSION_ABSOLUTE_MS <= now) {
+          await this.db.session.deleteMany({ where: { sid } });
+          return callback(null, null);
+        }
+        callback(null, row.data as unknown as SessionData);
+      })
+      .catch((error: unknown) => callback(error));
+  }
+
+  override set(sid: string, data: SessionData, callback?: Callback): void {
+    const expiresAt = this.expiryOf(data);
+    const json = JSON.parse(JSON.stringify(data));
+    this.db.session
+      .upsert({
+        where: { sid },
+        create: { sid, data: json, expiresAt, userId: data.userId ?? null },
+        update: { data: json, expiresAt, userId: data.userId ?? null },
+      })
+      .then(() => {
+        this.lastTouched.set(sid, this.now());
+        callback?.();
+      })
+      .catch((error: unknown) => callback?.(error));
+  }
+
+  override touch(sid: string, data: SessionData, callback?: Callback): void {
+    const last = this.lastTouched.get(sid);
+    if (last !== undefined && this.now() - last < TOUCH_INTERVAL_MS) {
+      callback?.();
+      return;
+    }
+    if (this.lastTouched.size >= MAX_TRACKED_TOUCHES) this.lastTouched.clear();
+    this.lastTouched.set(sid, this.now());
+    this.db.session
+      .updateMany({ where: { sid }, data: { expiresAt: this.expiryOf(data) } })
+      .then(() => callback?.())
+      .catch((error: unknown) => callback?.(error));
+  }
+
+  override destroy(sid: string, callback?: Callback): void {
+    this.lastTouched.delete(sid);
+    this.db.session
+      .deleteMany({ where: { sid } })
+      .then(() => callback?.())
+      .catch((error: unknown) => callback?.(error));
+  }
+
+  /** Removes expired rows; the manager runs it periodically. */
+  async pruneExpired(): Promise<number> {
+    const now = this.now();
+    const { count } = await this.db.session.deleteMany({
+      where: {
+        OR: [{ expiresAt: { lte: new Date(now) } }, { createdAt: { lte: new Date(now - SESSION_ABSOLUTE_MS) } }],
+      },
+    });
+    return count;
+  }
+
+  private expiryOf(data: SessionData): Date {
+    const expires = data.cookie?.expires;
+    return expires ? new Date(expires) : new Date(this.now() + SESSION_IDLE_MS);
+  }
+}

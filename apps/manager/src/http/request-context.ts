@@ -1,0 +1,31 @@
+// What the access middleware establishes about a request, for handlers to read.
+import type { TRole } from '@agentplane/contracts';
+import { AppError } from '@agentplane/server-kit';
+import type { Request } from 'express';
+
+export type WorkspaceAccess = { id: string; role: TRole };
+
+declare module 'express-session' {
+  interface SessionData {
+    userId: string;
+  }
+}
+
+declare global {
+  namespace Express {
+    interface Request {
+      workspace?: WorkspaceAccess;
+    }
+  }
+}
+
+export function currentUserId(req: Request): string {
+  const userId = req.session?.userId;
+  if (!userId) throw new AppError('unauthorized', 'Sign in first.');
+  return userId;
+}
+
+export function currentWorkspace(req: Request): WorkspaceAccess {
+  if (!req.workspace) throw new AppError('internal', 'The route did not resolve a workspace.');
+  return req.workspace;
+}

@@ -1,0 +1,54 @@
+// Cross-site protection: together, a JSON-only body and an Origin allow-list stop a cross-site form
+// from riding the session cookie, and CORS with credentials is granted to the allow-list only.
+import { AppError } from '@agentplane/server-kit';
+import cors from 'cors';
+import type { Request, RequestHandler } from 'express';
+import helmet from 'helmet';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function securityHeaders(): RequestHandler {
+  return helmet();
+}
+
+export function corsForAllowedOrigins(allowed: string[]): RequestHandler {
+  return cors({
+    origin: (origin, callback) => callback(null, origin !== undefined && allowed.includes(origin)),
+    credentials: true,
+    exposedHeaders: ['X-Total-Count', 'X-Request-Id', 'Retry-After'],
+    allowedHeaders: ['Content-Type', 'X-Workspace-Id', 'X-Request-Id'],
+    maxAge: 600,
+  });
+}
+
+function hasBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
+
+/** A request that carries a body must say it is JSON; a body-less request (DELETE, logout) needs no type. */
+export const requireJsonBody: RequestHandler = (req, _res, next) => {
+  if (hasBody(req) && !req.is('application/json')) {
+    throw new AppError('unsupported_media_type', 'Request bodies must be application/json.');
+  }
+  next();
+};
+
+function ownOrigin(req: Request, publicOrigin: string | undefined): string {
+  return publicOrigin ?? `${req.protocol}://${req.get('host')}`;
+}
+
+/** A state-changing request from a browser page must come from our own origin or an allowed one. */
+export function requireTrustedOrigin(options: { publicOrigin: string | undefined; allowed: string[] }): RequestHandler {
+  return (req, _res, next) => {
+    const origin = req.headers.origin;
+    if (
+      STATE_CHANGING.has(req.method) &&
+      origin !== undefined &&
+      origin !== ownOrigin(req, options.publicOrigin) &&
+      !options.allowed.includes(origin)
+    ) {
+      throw new AppError('forbidden', `Requests from origin ${origin} are not allowed.`);
+    }
+    next();
+  };
+}

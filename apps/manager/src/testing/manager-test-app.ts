@@ -1,0 +1,89 @@
+// Test wiring: the real manager app on a database of the suite's own, and users signed in through
+// the real HTTP API. Nothing of ours is mocked.
+import { randomUUID } from 'node:crypto';
+import type { TMe } from '@agentplane/contracts';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { createLogger } from '@agentplane/server-kit';
+import request from 'supertest';
+import { createManagerApp, type ManagerApp } from '../app.js';
+import { loadManagerConfig, type ManagerConfig } from '../config.js';
+
+export type ManagerTestContext = {
+  app: ManagerApp;
+  config: ManagerConfig;
+  database: TestDatabase;
+  close: () => Promise<void>;
+};
+
+export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-0123456789';
+
+export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<ManagerTestContext> {
+  const database = await createTestDatabase();
+  const config = loadManagerConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    // Generous by default so that suites signing in many users are not throttled; the rate-limit suite lowers them.
+    AUTH_RATE_LIMIT_PER_IP: '100000',
+    AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+    ...env,
+  });
+  const app = createManagerApp({
+    config,
+    db: database.prisma,
+    logger: createLogger({ name: 'test', level: 'silent' }),
+  });
+  return { app, config, database, close: () => database.drop() };
+}
+
+export type SignedInUser = {
+  /** A supertest agent that keeps the session cookie. */
+  agent: ReturnType<typeof request.agent>;
+  me: TMe;
+  email: string;
+  password: string;
+  userId: string;
+  /** The personal workspace created at sign-up. */
+  workspaceId: string;
+};
+
+export async function signUpUser(
+  app: ManagerApp,
+  options: { email?: string; password?: string; name?: string } = {},
+): Promise<SignedInUser> {
+  const email = options.email ?? `user-${randomUUID().slice(0, 8)}@example.test`;
+  const password = options.password ?? 'correct horse battery staple';
+  const agent = request.agent(app);
+  const response = await agent
+    .post('/api/v1/auth/signup')
+    .send({ email, password, ...(options.name ? { name: options.name } : {}) });
+  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${response.text}`);
+  const me = response.body as TMe;
+  return { agent, me, email, password, userId: me.user.id, workspaceId: me.default_workspace_id as string };
+}
+
+/** Adds `member` to `owner`'s workspace with a role, through the API. */
+export async function addToWorkspace(
+  owner: SignedInUser,
+  member: SignedInUser,
+  role: string,
+  workspaceId = owner.workspaceId,
+) {
+  const response = await owner.agent
+    .post(`/api/v1/workspaces/${workspaceId}/members/`)
+    .send({ email: member.email, role });
+  if (response.status !== 201) throw new Error(`adding member failed: ${response.status} ${response.text}`);
+}
+
+export function expectProblemShape(response: request.Response, status: number): void {
+  if (response.status !== status) {
+    throw new Error(`expected ${status}, got ${response.status}: ${response.text}`);
+  }
+  if (!/^application\/problem\+json/.test(String(response.headers['content-type']))) {
+    throw new Error(`expected problem+json, got ${response.headers['content-type']}`);
+  }
+  const body = response.body as Record<string, unknown>;
+  if (body.status !== status || typeof body.title !== 'string' || typeof body.type !== 'string') {
+    throw new Error(`not a problem body: ${response.text}`);
+  }
+}

@@ -1,0 +1,66 @@
+import type { TRole, TWorkspace } from '@agentplane/contracts';
+import type { Db, Tx } from '@agentplane/db';
+import { AppError } from '@agentplane/server-kit';
+
+type WorkspaceRow = { id: string; name: string; createdAt: Date; updatedAt: Date };
+
+export function toWorkspaceResponse(workspace: WorkspaceRow, role: TRole): TWorkspace {
+  return {
+    id: workspace.id,
+    name: workspace.name,
+    role,
+    created_at: workspace.createdAt.toISOString(),
+    updated_at: workspace.updatedAt.toISOString(),
+  };
+}
+
+export async function listWorkspaces(db: Db, options: { userId: string; limit: number; offset: number }) {
+  const where = { userId: options.userId };
+  const [memberships, total] = await Promise.all([
+    db.membership.findMany({
+      where,
+      orderBy: [{ workspace: { createdAt: 'asc' } }, { workspaceId: 'asc' }],
+      take: options.limit,
+      skip: options.offset,
+      select: { role: true, workspace: true },
+    }),
+    db.membership.count({ where }),
+  ]);
+  return { items: memberships.map((m) => toWorkspaceResponse(m.workspace, m.role)), total };
+}
+
+export async function createWorkspace(db: Db, options: { userId: string; name: string }): Promise<TWorkspace> {
+  const workspace = await db.workspace.create({
+    data: { name: options.name, memberships: { create: { userId: options.userId, role: 'owner' } } },
+  });
+  return toWorkspaceResponse(workspace, 'owner');
+}
+
+export async function getWorkspace(db: Db, options: { id: string; role: TRole }): Promise<TWorkspace> {
+  const workspace = await db.workspace.findUnique({ where: { id: options.id } });
+  if (!workspace) throw new AppError('not_found', 'No such workspace.');
+  return toWorkspaceResponse(workspace, options.role);
+}
+
+export async function renameWorkspace(db: Db, options: { id: string; role: TRole; name: string }): Promise<TWorkspace> {
+  const workspace = await db.workspace.update({ where: { id: options.id }, data: { name: options.name } });
+  return toWorkspaceResponse(workspace, options.role);
+}
+
+/**
+ * Deletes the workspace with everything in it. Agents go first: their links to resources are
+ * RESTRICT foreign keys, which would refuse a cascade that reached a resource before its agent.
+ * The row lock waits out, then shuts out, writes that add agents to the workspace meanwhile.
+ */
+export async function deleteWorkspace(db: Db, options: { id: string }): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await lockWorkspace(tx, options.id);
+    await tx.agent.deleteMany({ where: { workspaceId: options.id } });
+    await tx.workspace.deleteMany({ where: { id: options.id } });
+  });
+}
+
+/** Serialises changes that must see a stable workspace: its owners, its agents. */
+export async function lockWorkspace(tx: Tx, workspaceId: string): Promise<void> {
+  await tx.$queryRaw`SELECT 1 FROM workspaces WHERE id = ${workspaceId}::uuid FOR UPDATE`;
+}
