@@ -1,7 +1,7 @@
 import type { OpenApiRoute } from '@agentplane/contracts';
 import { type Db, readMigrationStatus } from '@agentplane/db';
 import { type Logger, notFoundHandler, problemHandler, requestLogger } from '@agentplane/server-kit';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import { addAuthRoutes } from './auth/auth-routes.js';
 import { authRateLimits } from './auth/rate-limits.js';
 import { requireSession } from './auth/require-session.js';
@@ -22,7 +22,8 @@ export type ManagerDependencies = {
   sessionStore?: PrismaSessionStore;
 };
 
-export type ManagerApp = Express & { apiRoutes: OpenApiRoute[] };
+/** The app, with what its routes declared, for the OpenAPI completeness test. */
+export type ManagerApp = Express & { apiRoutes: OpenApiRoute[]; apiRouter: Router };
 
 function accessMiddlewareFor(db: Db) {
   return (access: Access): RequestHandler[] => {
@@ -61,5 +62,5 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
 
   app.use(notFoundHandler);
   app.use(problemHandler);
-  return Object.assign(app, { apiRoutes: api.routes });
+  return Object.assign(app, { apiRoutes: api.routes, apiRouter: api.router });
 }

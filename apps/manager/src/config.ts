@@ -23,7 +23,13 @@ const ZManagerEnv = z
     COOKIE_SECURE: ZBooleanFlag.optional(),
     PUBLIC_URL: ZOrigin.optional(),
     CORS_ORIGINS: ZCommaList.pipe(z.array(ZOrigin)).optional(),
-    TRUST_PROXY: z.string().optional(),
+    // Express's `trust proxy`: true/false, a hop count, or addresses and subnets ("loopback, 10.0.0.0/8").
+    TRUST_PROXY: z
+      .string()
+      .transform((value): boolean | number | string =>
+        value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value,
+      )
+      .optional(),
     ALLOW_SIGNUP: ZBooleanFlag.default(true),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
@@ -55,7 +61,7 @@ export type ManagerConfig = {
   /** The manager's own origin when it is known ahead (behind a proxy); otherwise taken from each request. */
   publicOrigin: string | undefined;
   corsOrigins: string[];
-  trustProxy: string | undefined;
+  trustProxy: boolean | number | string | undefined;
   allowSignup: boolean;
   authRateLimit: { windowMs: number; perIp: number; perEmail: number };
 };

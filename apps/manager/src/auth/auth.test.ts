@@ -1,0 +1,203 @@
+import { ZMe } from '@agentplane/contracts';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import {
+  expectProblemShape,
+  type ManagerTestContext,
+  signUpUser,
+  startManagerTestApp,
+} from '../testing/manager-test-app.js';
+
+let ctx: ManagerTestContext;
+beforeAll(async () => {
+  ctx = await startManagerTestApp();
+});
+afterAll(() => ctx.close());
+
+function sessionCookieOf(response: request.Response): string {
+  const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
+  const sid = cookies.find((cookie) => cookie.startsWith('sid='));
+  if (!sid) throw new Error(`no sid cookie in ${JSON.stringify(cookies)}`);
+  return sid;
+}
+
+const cookieValue = (setCookie: string) => setCookie.split(';')[0] as string;
+
+describe('sign-up, me, logout and login', () => {
+  it('runs the whole flow with a server-side session', async () => {
+    const agent = request.agent(ctx.app);
+    const signup = await agent
+      .post('/api/v1/auth/signup')
+      .send({ email: '  Grace@Example.TEST ', password: 'a long password', name: 'Grace' });
+    expect(signup.status).toBe(201);
+    const me = ZMe.parse(signup.body);
+    expect(me.user).toMatchObject({ email: 'grace@example.test', name: 'Grace' });
+    expect(me.workspaces).toEqual([{ id: me.default_workspace_id, name: "Grace's workspace", role: 'owner' }]);
+
+    const sid = sessionCookieOf(signup);
+    expect(sid).toMatch(/; HttpOnly/i);
+    expect(sid).toMatch(/; SameSite=Lax/i);
+    expect(sid).toMatch(/; Path=\//);
+    expect(sid).not.toMatch(/; Secure/i);
+    expect(sid).toMatch(/; Expires=/);
+
+    expect((await agent.get('/api/v1/auth/me')).body).toEqual(me);
+
+    const logout = await agent.post('/api/v1/auth/logout');
+    expect(logout.status).toBe(204);
+    expect(sessionCookieOf(logout)).toMatch(/^sid=;/);
+    expectProblemShape(await agent.get('/api/v1/auth/me'), 401);
+    // The session is gone on the server too, so replaying the old cookie does not help.
+    expectProblemShape(await request(ctx.app).get('/api/v1/auth/me').set('Cookie', cookieValue(sid)), 401);
+
+    const login = await agent
+      .post('/api/v1/auth/login')
+      .send({ email: 'GRACE@example.test', password: 'a long password' });
+    expect(login.status).toBe(200);
+    expect(ZMe.parse(login.body)).toEqual(me);
+    expect((await agent.get('/api/v1/auth/me')).status).toBe(200);
+  });
+
+  it('gives a new session id at login and retires the old one', async () => {
+    const user = await signUpUser(ctx.app);
+    const first = cookieValue(sessionCookieOf(await user.agent.post('/api/v1/auth/login').send(user)));
+    const second = cookieValue(
+      sessionCookieOf(
+        await request(ctx.app)
+          .post('/api/v1/auth/login')
+          .set('Cookie', first)
+          .send({ email: user.email, password: user.password }),
+      ),
+    );
+    expect(second).not.toBe(first);
+    expectProblemShape(await request(ctx.app).get('/api/v1/auth/me').set('Cookie', first), 401);
+    expect((await request(ctx.app).get('/api/v1/auth/me').set('Cookie', second)).status).toBe(200);
+  });
+
+  it('answers 401 to a tampered, forged or missing cookie', async () => {
+    const user = await signUpUser(ctx.app);
+    const good = cookieValue(sessionCookieOf(await user.agent.post('/api/v1/auth/login').send(user)));
+    const [name, value] = good.split('=') as [string, string];
+    const tampered = `${name}=${value.slice(0, -3)}${value.endsWith('abc') ? 'xyz' : 'abc'}`;
+    expectProblemShape(await request(ctx.app).get('/api/v1/auth/me').set('Cookie', tampered), 401);
+    expectProblemShape(await request(ctx.app).get('/api/v1/auth/me').set('Cookie', 'sid=s%3Aforged.signature'), 401);
+    expectProblemShape(await request(ctx.app).get('/api/v1/auth/me'), 401);
+  });
+
+  it('expires a session after 24 h idle and after 7 days in all', async () => {
+    const idle = await signUpUser(ctx.app);
+    const old = await signUpUser(ctx.app);
+    await ctx.database.prisma.session.updateMany({
+      where: { userId: idle.userId },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await ctx.database.prisma.session.updateMany({
+      where: { userId: old.userId },
+      data: { createdAt: new Date(Date.now() - 7 * 24 * 3600 * 1000 - 1000) },
+    });
+    expectProblemShape(await idle.agent.get('/api/v1/auth/me'), 401);
+    expectProblemShape(await old.agent.get('/api/v1/auth/me'), 401);
+    expect(await ctx.database.prisma.session.count({ where: { userId: { in: [idle.userId, old.userId] } } })).toBe(0);
+  });
+
+  it('ends every session of a user whose account is deleted', async () => {
+    const user = await signUpUser(ctx.app);
+    await ctx.database.prisma.user.delete({ where: { id: user.userId } });
+    expectProblemShape(await user.agent.get('/api/v1/auth/me'), 401);
+  });
+});
+
+describe('bad sign-ups and sign-ins', () => {
+  it('answers 409 to an email already in use, whatever its case', async () => {
+    const user = await signUpUser(ctx.app);
+    const response = await request(ctx.app)
+      .post('/api/v1/auth/signup')
+      .send({ email: user.email.toUpperCase(), password: 'another password' });
+    expectProblemShape(response, 409);
+  });
+
+  it('answers 422 naming each invalid or unknown field', async () => {
+    const response = await request(ctx.app)
+      .post('/api/v1/auth/signup')
+      .send({ email: 'not-an-email', password: 'short', role: 'owner' });
+    expectProblemShape(response, 422);
+    expect(response.body.errors.map((error: { path: string }) => error.path).sort()).toEqual([
+      'email',
+      'password',
+      'role',
+    ]);
+  });
+
+  it('answers wrong password and unknown email with the same generic 401', async () => {
+    const user = await signUpUser(ctx.app);
+    const wrongPassword = await request(ctx.app)
+      .post('/api/v1/auth/login')
+      .send({ email: user.email, password: 'not the password' });
+    const unknownEmail = await request(ctx.app)
+      .post('/api/v1/auth/login')
+      .send({ email: 'nobody@example.test', password: 'not the password' });
+    expectProblemShape(wrongPassword, 401);
+    expectProblemShape(unknownEmail, 401);
+    expect(wrongPassword.body.detail).toBe(unknownEmail.body.detail);
+    expect(wrongPassword.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('takes comparable time for an unknown email and a wrong password', async () => {
+    const user = await signUpUser(ctx.app);
+    const time = async (email: string) => {
+      const started = performance.now();
+      await request(ctx.app).post('/api/v1/auth/login').send({ email, password: 'not the password' });
+      return performance.now() - started;
+    };
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      known.push(await time(user.email));
+      unknown.push(await time(`nobody-${round}@example.test`));
+    }
+    // Without the dummy hash an unknown email answers in a fraction of the argon2 time.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+  });
+
+  it('answers 400 to malformed JSON and 401 to logout-free me', async () => {
+    const response = await request(ctx.app)
+      .post('/api/v1/auth/login')
+      .set('Content-Type', 'application/json')
+      .send('{"email":');
+    expectProblemShape(response, 400);
+  });
+});
+
+describe('when sign-up is disabled', () => {
+  it('answers 403 and still lets existing users sign in', async () => {
+    const closed = await startManagerTestApp({ ALLOW_SIGNUP: 'false' });
+    try {
+      expectProblemShape(
+        await request(closed.app)
+          .post('/api/v1/auth/signup')
+          .send({ email: 'x@example.test', password: 'long enough' }),
+        403,
+      );
+      expect(await closed.database.prisma.user.count()).toBe(0);
+    } finally {
+      await closed.close();
+    }
+  });
+});
+
+describe('cookie flags in production', () => {
+  it('marks the cookie Secure when COOKIE_SECURE=true, behind a TLS-terminating proxy', async () => {
+    const secure = await startManagerTestApp({ COOKIE_SECURE: 'true', TRUST_PROXY: 'loopback' });
+    try {
+      const response = await request(secure.app)
+        .post('/api/v1/auth/signup')
+        .set('X-Forwarded-Proto', 'https')
+        .send({ email: 'secure@example.test', password: 'long enough' });
+      expect(response.status).toBe(201);
+      expect(sessionCookieOf(response)).toMatch(/; Secure/i);
+    } finally {
+      await secure.close();
+    }
+  });
+});

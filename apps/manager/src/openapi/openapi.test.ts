@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { validate } from '@readme/openapi-parser';
+import request from 'supertest';
+import { API_PREFIX } from '../http/api-router.js';
+import { type ManagerTestContext, startManagerTestApp } from '../testing/manager-test-app.js';
+
+type RouteLayer = { route?: { path: string | string[]; methods: Record<string, boolean> } };
+
+let ctx: ManagerTestContext;
+let document: { paths: Record<string, Record<string, unknown>>; components?: Record<string, unknown> };
+beforeAll(async () => {
+  ctx = await startManagerTestApp();
+  document = (await request(ctx.app).get('/api/v1/openapi.json')).body;
+});
+afterAll(() => ctx.close());
+
+/** Every method and path Express actually routes under /api/v1, read from the router itself. */
+function expressRoutes(): string[] {
+  const stack = (ctx.app.apiRouter as unknown as { stack: RouteLayer[] }).stack;
+  return stack.flatMap((layer) => {
+    if (!layer.route) return [];
+    const paths = ([] as string[]).concat(layer.route.path);
+    const methods = Object.keys(layer.route.methods).filter((method) => layer.route?.methods[method]);
+    return paths.flatMap((path) =>
+      methods.map((method) => `${method} ${API_PREFIX}${path.replace(/:(\w+)/g, '{$1}')}`),
+    );
+  });
+}
+
+describe('GET /api/v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect((document as unknown as { openapi: string }).openapi).toBe('3.1.0');
+  });
+
+  it('documents every route the server registers', () => {
+    const documented = new Set(
+      Object.entries(document.paths).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method} ${path}`),
+      ),
+    );
+    const routes = expressRoutes();
+    expect(routes.length).toBeGreaterThan(10);
+    expect(routes.filter((route) => !documented.has(route))).toEqual([]);
+  });
+
+  it('declares the cookie security scheme and the x-workspace-id header', () => {
+    expect(document.components?.securitySchemes).toEqual({
+      sessionCookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'sid' }),
+    });
+    const me = document.paths['/api/v1/auth/me']?.get as { security?: unknown };
+    expect(me.security).toEqual([{ sessionCookie: [] }]);
+  });
+
+  it('serves an interactive reference at /api/v1/docs', async () => {
+    const page = await request(ctx.app).get('/api/v1/docs/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('swagger-ui');
+    const init = await request(ctx.app).get('/api/v1/docs/swagger-ui-init.js');
+    expect(init.status).toBe(200);
+    expect(init.text).toContain('/api/v1/openapi.json');
+  });
+});
