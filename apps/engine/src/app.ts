@@ -1,17 +1,26 @@
 import { type Logger, notFoundHandler, problemHandler, requestLogger } from '@agentplane/server-kit';
 import express, { type Express } from 'express';
+import type { ConfigHolder } from './config-source/config-holder.js';
 import { healthRouter } from './health/health-router.js';
+import { infoRouter } from './info/info-router.js';
+import { runRouter } from './runs/run-router.js';
 
 export type EngineDependencies = {
   logger: Logger;
+  /** The current config and the state of its source; the app only reads it. */
+  holder: ConfigHolder;
+  /** Interval of SSE keepalive comments (15 s unless a test needs it shorter). */
+  keepaliveMs?: number;
 };
 
 /** Builds the engine's Express app from its dependencies, without listening. */
-export function createEngineApp({ logger }: EngineDependencies): Express {
+export function createEngineApp({ logger, holder, keepaliveMs }: EngineDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLogger(logger));
-  app.use(healthRouter());
+  app.use(healthRouter(holder));
+  app.use(infoRouter(holder));
+  app.use(runRouter(holder, keepaliveMs === undefined ? {} : { keepaliveMs }));
   app.use(notFoundHandler);
   app.use(problemHandler);
   return app;

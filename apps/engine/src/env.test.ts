@@ -1,14 +1,67 @@
 import { ConfigError } from '@agentplane/server-kit';
 import { describe, expect, it } from '@jest/globals';
-import { loadEngineConfig } from './config.js';
+import { loadEngineEnv } from './env.js';
 
-describe('loadEngineConfig', () => {
-  it('defaults the port to 8001', () => {
-    expect(loadEngineConfig({}).port).toBe(8001);
+const AGENT_ID = '6f1c1f7e-4a53-4d3a-9b55-2f8c2f0f4a10';
+const DATABASE = { AGENT_ID, DATABASE_URL: 'postgresql://localhost/agentplane' };
+
+describe('loadEngineEnv', () => {
+  it('reads database mode with the default port and poll interval', () => {
+    const env = loadEngineEnv(DATABASE);
+    expect(env.port).toBe(8001);
+    expect(env.source).toEqual({
+      kind: 'database',
+      agentId: AGENT_ID,
+      databaseUrl: DATABASE.DATABASE_URL,
+      pollMs: 1000,
+    });
+    expect(env.authDisabled).toBe(false);
+  });
+
+  it('reads file mode, which needs no database', () => {
+    expect(loadEngineEnv({ ENGINE_CONFIG_FILE: 'agent.yaml' }).source).toEqual({ kind: 'file', path: 'agent.yaml' });
+  });
+
+  it('refuses to start with neither a database agent nor a config file, naming what is missing', () => {
+    expect(() => loadEngineEnv({})).toThrow(ConfigError);
+    expect(() => loadEngineEnv({})).toThrow(/AGENT_ID.*ENGINE_CONFIG_FILE/);
+    expect(() => loadEngineEnv({ AGENT_ID })).toThrow(/DATABASE_URL/);
+  });
+
+  it('refuses both modes at once', () => {
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_CONFIG_FILE: 'agent.yaml' })).toThrow(/not both/);
   });
 
   it('rejects an AGENT_ID that is not a UUID, naming it', () => {
-    expect(() => loadEngineConfig({ AGENT_ID: 'demo' })).toThrow(ConfigError);
-    expect(() => loadEngineConfig({ AGENT_ID: 'demo' })).toThrow(/AGENT_ID/);
+    expect(() => loadEngineEnv({ AGENT_ID: 'demo', DATABASE_URL: DATABASE.DATABASE_URL })).toThrow(/AGENT_ID/);
+  });
+
+  it('builds the OIDC fallback from ENGINE_OIDC_*, refusing HS* algorithms and half a setting', () => {
+    const env = loadEngineEnv({
+      ...DATABASE,
+      ENGINE_OIDC_ISSUER: 'https://id.example.com',
+      ENGINE_OIDC_AUDIENCE: 'agents',
+      ENGINE_OIDC_ALGORITHMS: 'ES256, RS256',
+    });
+    expect(env.oidcFallback).toMatchObject({ issuer: 'https://id.example.com', algorithms: ['ES256', 'RS256'] });
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_OIDC_ISSUER: 'https://id.example.com' })).toThrow(
+      /ENGINE_OIDC_AUDIENCE/,
+    );
+    expect(() =>
+      loadEngineEnv({
+        ...DATABASE,
+        ENGINE_OIDC_ISSUER: 'https://id.example.com',
+        ENGINE_OIDC_AUDIENCE: 'a',
+        ENGINE_OIDC_ALGORITHMS: 'HS256',
+      }),
+    ).toThrow(/ENGINE_OIDC_ALGORITHMS/);
+    expect(() =>
+      loadEngineEnv({ ...DATABASE, ENGINE_OIDC_ISSUER: 'http://id.example.com', ENGINE_OIDC_AUDIENCE: 'a' }),
+    ).toThrow(/ENGINE_OIDC_ISSUER/);
+  });
+
+  it('allows runs without tokens only when ENGINE_AUTH=disabled is explicit', () => {
+    expect(loadEngineEnv({ ...DATABASE, ENGINE_AUTH: 'disabled' }).authDisabled).toBe(true);
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_AUTH: 'off' })).toThrow(/ENGINE_AUTH/);
   });
 });

@@ -1,35 +1,107 @@
-import { parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
+import { ASYMMETRIC_JWT_ALGORITHMS, type TSsoConfig, ZIssuerUrl, ZSsoConfig } from '@agentplane/contracts';
+import { ConfigError, parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
+
+const splitList = (value: string) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 
 const ZEngineEnv = z.object({
   PORT: ZPort.default(8001),
   HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: ZLogLevel,
   AGENT_ID: z.uuid('must be the UUID of the agent this engine runs').optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
     .optional(),
   ENGINE_CONFIG_FILE: z.string().min(1).optional(),
-  LOG_LEVEL: ZLogLevel,
+  ENGINE_CONFIG_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000),
+  ENGINE_AUTH: z.enum(['oidc', 'disabled'], 'must be "disabled" or unset').optional(),
+  ENGINE_OIDC_ISSUER: ZIssuerUrl.optional(),
+  ENGINE_OIDC_AUDIENCE: z.string().min(1).optional(),
+  ENGINE_OIDC_JWKS_URI: ZIssuerUrl.optional(),
+  ENGINE_OIDC_ALGORITHMS: z
+    .string()
+    .transform(splitList)
+    .pipe(z.array(z.enum(ASYMMETRIC_JWT_ALGORITHMS)).min(1))
+    .optional(),
+  SECRETS_KEY: z.string().min(1).optional(),
+  SECRETS_KEY_PREVIOUS: z.string().transform(splitList).optional(),
 });
 
-export type EngineConfig = {
+export type ConfigSourceSettings =
+  | { kind: 'database'; agentId: string; databaseUrl: string; pollMs: number }
+  | { kind: 'file'; path: string };
+
+export type EngineEnv = {
   port: number;
   host: string;
-  agentId: string | undefined;
-  databaseUrl: string | undefined;
-  configFile: string | undefined;
   logLevel: string;
+  source: ConfigSourceSettings;
+  /** True only when ENGINE_AUTH=disabled: runs are then served without a token when no OIDC config exists. */
+  authDisabled: boolean;
+  /** The ENGINE_OIDC_* settings, used when the agent has no SSO config of its own. */
+  oidcFallback: TSsoConfig | undefined;
+  secretsKey: string | undefined;
+  previousSecretsKeys: string[];
+  /** The whole environment: LLM agents read their API key from the variable their config names. */
+  variables: NodeJS.ProcessEnv;
 };
 
-export function loadEngineConfig(env: NodeJS.ProcessEnv = process.env): EngineConfig {
+type ParsedEnv = z.infer<typeof ZEngineEnv>;
+
+function readSource(parsed: ParsedEnv): ConfigSourceSettings {
+  const { AGENT_ID, DATABASE_URL, ENGINE_CONFIG_FILE } = parsed;
+  if (ENGINE_CONFIG_FILE !== undefined) {
+    if (AGENT_ID !== undefined) {
+      throw new ConfigError('Invalid environment:\n  ENGINE_CONFIG_FILE: set it or AGENT_ID, not both');
+    }
+    return { kind: 'file', path: ENGINE_CONFIG_FILE };
+  }
+  if (AGENT_ID === undefined) {
+    throw new ConfigError(
+      'Invalid environment:\n  AGENT_ID: required (with DATABASE_URL) unless ENGINE_CONFIG_FILE names a config file',
+    );
+  }
+  if (DATABASE_URL === undefined) {
+    throw new ConfigError('Invalid environment:\n  DATABASE_URL: required when AGENT_ID is set');
+  }
+  return { kind: 'database', agentId: AGENT_ID, databaseUrl: DATABASE_URL, pollMs: parsed.ENGINE_CONFIG_POLL_MS };
+}
+
+function readOidcFallback(parsed: ParsedEnv): TSsoConfig | undefined {
+  const { ENGINE_OIDC_ISSUER: issuer, ENGINE_OIDC_AUDIENCE: audience } = parsed;
+  if (issuer === undefined && audience === undefined) return undefined;
+  if (issuer === undefined || audience === undefined) {
+    const missing = issuer === undefined ? 'ENGINE_OIDC_ISSUER' : 'ENGINE_OIDC_AUDIENCE';
+    throw new ConfigError(
+      `Invalid environment:\n  ${missing}: required when the other ENGINE_OIDC_* variables are set`,
+    );
+  }
+  return ZSsoConfig.parse({
+    enabled: true,
+    issuer,
+    audience,
+    ...(parsed.ENGINE_OIDC_JWKS_URI === undefined ? {} : { jwksUri: parsed.ENGINE_OIDC_JWKS_URI }),
+    ...(parsed.ENGINE_OIDC_ALGORITHMS === undefined ? {} : { algorithms: parsed.ENGINE_OIDC_ALGORITHMS }),
+  });
+}
+
+/** Reads the engine's environment once at start-up; a missing or bad variable stops it with the variable's name. */
+export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
   const parsed = parseEnv(ZEngineEnv, env);
   return {
     port: parsed.PORT,
     host: parsed.HOST,
-    agentId: parsed.AGENT_ID,
-    databaseUrl: parsed.DATABASE_URL,
-    configFile: parsed.ENGINE_CONFIG_FILE,
     logLevel: parsed.LOG_LEVEL,
+    source: readSource(parsed),
+    authDisabled: parsed.ENGINE_AUTH === 'disabled',
+    oidcFallback: readOidcFallback(parsed),
+    secretsKey: parsed.SECRETS_KEY,
+    previousSecretsKeys: parsed.SECRETS_KEY_PREVIOUS ?? [],
+    variables: env,
   };
 }

@@ -1,15 +1,16 @@
-import { ConfigError, createLogger, serve } from '@agentplane/server-kit';
-import { createEngineApp } from './app.js';
-import { loadEngineConfig } from './config.js';
+import { ConfigError, createLogger } from '@agentplane/server-kit';
+import { EngineConfigError } from './config-source/parse-engine-config.js';
+import { loadEngineEnv } from './env.js';
+import { startEngine } from './start-engine.js';
 
 async function main(): Promise<void> {
-  const config = loadEngineConfig();
-  const logger = createLogger({ name: 'engine', level: config.logLevel });
-  const app = createEngineApp({ logger });
-  await serve(app, { port: config.port, host: config.host, logger, handleSignals: true });
+  const env = loadEngineEnv();
+  const logger = createLogger({ name: 'engine', level: env.logLevel });
+  await startEngine(env, { logger, handleSignals: true });
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  const expected = error instanceof ConfigError || error instanceof EngineConfigError;
+  console.error(expected ? error.message : error);
   process.exit(1);
 });

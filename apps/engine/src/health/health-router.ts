@@ -1,11 +1,23 @@
 import { AppError } from '@agentplane/server-kit';
 import { Router } from 'express';
+import type { ConfigHolder } from '../config-source/config-holder.js';
 
-export function healthRouter(): Router {
+/**
+ * 200 while a config is served, "degraded" when the database or an MCP server is unreachable (runs
+ * still work on what is in memory); 503 while no config is loaded or after the agent was deleted.
+ */
+export function healthRouter(holder: ConfigHolder): Router {
   const router = Router();
-  // Until an agent config is loaded the engine cannot serve runs, so it is not healthy.
-  router.get('/health', () => {
-    throw new AppError('service_unavailable', 'No agent config is loaded yet.');
+  router.get('/health', (_req, res) => {
+    const snapshot = holder.current();
+    if (snapshot === undefined) throw new AppError('service_unavailable', holder.unavailableReason());
+    const mcp = snapshot.toolset.statuses().map(({ name, status, error }) => ({
+      name,
+      status,
+      ...(error === undefined ? {} : { error }),
+    }));
+    const degraded = holder.db() === 'unreachable' || mcp.some((server) => server.status !== 'connected');
+    res.json({ status: degraded ? 'degraded' : 'ok', config_version: snapshot.version, db: holder.db(), mcp });
   });
   return router;
 }

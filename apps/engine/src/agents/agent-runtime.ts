@@ -1,0 +1,46 @@
+// The one seam between the run endpoint and an agent framework: the built-in LLM agent implements it
+// today, LangGraph graphs and custom AG-UI agents plug in behind the same shape.
+import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
+
+/** A server-side tool, described the way a model sees it. */
+export type AgentTool = {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+};
+
+export type ToolOutcome = { text: string; isError: boolean };
+
+/** The MCP tools of the agent's servers: what any framework can list and call. */
+export type AgentToolbox = {
+  readonly tools: readonly AgentTool[];
+  /** Never rejects for a tool failure (that becomes an error outcome the model can read); rejects only when aborted. */
+  call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolOutcome>;
+};
+
+export type AgentRunRequest = {
+  input: RunAgentInput;
+  /** Aborted when the client goes away: stop the model call and any tool call. */
+  signal: AbortSignal;
+  toolbox: AgentToolbox;
+};
+
+/**
+ * Runs one AG-UI run and yields its events, from RUN_STARTED to RUN_FINISHED or RUN_ERROR.
+ * A thrown error is turned into RUN_ERROR by the caller, which also checks the event order.
+ */
+export type AgentRuntime = {
+  run: (request: AgentRunRequest) => AsyncIterable<BaseEvent>;
+};
+
+/** An error whose message and code are safe to show the client in RUN_ERROR. */
+export class AgentRunError extends Error {
+  override name = 'AgentRunError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}

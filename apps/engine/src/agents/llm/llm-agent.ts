@@ -1,0 +1,97 @@
+// The built-in LLM agent: a tool-calling loop over a chat model. Server tools (MCP) run here and their
+// results go back to the model; a call of a frontend tool (one of RunAgentInput.tools) ends the run,
+// per AG-UI, so the client can run it and start a new run with the result.
+//
+// maxSteps bounds the model calls of one run. A run that still wants tools after the last step ends
+// with RUN_ERROR code "max_steps_exceeded": it has no final answer, and saying so beats pretending.
+import { randomUUID } from 'node:crypto';
+import { type BaseEvent, EventType } from '@ag-ui/core';
+import { AgentRunError, type AgentRunRequest, type AgentRuntime, type ToolOutcome } from '../agent-runtime.js';
+import type { ChatMessage, ChatModel } from './chat-model.js';
+import { type ModelTurn, streamModelTurn, type TurnToolCall } from './stream-model-turn.js';
+import { toChatMessages, toChatTool } from './to-chat-messages.js';
+
+export type LlmAgentOptions = { model: ChatModel; instructions: string | undefined; maxSteps: number };
+
+function toAssistantMessage(turn: ModelTurn): ChatMessage {
+  return {
+    role: 'assistant',
+    content: turn.text === '' ? null : turn.text,
+    ...(turn.toolCalls.length > 0
+      ? {
+          tool_calls: turn.toolCalls.map((call) => ({
+            id: call.id,
+            type: 'function' as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : {}),
+  };
+}
+
+function parseArguments(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text === '' ? '{}' : text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function runServerTool(call: TurnToolCall, request: AgentRunRequest): Promise<ToolOutcome> {
+  const args = parseArguments(call.arguments);
+  if (args === undefined) return { text: `The arguments of "${call.name}" are not a JSON object.`, isError: true };
+  return request.toolbox.call(call.name, args, request.signal);
+}
+
+async function* runLlmAgent(request: AgentRunRequest, options: LlmAgentOptions): AsyncGenerator<BaseEvent> {
+  const { input, signal, toolbox } = request;
+  const { threadId, runId } = input;
+  yield { type: EventType.RUN_STARTED, threadId, runId };
+
+  const serverToolNames = new Set(toolbox.tools.map((tool) => tool.name));
+  // On a name clash the agent's own (MCP) tool wins: the operator configured it, the caller did not.
+  const frontendTools = input.tools.filter((tool) => !serverToolNames.has(tool.name));
+  const frontendToolNames = new Set(frontendTools.map((tool) => tool.name));
+  const tools = [...toolbox.tools, ...frontendTools].map(toChatTool);
+  const messages = toChatMessages(input, options.instructions);
+
+  for (let step = 1; step <= options.maxSteps; step++) {
+    const turn = yield* streamModelTurn(options.model.stream({ messages, tools, signal }));
+    messages.push(toAssistantMessage(turn));
+    if (turn.toolCalls.length === 0) {
+      yield { type: EventType.RUN_FINISHED, threadId, runId };
+      return;
+    }
+    const pendingToolCallIds: string[] = [];
+    for (const call of turn.toolCalls) {
+      if (frontendToolNames.has(call.name)) {
+        pendingToolCallIds.push(call.id);
+        continue;
+      }
+      const outcome = await runServerTool(call, request);
+      yield {
+        type: EventType.TOOL_CALL_RESULT,
+        messageId: randomUUID(),
+        toolCallId: call.id,
+        content: outcome.text,
+        role: 'tool',
+      };
+      messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.text });
+    }
+    if (pendingToolCallIds.length > 0) {
+      yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'success', pendingToolCallIds } };
+      return;
+    }
+  }
+  throw new AgentRunError(
+    `The agent stopped after ${options.maxSteps} model steps without a final answer.`,
+    'max_steps_exceeded',
+  );
+}
+
+export function createLlmAgent(options: LlmAgentOptions): AgentRuntime {
+  return { run: (request) => runLlmAgent(request, options) };
+}

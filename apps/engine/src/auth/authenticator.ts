@@ -1,0 +1,60 @@
+// Decides, per applied config, how a request proves it may use the agent: the agent's own SSO
+// setting, else the ENGINE_OIDC_* one, else nothing (only with ENGINE_AUTH=disabled), else refusal.
+import type { TSsoConfig } from '@agentplane/contracts';
+import { AppError, type Logger } from '@agentplane/server-kit';
+import type { JWTPayload } from 'jose';
+import type { JwksResolver } from './jwks-resolver.js';
+import { createTokenVerifier, invalidToken } from './token-verifier.js';
+
+export type AuthMode = 'oidc' | 'disabled' | 'unconfigured';
+
+export type Authenticator = {
+  mode: AuthMode;
+  /** Resolves with the token's claims (none when auth is disabled); rejects with a 401, 403 or 503 AppError. */
+  authenticate: (authorization: string | undefined) => Promise<JWTPayload | undefined>;
+};
+
+export type AuthenticatorOptions = {
+  sso: TSsoConfig | null;
+  fallback: TSsoConfig | undefined;
+  authDisabled: boolean;
+  resolver: JwksResolver;
+  logger: Logger;
+};
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+export function createAuthenticator({
+  sso,
+  fallback,
+  authDisabled,
+  resolver,
+  logger,
+}: AuthenticatorOptions): Authenticator {
+  const settings = sso?.enabled ? sso : fallback;
+  if (settings !== undefined) {
+    const verify = createTokenVerifier(settings, resolver);
+    return {
+      mode: 'oidc',
+      authenticate: async (authorization) => {
+        const token = BEARER.exec(authorization ?? '')?.[1];
+        if (token === undefined) throw invalidToken('A bearer token is required');
+        return verify(token);
+      },
+    };
+  }
+  if (authDisabled) {
+    logger.warn('ENGINE_AUTH=disabled and no OIDC config: anyone who can reach this engine can run the agent');
+    return { mode: 'disabled', authenticate: async () => undefined };
+  }
+  logger.error('no OIDC config for this agent and no ENGINE_OIDC_* settings: runs are refused');
+  return {
+    mode: 'unconfigured',
+    authenticate: async () => {
+      throw new AppError(
+        'service_unavailable',
+        'This engine has no OIDC configuration, so it refuses runs. Give the agent an SSO config, set ENGINE_OIDC_ISSUER and ENGINE_OIDC_AUDIENCE, or set ENGINE_AUTH=disabled for local use.',
+      );
+    },
+  };
+}

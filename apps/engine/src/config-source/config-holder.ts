@@ -1,0 +1,103 @@
+// The engine's current config, swapped atomically. Applies run one at a time; an invalid config is
+// logged and dropped while the previous one keeps serving; a replaced snapshot is retired, which
+// closes it once the runs that started on it are done.
+import type { TEngineConfig } from '@agentplane/contracts';
+import type { Logger } from '@agentplane/server-kit';
+import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
+import type { SnapshotSource } from '../snapshot/use-snapshot.js';
+import { EngineConfigError, parseEngineConfig, type SecretOpener } from './parse-engine-config.js';
+
+export type DbStatus = 'ok' | 'unreachable' | 'not_used';
+export type ConfigPhase = 'loading' | 'ready' | 'deleted';
+export type ApplyResult = { applied: true } | { applied: false; reason: string };
+
+export type ConfigHolder = SnapshotSource & {
+  phase: () => ConfigPhase;
+  db: () => DbStatus;
+  setDb: (status: DbStatus) => void;
+  apply: (raw: unknown, version: number) => Promise<ApplyResult>;
+  /** The agent's row is gone: runs answer 503 from now on. */
+  remove: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+export type ConfigHolderOptions = {
+  openSecret: SecretOpener;
+  buildSnapshot: (config: TEngineConfig, version: number) => Promise<AgentSnapshot>;
+  logger: Logger;
+  db: DbStatus;
+};
+
+export function createConfigHolder({ openSecret, buildSnapshot, logger, db }: ConfigHolderOptions): ConfigHolder {
+  let snapshot: AgentSnapshot | undefined;
+  let phase: ConfigPhase = 'loading';
+  let dbStatus = db;
+  let closed = false;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = queue.then(work);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  const swap = (next: AgentSnapshot | undefined) => {
+    const previous = snapshot;
+    snapshot = next;
+    phase = next === undefined ? 'deleted' : 'ready';
+    void previous?.retire();
+  };
+
+  const apply = async (raw: unknown, version: number): Promise<ApplyResult> => {
+    if (closed) return { applied: false, reason: 'The engine is stopping' };
+    let config: TEngineConfig;
+    try {
+      config = parseEngineConfig(raw, openSecret);
+    } catch (error) {
+      if (!(error instanceof EngineConfigError)) throw error;
+      logger.error(
+        { version, serving: snapshot?.version ?? null, reason: error.message },
+        'engine config rejected; the previous config keeps serving',
+      );
+      return { applied: false, reason: error.message };
+    }
+    const next = await buildSnapshot(config, version);
+    if (closed) {
+      await next.retire();
+      return { applied: false, reason: 'The engine is stopping' };
+    }
+    swap(next);
+    logger.info({ version, agent: config.agent.name, framework: config.agent.framework }, 'engine config applied');
+    return { applied: true };
+  };
+
+  return {
+    current: () => snapshot,
+    unavailableReason: () =>
+      phase === 'deleted'
+        ? 'The agent this engine runs was deleted.'
+        : closed
+          ? 'The engine is stopping.'
+          : 'No agent config is loaded yet.',
+    phase: () => phase,
+    db: () => dbStatus,
+    setDb: (status) => {
+      if (status !== dbStatus) logger[status === 'ok' ? 'info' : 'warn']({ db: status }, 'database status changed');
+      dbStatus = status;
+    },
+    apply: (raw, version) => enqueue(() => apply(raw, version)),
+    remove: () =>
+      enqueue(async () => {
+        if (phase === 'deleted') return;
+        logger.warn('the agent was deleted: runs are refused');
+        swap(undefined);
+      }),
+    close: () =>
+      enqueue(async () => {
+        closed = true;
+        const last = snapshot;
+        snapshot = undefined;
+        await last?.retire();
+      }),
+  };
+}

@@ -1,0 +1,111 @@
+import { type TMcpServerConfigInput, ZMcpServerConfig } from '@agentplane/contracts';
+import { createLogger } from '@agentplane/server-kit';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  type EverythingHttpServer,
+  everythingStdioServer,
+  startEverythingHttpServer,
+} from '../testing/everything-server.js';
+import { findFreePort } from '../testing/free-port.js';
+import { connectMcpToolset, type McpToolset } from './mcp-toolset.js';
+
+const logger = createLogger({ name: 'mcp-test', level: 'silent' });
+const servers = (...inputs: TMcpServerConfigInput[]) => inputs.map((input) => ZMcpServerConfig.parse(input));
+const never = new AbortController().signal;
+
+describe('MCP toolset against server-everything', () => {
+  let http: EverythingHttpServer;
+  let toolset: McpToolset;
+  let deadPort: number;
+
+  beforeAll(async () => {
+    http = await startEverythingHttpServer();
+    deadPort = await findFreePort();
+    toolset = await connectMcpToolset(
+      servers(
+        everythingStdioServer({ name: 'local', env: { AGENTPLANE_PROBE: 'from-config' }, timeoutSeconds: 1 }),
+        { name: 'remote', transport: 'streamable_http', url: http.url, headers: { 'X-Probe': 'yes' } },
+        { name: 'dead-http', transport: 'streamable_http', url: `http://127.0.0.1:${deadPort}/mcp`, timeoutSeconds: 2 },
+        { name: 'dead-stdio', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] },
+      ),
+      logger,
+    );
+  });
+
+  afterAll(async () => {
+    await toolset?.close();
+    await http?.stop();
+  });
+
+  it('lists the tools of both live servers under <server>__<tool> names', () => {
+    const names = toolset.tools.map((tool) => tool.name);
+    for (const server of ['local', 'remote']) {
+      expect(names).toEqual(expect.arrayContaining([`${server}__echo`, `${server}__get-sum`]));
+    }
+    const echo = toolset.tools.find((tool) => tool.name === 'local__echo');
+    expect(echo?.parameters).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
+    expect(names.every((name) => /^[a-zA-Z0-9_-]{1,64}$/.test(name))).toBe(true);
+  });
+
+  it('skips servers that cannot be reached and reports them, keeping the others', () => {
+    expect(toolset.statuses()).toEqual([
+      expect.objectContaining({ name: 'local', status: 'connected' }),
+      expect.objectContaining({ name: 'remote', status: 'connected' }),
+      expect.objectContaining({ name: 'dead-http', status: 'failed', error: expect.any(String) }),
+      expect.objectContaining({ name: 'dead-stdio', status: 'failed', error: expect.any(String) }),
+    ]);
+    expect(toolset.tools.some((tool) => tool.name.startsWith('dead'))).toBe(false);
+  });
+
+  it('calls tools over stdio and streamable HTTP', async () => {
+    await expect(toolset.call('local__echo', { message: 'hi' }, never)).resolves.toEqual({
+      text: 'Echo: hi',
+      isError: false,
+    });
+    const sum = await toolset.call('remote__get-sum', { a: 2, b: 3 }, never);
+    expect(sum.isError).toBe(false);
+    expect(sum.text).toContain('5');
+  });
+
+  it('passes the configured env to a stdio server, on top of a safe default environment', async () => {
+    const { text } = await toolset.call('local__get-env', {}, never);
+    const env = JSON.parse(text) as Record<string, string>;
+    expect(env.AGENTPLANE_PROBE).toBe('from-config');
+    expect(env.PATH).toBeDefined();
+  });
+
+  it('honours timeoutSeconds on a call, as an error outcome the model can read', async () => {
+    const started = Date.now();
+    const outcome = await toolset.call('local__trigger-long-running-operation', { duration: 5, steps: 5 }, never);
+    expect(outcome).toEqual({ text: expect.stringMatching(/timed out after 1 s/), isError: true });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('rejects when the run is aborted during a call', async () => {
+    const abort = new AbortController();
+    const call = toolset.call('remote__trigger-long-running-operation', { duration: 5, steps: 5 }, abort.signal);
+    setTimeout(() => abort.abort(), 100);
+    await expect(call).rejects.toThrow();
+  });
+
+  it('answers an unknown tool name with an error outcome', async () => {
+    await expect(toolset.call('nope', {}, never)).resolves.toMatchObject({ isError: true });
+  });
+});
+
+describe('closing a toolset', () => {
+  it('ends the stdio process and the HTTP session', async () => {
+    const http = await startEverythingHttpServer();
+    try {
+      const toolset = await connectMcpToolset(
+        servers(everythingStdioServer(), { name: 'remote', transport: 'streamable_http', url: http.url }),
+        logger,
+      );
+      expect(toolset.statuses().every((status) => status.status === 'connected')).toBe(true);
+      await toolset.close();
+      await expect(toolset.call('everything__echo', { message: 'x' }, never)).resolves.toMatchObject({ isError: true });
+    } finally {
+      await http.stop();
+    }
+  });
+});

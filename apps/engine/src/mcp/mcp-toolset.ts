@@ -1,0 +1,158 @@
+// The MCP servers of one applied config: connected and listed once at apply time, called by runs,
+// closed when the config is replaced or the engine stops. A server that fails is skipped and reported.
+import type { TMcpServerConfig } from '@agentplane/contracts';
+import type { Logger } from '@agentplane/server-kit';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentTool, AgentToolbox, ToolOutcome } from '../agents/agent-runtime.js';
+import { describeToolResult } from './describe-tool-result.js';
+import { openMcpTransport } from './open-mcp-transport.js';
+import { createToolNamer } from './tool-names.js';
+
+export type McpServerStatus = { name: string; status: 'connected' | 'failed'; tools: number; error?: string };
+
+export type McpToolset = AgentToolbox & {
+  statuses: () => McpServerStatus[];
+  close: () => Promise<void>;
+};
+
+const CLIENT_INFO = { name: 'agentplane-engine', version: '0.1.0' };
+
+type Connection = {
+  server: TMcpServerConfig;
+  status: McpServerStatus;
+  client?: Client;
+  transport?: Transport;
+  closing?: boolean;
+};
+
+type RoutedTool = AgentTool & { connection: Connection; mcpName: string };
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
+
+async function closeConnection(connection: Connection, logger: Logger): Promise<void> {
+  const { client, transport, server } = connection;
+  connection.closing = true;
+  try {
+    if (server.terminateOnClose && transport instanceof StreamableHTTPClientTransport) {
+      await transport.terminateSession();
+    }
+  } catch (error) {
+    logger.warn({ err: error, mcp_server: server.name }, 'could not end the MCP session');
+  }
+  await (client ?? transport)?.close().catch((error: unknown) => {
+    logger.warn({ err: error, mcp_server: server.name }, 'could not close the MCP connection');
+  });
+}
+
+async function connectServer(
+  server: TMcpServerConfig,
+  logger: Logger,
+): Promise<{ connection: Connection; tools: Tool[] }> {
+  const log = logger.child({ mcp_server: server.name });
+  const connection: Connection = { server, status: { name: server.name, status: 'connected', tools: 0 } };
+  const timeout = server.timeoutSeconds * 1000;
+  try {
+    connection.transport = openMcpTransport(server, log);
+    const client = new Client(CLIENT_INFO);
+    connection.client = client;
+    const tools = await withTimeout(
+      client.connect(connection.transport, { timeout }).then(() => listAllTools(client, timeout)),
+      timeout,
+      'connecting',
+    );
+    client.onerror = (error) => log.warn({ err: error }, 'MCP connection error');
+    client.onclose = () => {
+      if (connection.closing) return;
+      connection.status = { ...connection.status, status: 'failed', error: 'The connection was closed' };
+      log.warn('MCP connection closed by the server');
+    };
+    connection.status.tools = tools.length;
+    log.info({ tools: tools.length }, 'MCP server connected');
+    return { connection, tools };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.warn({ err: error }, 'MCP server skipped: it could not be reached');
+    connection.status = { name: server.name, status: 'failed', tools: 0, error: message };
+    await closeConnection(connection, log);
+    return { connection, tools: [] };
+  }
+}
+
+function describeCallFailure(name: string, server: TMcpServerConfig, error: unknown): string {
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return `The tool "${name}" timed out after ${server.timeoutSeconds} s.`;
+  }
+  return `The tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+export async function connectMcpToolset(servers: readonly TMcpServerConfig[], logger: Logger): Promise<McpToolset> {
+  const connected = await Promise.all(servers.map((server) => connectServer(server, logger)));
+  const nameTool = createToolNamer();
+  const routes = new Map<string, RoutedTool>();
+  for (const { connection, tools } of connected) {
+    for (const tool of tools) {
+      const name = nameTool(connection.server.name, tool.name);
+      routes.set(name, {
+        name,
+        description: tool.description ?? tool.title ?? tool.name,
+        parameters: tool.inputSchema,
+        connection,
+        mcpName: tool.name,
+      });
+    }
+  }
+  const tools: AgentTool[] = [...routes.values()].map(({ name, description, parameters }) => ({
+    name,
+    description,
+    parameters,
+  }));
+
+  const call = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> => {
+    const route = routes.get(name);
+    if (route === undefined) return { text: `There is no tool named "${name}".`, isError: true };
+    const { connection, mcpName } = route;
+    if (connection.client === undefined || connection.status.status !== 'connected') {
+      return { text: `The tool "${name}" is unavailable: its MCP server is not connected.`, isError: true };
+    }
+    try {
+      const result = await connection.client.callTool({ name: mcpName, arguments: args }, undefined, {
+        signal,
+        timeout: connection.server.timeoutSeconds * 1000,
+      });
+      return { text: describeToolResult(result), isError: result.isError === true };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      logger.warn({ err: error, tool: name }, 'MCP tool call failed');
+      return { text: describeCallFailure(name, connection.server, error), isError: true };
+    }
+  };
+
+  return {
+    tools,
+    call,
+    statuses: () => connected.map(({ connection }) => ({ ...connection.status })),
+    close: async () => {
+      await Promise.all(connected.map(({ connection }) => closeConnection(connection, logger)));
+    },
+  };
+}

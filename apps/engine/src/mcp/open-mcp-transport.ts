@@ -1,0 +1,52 @@
+// Builds the MCP SDK client transport a server config asks for.
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { TMcpServerConfig } from '@agentplane/contracts';
+import type { Logger } from '@agentplane/server-kit';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+function requireUrl(server: TMcpServerConfig): URL {
+  // The contract already requires a url for every network transport; this only narrows the type.
+  if (server.url === undefined) throw new Error(`MCP server "${server.name}" has no url`);
+  return new URL(server.url);
+}
+
+function openStdioTransport(server: TMcpServerConfig, logger: Logger): Transport {
+  if (server.command === undefined) throw new Error(`MCP server "${server.name}" has no command`);
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    // The SDK adds a safe default environment (PATH, HOME…) under these values.
+    env: server.env,
+    ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+    stderr: 'pipe',
+  });
+  // A stdio server's stderr is its log: keep it, line by line, instead of letting it reach our stdout.
+  // With stderr 'pipe' the SDK hands out a PassThrough at once, before the process starts.
+  const stderr = transport.stderr as Readable | null;
+  if (stderr !== null) {
+    createInterface({ input: stderr }).on('line', (line) => logger.info({ stderr: line }, 'mcp server output'));
+  }
+  return transport;
+}
+
+export function openMcpTransport(server: TMcpServerConfig, logger: Logger): Transport {
+  switch (server.transport) {
+    case 'stdio':
+      return openStdioTransport(server, logger);
+    case 'streamable_http':
+      return new StreamableHTTPClientTransport(requireUrl(server), { requestInit: { headers: server.headers } });
+    case 'sse':
+      // requestInit headers go on the POSTs and, through the SDK's EventSource fetch, on the stream too.
+      return new SSEClientTransport(requireUrl(server), { requestInit: { headers: server.headers } });
+    case 'websocket':
+      if (Object.keys(server.headers).length > 0) {
+        logger.warn('headers are not sent on websocket MCP connections: the WebSocket API has no custom headers');
+      }
+      return new WebSocketClientTransport(requireUrl(server));
+  }
+}

@@ -1,0 +1,33 @@
+// Valid engine_config inputs for tests, with overridable parts.
+import { randomUUID } from 'node:crypto';
+import type { TEngineConfigInput, TMcpServerConfigInput, TSsoConfigInput } from '@agentplane/contracts';
+
+export type TestConfigOptions = {
+  agentId?: string;
+  workspaceId?: string;
+  name?: string;
+  model?: { provider: 'openai' | 'mock'; name: string; baseUrl?: string; apiKeyEnv?: string };
+  instructions?: string;
+  maxSteps?: number;
+  mcpServers?: TMcpServerConfigInput[];
+  sso?: TSsoConfigInput | null;
+};
+
+export function makeLlmEngineConfig(options: TestConfigOptions = {}): TEngineConfigInput {
+  return {
+    agent: {
+      id: options.agentId ?? randomUUID(),
+      name: options.name ?? 'test agent',
+      workspace_id: options.workspaceId ?? randomUUID(),
+      framework: 'LLM',
+      config: {
+        model: options.model ?? { provider: 'mock', name: 'echo' },
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      },
+    },
+    mcp_servers: options.mcpServers ?? [],
+    integrations: [],
+    sso: options.sso ?? null,
+  };
+}

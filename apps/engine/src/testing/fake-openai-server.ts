@@ -1,0 +1,126 @@
+// A local OpenAI-compatible chat-completions server for tests: it streams real `chat.completion.chunk`
+// SSE for scripted turns (text deltas, tool-call deltas, HTTP errors, or a stream that never ends)
+// and records every request. A test peer, standing in for OpenAI, vLLM or Ollama on loopback.
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ScriptedToolCall = { id: string; name: string; arguments: string[] };
+
+export type ScriptedTurn =
+  | { text: string[]; toolCalls?: ScriptedToolCall[] }
+  | { toolCalls: ScriptedToolCall[] }
+  | { status: number; message: string }
+  /** Streams these text chunks, then holds the response open until the client goes away. */
+  | { stall: string[] }
+  /** Plays `turn` once `gate` settles, so a test can act while the model is "thinking". */
+  | { gate: Promise<unknown>; turn: ScriptedTurn };
+
+export type RecordedRequest = {
+  body: {
+    model: string;
+    stream?: boolean;
+    messages: { role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
+    tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
+    temperature?: number;
+  };
+  authorization: string | undefined;
+};
+
+export type FakeOpenAiServer = {
+  /** The baseUrl to configure, ending in /v1. */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Queues turns; each chat request takes the next one. */
+  script: (...turns: ScriptedTurn[]) => void;
+  /** How many responses the client closed before they were complete. */
+  clientAborts: () => number;
+  close: () => Promise<void>;
+};
+
+type ChunkDelta = Record<string, unknown>;
+
+function chunk(delta: ChunkDelta, finishReason: string | null = null): string {
+  const body = {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model: 'fake-model',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+function* streamTurn(turn: { text?: string[]; toolCalls?: ScriptedToolCall[] }): Generator<string> {
+  yield chunk({ role: 'assistant', content: '' });
+  for (const text of turn.text ?? []) yield chunk({ content: text });
+  for (const [index, call] of (turn.toolCalls ?? []).entries()) {
+    yield chunk({
+      tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+    });
+    for (const fragment of call.arguments) yield chunk({ tool_calls: [{ index, function: { arguments: fragment } }] });
+  }
+  yield chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop');
+  yield 'data: [DONE]\n\n';
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const parts: Buffer[] = [];
+  for await (const part of req) parts.push(part as Buffer);
+  return JSON.parse(Buffer.concat(parts).toString('utf8'));
+}
+
+export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
+  const queue: ScriptedTurn[] = [];
+  const requests: RecordedRequest[] = [];
+  let aborts = 0;
+
+  const respond = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      res.writeHead(404).end();
+      return;
+    }
+    requests.push({ body: (await readJson(req)) as RecordedRequest['body'], authorization: req.headers.authorization });
+    let turn = queue.shift() ?? { status: 500, message: 'the fake server has no scripted turn left' };
+    while ('gate' in turn) {
+      await turn.gate;
+      turn = turn.turn;
+    }
+    if ('status' in turn) {
+      res.writeHead(turn.status, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: turn.message, type: 'server_error', code: null } }));
+      return;
+    }
+    res.on('close', () => {
+      if (!res.writableFinished) aborts++;
+    });
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+    if ('stall' in turn) {
+      for (const part of streamTurn({ text: turn.stall })) {
+        if (part.includes('finish_reason":"stop')) break;
+        res.write(part);
+      }
+      return;
+    }
+    for (const part of streamTurn(turn)) res.write(part);
+    res.end();
+  };
+
+  const server = createServer((req, res) => {
+    respond(req, res).catch(() => res.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (...turns) => queue.push(...turns),
+    clientAborts: () => aborts,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
