@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
+import { localSecretsKey } from './local-secrets.js';
 import { say } from './prefixed-output.js';
 import { type ServiceProcess, startService } from './service-process.js';
 
@@ -38,7 +39,7 @@ async function main(): Promise<void> {
 
   const managerPort = process.env.MANAGER_PORT ?? '8000';
   const enginePort = process.env.ENGINE_PORT ?? '8001';
-  const baseEnv = { ...process.env, DATABASE_URL: databaseUrl };
+  const baseEnv = { ...process.env, DATABASE_URL: databaseUrl, SECRETS_KEY: await localSecretsKey() };
   services = [
     startService('manager', entryOf('manager'), { ...baseEnv, PORT: managerPort }, 0),
     startService('engine', entryOf('engine'), { ...baseEnv, PORT: enginePort }, 1),

@@ -1,5 +1,5 @@
 import type { OpenApiRoute } from '@agentplane/contracts';
-import { type Db, readMigrationStatus } from '@agentplane/db';
+import { createSecretBox, type Db, readMigrationStatus } from '@agentplane/db';
 import { type Logger, notFoundHandler, problemHandler, requestLogger } from '@agentplane/server-kit';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { addAuthRoutes } from './auth/auth-routes.js';
@@ -14,6 +14,9 @@ import { corsForAllowedOrigins, requireJsonBody, requireTrustedOrigin, securityH
 import { addOpenApiRoutes } from './openapi/openapi-routes.js';
 import { requireHeaderWorkspace, requirePathWorkspace } from './workspaces/require-workspace.js';
 import { addWorkspaceRoutes } from './workspaces/workspace-routes.js';
+import { addAgentRoutes } from './agents/agent-routes.js';
+import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from './resources/resource-kinds.js';
+import { addResourceRoutes } from './resources/resource-routes.js';
 
 export type ManagerDependencies = {
   config: ManagerConfig;
@@ -58,6 +61,11 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
   api.router.use(createSessionMiddleware(db, config.session, sessionStore));
   addAuthRoutes(api, { db, config, rateLimits: authRateLimits(db, config.authRateLimit) });
   addWorkspaceRoutes(api, { db });
+  const box = createSecretBox(config.secretsKey.current, config.secretsKey.previous);
+  addResourceRoutes(api, { db, box }, INTEGRATIONS);
+  addResourceRoutes(api, { db, box }, MCP_SERVERS);
+  addResourceRoutes(api, { db, box }, SSO_CONFIGS);
+  addAgentRoutes(api, { db, box });
   app.use(API_PREFIX, api.router);
 
   app.use(notFoundHandler);

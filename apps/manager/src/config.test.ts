@@ -2,7 +2,7 @@ import { ConfigError } from '@agentplane/server-kit';
 import { describe, expect, it } from '@jest/globals';
 import { loadManagerConfig } from './config.js';
 
-const base = { DATABASE_URL: 'postgresql://localhost/agentplane' };
+const base = { DATABASE_URL: 'postgresql://localhost/agentplane', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') };
 
 describe('loadManagerConfig', () => {
   it('refuses to start in production without SESSION_SECRET', () => {
@@ -39,6 +39,11 @@ describe('loadManagerConfig', () => {
     expect(config.trustProxy).toBe(1);
     expect(config.corsOrigins).toEqual(['https://app.example.com', 'https://admin.example.com']);
     expect(config.publicOrigin).toBe('https://api.example.com');
+  });
+
+  it('requires SECRETS_KEY', () => {
+    expect(() => loadManagerConfig({ DATABASE_URL: base.DATABASE_URL })).toThrow(/SECRETS_KEY/);
+    expect(() => loadManagerConfig({ ...base, SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY: must be 32 random bytes/);
   });
 
   it('names a bad CORS origin', () => {

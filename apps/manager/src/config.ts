@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { parseSecretKey } from '@agentplane/db';
 import { parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
+
+function isSecretKey(value: string): boolean {
+  try {
+    parseSecretKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const ZBooleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
 const ZCommaList = z.string().transform((value) =>
@@ -31,6 +41,10 @@ const ZManagerEnv = z
       )
       .optional(),
     ALLOW_SIGNUP: ZBooleanFlag.default(true),
+    SECRETS_KEY: z
+      .string({ error: 'is required: 32 random bytes, base64 (openssl rand -base64 32)' })
+      .refine(isSecretKey, 'must be 32 random bytes, base64 or hex (openssl rand -base64 32)'),
+    SECRETS_KEY_PREVIOUS: ZCommaList.optional(),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
       .int()
@@ -63,6 +77,8 @@ export type ManagerConfig = {
   corsOrigins: string[];
   trustProxy: boolean | number | string | undefined;
   allowSignup: boolean;
+  /** Seals integration and MCP secrets at rest; previous keys still open values sealed before a rotation. */
+  secretsKey: { current: string; previous: string[] };
   authRateLimit: { windowMs: number; perIp: number; perEmail: number };
 };
 
@@ -86,6 +102,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     corsOrigins: parsed.CORS_ORIGINS ?? [],
     trustProxy: parsed.TRUST_PROXY,
     allowSignup: parsed.ALLOW_SIGNUP,
+    secretsKey: { current: parsed.SECRETS_KEY, previous: parsed.SECRETS_KEY_PREVIOUS ?? [] },
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,
       perIp: parsed.AUTH_RATE_LIMIT_PER_IP,

@@ -1,3 +1,4 @@
+export * from './agents/agent.js';
 export * from './agents/agent-frameworks.js';
 export * from './auth/auth.js';
 export * from './common/envelope.js';
@@ -14,5 +15,6 @@ export * from './mcp-servers/mcp-server-config.js';
 export * from './openapi/openapi-document.js';
 export * from './secrets/secret-fields.js';
 export * from './sso/sso-config.js';
+export * from './sso/sso-resource.js';
 export * from './workspaces/role.js';
 export * from './workspaces/workspace.js';

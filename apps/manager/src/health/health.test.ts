@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { createManagerApp } from '../app.js';
 import { loadManagerConfig } from '../config.js';
+import { TEST_SECRETS_KEY } from '../testing/manager-test-app.js';
 
 const logger = createLogger({ name: 'test', level: 'silent' });
 
 function appFor(database: TestDatabase, databaseUrl = database.url) {
-  const config = loadManagerConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl });
+  const config = loadManagerConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, SECRETS_KEY: TEST_SECRETS_KEY });
   return createManagerApp({ config, db: database.prisma, logger });
 }
 

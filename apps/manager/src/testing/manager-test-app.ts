@@ -1,6 +1,6 @@
 // Test wiring: the real manager app on a database of the suite's own, and users signed in through
 // the real HTTP API. Nothing of ours is mocked.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { TMe } from '@agentplane/contracts';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger } from '@agentplane/server-kit';
@@ -16,6 +16,7 @@ export type ManagerTestContext = {
 };
 
 export const TEST_SESSION_SECRET = 'test-session-secret-that-is-long-enough-0123456789';
+export const TEST_SECRETS_KEY = randomBytes(32).toString('base64');
 
 export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<ManagerTestContext> {
   const database = await createTestDatabase();
@@ -23,6 +24,7 @@ export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
     SESSION_SECRET: TEST_SESSION_SECRET,
+    SECRETS_KEY: TEST_SECRETS_KEY,
     // Generous by default so that suites signing in many users are not throttled; the rate-limit suite lowers them.
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_EMAIL: '100000',
@@ -31,7 +33,7 @@ export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<
   const app = createManagerApp({
     config,
     db: database.prisma,
-    logger: createLogger({ name: 'test', level: 'silent' }),
+    logger: createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
   });
   return { app, config, database, close: () => database.drop() };
 }

@@ -1,0 +1,102 @@
+import { ZAgent, ZAgentCreate, ZAgentUpdate, ZPaginationQuery } from '@agentplane/contracts';
+import type { Request } from 'express';
+import { z } from 'zod';
+import type { ApiRouter } from '../http/api-router.js';
+import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
+import { currentWorkspace } from '../http/request-context.js';
+import { type ResourceRouteDependencies, ZIdParams } from '../resources/resource-routes.js';
+import { type AgentContext, createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './agent-service.js';
+
+const TAG = 'agents';
+const NOT_FOUND = { 404: 'No agent with this id in the workspace' };
+const BAD_REFERENCE = { 422: 'Body failed validation, or references a resource not in the workspace' };
+
+export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies): void {
+  const contextOf = (req: Request): AgentContext => ({ ...deps, workspaceId: currentWorkspace(req).id });
+
+  api.add(
+    {
+      method: 'post',
+      path: '/agents/',
+      operationId: 'createAgent',
+      summary: 'Create an agent and publish its engine_config (version 1)',
+      tag: TAG,
+      access: { kind: 'workspace', minRole: 'member' },
+      body: ZAgentCreate,
+      responses: { 201: { description: 'The new agent with its engine_config', schema: ZAgent } },
+      problems: BAD_REFERENCE,
+    },
+    async ({ body }, req, res) => {
+      res.status(201).json(await createAgent(contextOf(req), body));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/agents/',
+      operationId: 'listAgents',
+      summary: "List the workspace's agents, oldest first",
+      tag: TAG,
+      access: { kind: 'workspace', minRole: 'viewer' },
+      query: ZPaginationQuery,
+      responses: { 200: { description: 'A page', schema: z.array(ZAgent), headers: ZTotalCountHeader } },
+    },
+    async ({ query }, req, res) => {
+      sendPage(res, await listAgents(contextOf(req), query));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/agents/:id',
+      operationId: 'getAgent',
+      summary: 'Get an agent with its current engine_config',
+      tag: TAG,
+      access: { kind: 'workspace', minRole: 'viewer' },
+      params: ZIdParams,
+      responses: { 200: { description: 'The agent', schema: ZAgent } },
+      problems: NOT_FOUND,
+    },
+    async ({ params }, req, res) => {
+      res.json(await getAgent(contextOf(req), params.id));
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: '/agents/:id',
+      operationId: 'updateAgent',
+      summary: 'Replace an agent; its engine_config is republished in the same transaction',
+      tag: TAG,
+      access: { kind: 'workspace', minRole: 'member' },
+      params: ZIdParams,
+      body: ZAgentUpdate,
+      responses: { 200: { description: 'The updated agent', schema: ZAgent } },
+      problems: { ...NOT_FOUND, ...BAD_REFERENCE },
+    },
+    async ({ params, body }, req, res) => {
+      res.json(await updateAgent(contextOf(req), params.id, body));
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: '/agents/:id',
+      operationId: 'deleteAgent',
+      summary: 'Delete an agent; its engine stops serving runs',
+      tag: TAG,
+      access: { kind: 'workspace', minRole: 'member' },
+      params: ZIdParams,
+      responses: { 204: { description: 'Deleted' } },
+      problems: NOT_FOUND,
+    },
+    async ({ params }, req, res) => {
+      await deleteAgent(contextOf(req), params.id);
+      res.status(204).end();
+    },
+  );
+}

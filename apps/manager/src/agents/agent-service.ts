@@ -1,0 +1,159 @@
+import { mapEngineConfigSecrets, type TAgent, type TAgentCreate, type TEngineConfig } from '@agentplane/contracts';
+import { type Db, inTransaction, isForeignKeyViolation, type Prisma, type SecretBox, type Tx } from '@agentplane/db';
+import { AppError } from '@agentplane/server-kit';
+import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
+import { lockReferencedResources } from './agent-references.js';
+
+export type AgentContext = { db: Db; box: SecretBox; workspaceId: string };
+
+const WITH_LINKS = {
+  integrations: {
+    select: { integrationId: true },
+    orderBy: [{ integration: { createdAt: 'asc' } }, { integrationId: 'asc' }],
+  },
+  mcpServers: { select: { mcpServerId: true }, orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }] },
+  engineConfig: { select: { config: true, version: true } },
+} satisfies Prisma.AgentInclude;
+
+type AgentWithLinks = {
+  id: string;
+  name: string;
+  description: string | null;
+  framework: string;
+  config: unknown;
+  ssoId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  integrations: { integrationId: string }[];
+  mcpServers: { mcpServerId: string }[];
+  engineConfig: { config: unknown; version: bigint } | null;
+};
+
+function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig): TAgent {
+  return {
+    id: agent.id,
+    name: agent.name,
+    description: agent.description,
+    framework: agent.framework,
+    agent: agent.config,
+    resources: {
+      integration_ids: agent.integrations.map((link) => link.integrationId),
+      mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
+      sso_id: agent.ssoId,
+    },
+    engine_config: published.config,
+    engine_config_version: published.version,
+    created_at: agent.createdAt.toISOString(),
+    updated_at: agent.updatedAt.toISOString(),
+  } as TAgent;
+}
+
+function storedConfigOf(agent: AgentWithLinks, box: SecretBox): PublishedConfig {
+  if (!agent.engineConfig) throw new AppError('internal', `Agent ${agent.id} has no published engine config.`);
+  return {
+    config: mapEngineConfigSecrets(agent.engineConfig.config as TEngineConfig, box.open),
+    version: Number(agent.engineConfig.version),
+  };
+}
+
+function notFound(): AppError {
+  return new AppError('not_found', 'No such agent.');
+}
+
+async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<string>): Promise<TAgent> {
+  try {
+    return await inTransaction(ctx.db, async (tx) => {
+      const agentId = await write(tx);
+      const published = await publishEngineConfigs(tx, { agentIds: [agentId], box: ctx.box });
+      const agent = await tx.agent.findUniqueOrThrow({ where: { id: agentId }, include: WITH_LINKS });
+      const config = published.get(agentId);
+      if (!config) throw new AppError('internal', 'The engine config was not published.');
+      return toAgentResponse(agent, config);
+    });
+  } catch (error) {
+    // The FOR SHARE locks make this unreachable in practice; the foreign keys are the last word.
+    if (isForeignKeyViolation(error)) {
+      throw new AppError('validation_failed', 'A referenced resource was deleted meanwhile; try again.');
+    }
+    throw error;
+  }
+}
+
+function linkData(body: TAgentCreate) {
+  return {
+    integrations: { create: body.resources.integration_ids.map((integrationId) => ({ integrationId })) },
+    mcpServers: { create: body.resources.mcp_server_ids.map((mcpServerId) => ({ mcpServerId })) },
+  };
+}
+
+export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAgent> {
+  return writeAndPublish(ctx, async (tx) => {
+    await lockReferencedResources(tx, ctx.workspaceId, body.resources);
+    const agent = await tx.agent.create({
+      data: {
+        workspaceId: ctx.workspaceId,
+        name: body.name,
+        description: body.description ?? null,
+        framework: body.framework,
+        config: body.agent,
+        ssoId: body.resources.sso_id,
+        ...linkData(body),
+      },
+      select: { id: true },
+    });
+    return agent.id;
+  });
+}
+
+/** A full replacement of the agent, its framework config and its resource links. */
+export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): Promise<TAgent> {
+  return writeAndPublish(ctx, async (tx) => {
+    const existing = await tx.agent.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: { id: true } });
+    if (!existing) throw notFound();
+    await lockReferencedResources(tx, ctx.workspaceId, body.resources);
+    await tx.agentIntegration.deleteMany({ where: { agentId: id } });
+    await tx.agentMcpServer.deleteMany({ where: { agentId: id } });
+    await tx.agent.update({
+      where: { id },
+      data: {
+        name: body.name,
+        description: body.description ?? null,
+        framework: body.framework,
+        config: body.agent,
+        ssoId: body.resources.sso_id,
+        ...linkData(body),
+      },
+    });
+    return id;
+  });
+}
+
+export async function getAgent(ctx: AgentContext, id: string): Promise<TAgent> {
+  const agent = await ctx.db.agent.findFirst({ where: { id, workspaceId: ctx.workspaceId }, include: WITH_LINKS });
+  if (!agent) throw notFound();
+  return toAgentResponse(agent, storedConfigOf(agent, ctx.box));
+}
+
+export async function listAgents(ctx: AgentContext, page: { limit: number; offset: number }) {
+  const where = { workspaceId: ctx.workspaceId };
+  const [agents, total] = await Promise.all([
+    ctx.db.agent.findMany({
+      where,
+      include: WITH_LINKS,
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: page.limit,
+      skip: page.offset,
+    }),
+    ctx.db.agent.count({ where }),
+  ]);
+  return { items: agents.map((agent) => toAgentResponse(agent, storedConfigOf(agent, ctx.box))), total };
+}
+
+/** Deleting the agent deletes its links and its engine_configs row (CASCADE); its engine then answers 503. */
+export async function deleteAgent(ctx: AgentContext, id: string): Promise<void> {
+  await inTransaction(ctx.db, async (tx) => {
+    const { count } = await tx.agent.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
+    if (count === 0) throw notFound();
+    await notifyEngines(tx, [id]);
+  });
+}

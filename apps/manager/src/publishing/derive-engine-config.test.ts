@@ -1,0 +1,50 @@
+import { describe, expect, it } from '@jest/globals';
+import { deriveEngineConfig } from './derive-engine-config.js';
+
+const agent = {
+  id: '6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11',
+  name: 'support',
+  workspaceId: '0b9d8c7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e',
+  framework: 'LLM' as const,
+  config: { model: { provider: 'mock', name: 'echo' }, maxSteps: 4 },
+};
+const whatsapp = {
+  id: '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d',
+  integration: {
+    provider: 'WHATSAPP' as const,
+    enabled: true,
+    config: { accessToken: 'at', phoneNumberId: '1', verifyToken: 'vt', apiVersion: 'v21.0' },
+  },
+};
+
+describe('deriveEngineConfig', () => {
+  it('assembles the agent and its resources in the published shape', () => {
+    const mcp = {
+      name: 'tools',
+      transport: 'stdio' as const,
+      command: 'node',
+      args: [],
+      headers: {},
+      env: {},
+      encoding: 'utf-8',
+      encodingErrorHandler: 'strict' as const,
+      timeoutSeconds: 30,
+      sseReadTimeoutSeconds: 300,
+      terminateOnClose: true,
+      sessionKwargs: {},
+    };
+    const sso = { enabled: true, issuer: 'https://id.example.com', audience: 'agents', algorithms: ['RS256' as const] };
+    expect(deriveEngineConfig({ agent, integrations: [whatsapp], mcpServers: [mcp], sso })).toEqual({
+      agent: { id: agent.id, name: 'support', workspace_id: agent.workspaceId, framework: 'LLM', config: agent.config },
+      mcp_servers: [mcp],
+      integrations: [{ id: whatsapp.id, ...whatsapp.integration }],
+      sso,
+    });
+  });
+
+  it('refuses to publish a config no engine would accept', () => {
+    expect(() =>
+      deriveEngineConfig({ agent: { ...agent, framework: 'CUSTOM' }, integrations: [], mcpServers: [], sso: null }),
+    ).toThrow();
+  });
+});

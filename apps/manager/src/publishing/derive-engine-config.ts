@@ -1,0 +1,33 @@
+import {
+  type TAgentFramework,
+  type TEngineConfig,
+  type TIntegrationConfig,
+  type TMcpServerConfig,
+  type TSsoConfig,
+  ZEngineConfig,
+} from '@agentplane/contracts';
+
+export type EngineConfigSources = {
+  agent: { id: string; name: string; workspaceId: string; framework: TAgentFramework; config: unknown };
+  integrations: { id: string; integration: TIntegrationConfig }[];
+  mcpServers: TMcpServerConfig[];
+  sso: TSsoConfig | null;
+};
+
+/** The config an agent's engine runs: the agent plus the resolved resources it references, in plaintext. */
+export function deriveEngineConfig(sources: EngineConfigSources): TEngineConfig {
+  const { agent } = sources;
+  // Parsed, not just assembled: what the manager publishes must be what every engine accepts.
+  return ZEngineConfig.parse({
+    agent: {
+      id: agent.id,
+      name: agent.name,
+      workspace_id: agent.workspaceId,
+      framework: agent.framework,
+      config: agent.config,
+    },
+    mcp_servers: sources.mcpServers,
+    integrations: sources.integrations.map(({ id, integration }) => ({ id, ...integration })),
+    sso: sources.sso,
+  });
+}

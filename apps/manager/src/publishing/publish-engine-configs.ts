@@ -1,0 +1,93 @@
+// The publish protocol, in one place: inside the transaction of any write that can change what an
+// agent runs, recompute the agent's engine_config, and where it changed, store it with version + 1 and
+// queue a NOTIFY. PostgreSQL delivers the NOTIFY at commit, and not at all on rollback.
+import { isDeepStrictEqual } from 'node:util';
+import { mapEngineConfigSecrets, type TAgentFramework, type TEngineConfig } from '@agentplane/contracts';
+import type { Prisma, SecretBox, Tx } from '@agentplane/db';
+import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from '../resources/resource-kinds.js';
+import { deriveEngineConfig } from './derive-engine-config.js';
+
+export const ENGINE_CONFIG_CHANNEL = 'engine_config_changed';
+
+export type PublishedConfig = { config: TEngineConfig; version: number };
+
+// Resources in the order they were created, so that a config does not change with the order ids were sent in.
+export const AGENT_WITH_RESOURCES = {
+  integrations: {
+    include: { integration: true },
+    orderBy: [{ integration: { createdAt: 'asc' } }, { integrationId: 'asc' }],
+  },
+  mcpServers: {
+    include: { mcpServer: true },
+    orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }],
+  },
+  sso: true,
+  engineConfig: true,
+} satisfies Prisma.AgentInclude;
+
+/**
+ * Republishes the engine configs of `agentIds` from what the transaction sees now. Configs whose
+ * content did not change keep their version, so engines do not reload for nothing.
+ */
+export async function publishEngineConfigs(
+  tx: Tx,
+  options: { agentIds: string[]; box: SecretBox },
+): Promise<Map<string, PublishedConfig>> {
+  const published = new Map<string, PublishedConfig>();
+  if (options.agentIds.length === 0) return published;
+  const agents = await tx.agent.findMany({
+    where: { id: { in: options.agentIds } },
+    include: AGENT_WITH_RESOURCES,
+    orderBy: { id: 'asc' },
+  });
+
+  const changed: { agentId: string; workspaceId: string; sealed: string; config: TEngineConfig }[] = [];
+  for (const agent of agents) {
+    const config = deriveEngineConfig({
+      agent: { ...agent, framework: agent.framework as TAgentFramework },
+      integrations: agent.integrations.map((link) => ({
+        id: link.integrationId,
+        integration: INTEGRATIONS.fromRow(link.integration, options.box),
+      })),
+      mcpServers: agent.mcpServers.map((link) => MCP_SERVERS.fromRow(link.mcpServer, options.box)),
+      sso: agent.sso ? SSO_CONFIGS.fromRow(agent.sso, options.box) : null,
+    });
+    const current = agent.engineConfig;
+    if (
+      current &&
+      isDeepStrictEqual(mapEngineConfigSecrets(current.config as TEngineConfig, options.box.open), config)
+    ) {
+      published.set(agent.id, { config, version: Number(current.version) });
+      continue;
+    }
+    const sealed = JSON.stringify(mapEngineConfigSecrets(config, options.box.seal));
+    changed.push({ agentId: agent.id, workspaceId: agent.workspaceId, sealed, config });
+  }
+  if (changed.length === 0) return published;
+
+  // One statement for all of them, in id order, so concurrent publishes lock rows in the same order.
+  const versions = await tx.$queryRaw<{ agent_id: string; version: bigint }[]>`
+    INSERT INTO engine_configs (agent_id, workspace_id, version, config, updated_at)
+    SELECT agent_id, workspace_id, 1, config, now()
+    FROM unnest(${changed.map((c) => c.agentId)}::uuid[], ${changed.map((c) => c.workspaceId)}::uuid[],
+                ${changed.map((c) => c.sealed)}::jsonb[]) AS t(agent_id, workspace_id, config)
+    ORDER BY agent_id
+    ON CONFLICT (agent_id) DO UPDATE
+      SET version = engine_configs.version + 1, config = EXCLUDED.config, updated_at = now()
+    RETURNING agent_id, version`;
+  const versionOf = new Map(versions.map((row) => [row.agent_id, Number(row.version)]));
+  for (const change of changed) {
+    published.set(change.agentId, { config: change.config, version: versionOf.get(change.agentId) ?? 0 });
+  }
+  await notifyEngines(
+    tx,
+    changed.map((change) => change.agentId),
+  );
+  return published;
+}
+
+/** Engines LISTEN on the channel and reload at once; polling stays the guarantee. */
+export async function notifyEngines(tx: Tx, agentIds: string[]): Promise<void> {
+  if (agentIds.length === 0) return;
+  await tx.$executeRaw`SELECT pg_notify(${ENGINE_CONFIG_CHANNEL}, id) FROM unnest(${agentIds}::text[]) AS id`;
+}

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type ManagerTestContext, signUpUser, startManagerTestApp } from '../testing/manager-test-app.js';
+import { agentBody, mcpServerBody, whatsappBody } from '../testing/resource-fixtures.js';
+
+let ctx: ManagerTestContext;
+beforeAll(async () => {
+  ctx = await startManagerTestApp();
+});
+afterAll(() => ctx.close());
+
+async function rawRowsText(table: string): Promise<string> {
+  const rows = await ctx.database.prisma.$queryRawUnsafe<unknown[]>(`SELECT * FROM ${table}`);
+  return JSON.stringify(rows, (_key, value) => (typeof value === 'bigint' ? String(value) : value));
+}
+
+describe('secrets at rest', () => {
+  it('never stores a plaintext secret in the resource rows or the published engine configs', async () => {
+    const user = await signUpUser(ctx.app);
+    const integration = await user.agent.post('/api/v1/integrations/').send(
+      whatsappBody({
+        config: {
+          accessToken: 'plain-access-token-1',
+          phoneNumberId: '1065550123',
+          verifyToken: 'plain-verify-token-2',
+          appSecret: 'plain-app-secret-3',
+        },
+      }),
+    );
+    const mcp = await user.agent
+      .post('/api/v1/mcp-servers/')
+      .send(mcpServerBody({ headers: { 'X-Api-Key': 'plain-header-4' }, env: { TOKEN: 'plain-env-5' } }));
+    const agent = await user.agent
+      .post('/api/v1/agents/')
+      .send(agentBody({ integration_ids: [integration.body.id], mcp_server_ids: [mcp.body.id] }));
+    expect(agent.status).toBe(201);
+
+    const stored = [
+      await rawRowsText('integrations'),
+      await rawRowsText('mcp_servers'),
+      await rawRowsText('engine_configs'),
+    ].join('\n');
+    for (const secret of [
+      'plain-access-token-1',
+      'plain-verify-token-2',
+      'plain-app-secret-3',
+      'plain-header-4',
+      'plain-env-5',
+    ]) {
+      expect(stored).not.toContain(secret);
+    }
+    expect(stored).toContain('enc:v1:');
+    // Names and non-secret values stay readable, so that the data can be inspected and queried.
+    expect(stored).toContain('1065550123');
+    expect(stored).toContain('X-Api-Key');
+
+    // Members get the secrets back as strings, as the spec says.
+    const read = await user.agent.get(`/api/v1/integrations/${integration.body.id}`);
+    expect(read.body.integration.config).toMatchObject({
+      accessToken: 'plain-access-token-1',
+      appSecret: 'plain-app-secret-3',
+    });
+    const published = await user.agent.get(`/api/v1/agents/${agent.body.id}`);
+    expect(published.body.engine_config.mcp_servers[0].env).toEqual({ TOKEN: 'plain-env-5' });
+  });
+});

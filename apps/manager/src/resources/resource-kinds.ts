@@ -1,0 +1,105 @@
+// The three managed resource types differ only in their typed object, its contract, how it is stored
+// and how agents reference it; everything else is shared by resource-service and resource-routes.
+import {
+  mapIntegrationSecrets,
+  mapMcpServerSecrets,
+  type TIntegrationConfig,
+  type TMcpServerConfig,
+  type TSsoConfig,
+  ZIntegration,
+  ZIntegrationCreate,
+  ZMcpServer,
+  ZMcpServerCreate,
+  ZSso,
+  ZSsoCreate,
+} from '@agentplane/contracts';
+import type { Db, Prisma, SecretBox, Tx } from '@agentplane/db';
+import type { z } from 'zod';
+
+/** The columns every managed resource row has, plus the typed object's own columns. */
+export type ResourceRow = {
+  id: string;
+  workspaceId: string;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+  _count: { agents: number };
+} & Record<string, unknown>;
+
+/** The part of a Prisma model delegate the shared service uses; each kind's delegate has it. */
+export type ResourceDelegate = {
+  findMany(args: object): Promise<ResourceRow[]>;
+  findFirst(args: object): Promise<ResourceRow | null>;
+  count(args: object): Promise<number>;
+  create(args: object): Promise<ResourceRow>;
+  update(args: object): Promise<ResourceRow>;
+  deleteMany(args: object): Promise<{ count: number }>;
+};
+
+export type ResourceKind<Typed> = {
+  /** Singular, for messages: "integration". */
+  label: string;
+  /** Path segment below /api/v1: "integrations". */
+  segment: string;
+  /** Name of the typed object in bodies and responses: "integration". */
+  key: string;
+  /** For OpenAPI operation ids: "Integration". */
+  operationName: string;
+  createBody: z.ZodType<{ name: string } & Record<string, unknown>>;
+  response: z.ZodType;
+  delegate: (db: Db | Tx) => ResourceDelegate;
+  /** The typed object as stored columns, secrets sealed. */
+  toColumns: (typed: Typed, box: SecretBox) => Record<string, unknown>;
+  /** The typed object from a stored row, secrets opened. */
+  fromRow: (row: Record<string, unknown>, box: SecretBox) => Typed;
+  /** Which agents reference a resource of this kind. */
+  agentsReferencing: (id: string) => Prisma.AgentWhereInput;
+};
+
+const asDelegate = (delegate: unknown) => delegate as ResourceDelegate;
+
+export const INTEGRATIONS: ResourceKind<TIntegrationConfig> = {
+  label: 'integration',
+  segment: 'integrations',
+  key: 'integration',
+  operationName: 'Integration',
+  createBody: ZIntegrationCreate,
+  response: ZIntegration,
+  delegate: (db) => asDelegate(db.integration),
+  toColumns: (typed, box) => {
+    const sealed = mapIntegrationSecrets(typed, box.seal);
+    return { provider: sealed.provider, enabled: sealed.enabled, config: sealed.config };
+  },
+  fromRow: (row, box) =>
+    mapIntegrationSecrets(
+      { provider: row.provider, enabled: row.enabled, config: row.config } as TIntegrationConfig,
+      box.open,
+    ),
+  agentsReferencing: (id) => ({ integrations: { some: { integrationId: id } } }),
+};
+
+export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
+  label: 'MCP server',
+  segment: 'mcp-servers',
+  key: 'mcp_server',
+  operationName: 'McpServer',
+  createBody: ZMcpServerCreate,
+  response: ZMcpServer,
+  delegate: (db) => asDelegate(db.mcpServer),
+  toColumns: (typed, box) => ({ config: mapMcpServerSecrets(typed, box.seal) }),
+  fromRow: (row, box) => mapMcpServerSecrets(row.config as TMcpServerConfig, box.open),
+  agentsReferencing: (id) => ({ mcpServers: { some: { mcpServerId: id } } }),
+};
+
+export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {
+  label: 'SSO config',
+  segment: 'sso',
+  key: 'sso',
+  operationName: 'Sso',
+  createBody: ZSsoCreate,
+  response: ZSso,
+  delegate: (db) => asDelegate(db.ssoConfig),
+  toColumns: (typed) => ({ config: typed }),
+  fromRow: (row) => row.config as TSsoConfig,
+  agentsReferencing: (id) => ({ ssoId: id }),
+};

@@ -1,0 +1,120 @@
+import { ZPaginationQuery, ZUuid } from '@agentplane/contracts';
+import type { Db, SecretBox } from '@agentplane/db';
+import type { Request } from 'express';
+import { z } from 'zod';
+import type { ApiRouter } from '../http/api-router.js';
+import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
+import { currentWorkspace } from '../http/request-context.js';
+import type { ResourceKind } from './resource-kinds.js';
+import {
+  createResource,
+  deleteResource,
+  getResource,
+  listResources,
+  type ResourceContext,
+  updateResource,
+} from './resource-service.js';
+
+export const ZIdParams = z.strictObject({ id: ZUuid });
+
+export type ResourceRouteDependencies = { db: Db; box: SecretBox };
+
+/** The spec's common pattern (POST /, GET /, GET /{id}, PATCH /{id}, DELETE /{id}) for one resource kind. */
+export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependencies, kind: ResourceKind<T>): void {
+  const contextOf = (req: Request): ResourceContext => ({ ...deps, workspaceId: currentWorkspace(req).id });
+  const bodyOf = (body: Record<string, unknown> & { name: string }) => ({
+    name: body.name,
+    typed: body[kind.key] as T,
+  });
+  const collection = `/${kind.segment}/`;
+  const item = `/${kind.segment}/:id`;
+  const tag = kind.segment;
+  const notFound = { 404: `No ${kind.label} with this id in the workspace` };
+
+  api.add(
+    {
+      method: 'post',
+      path: collection,
+      operationId: `create${kind.operationName}`,
+      summary: `Create a ${kind.label}`,
+      tag,
+      access: { kind: 'workspace', minRole: 'member' },
+      body: kind.createBody,
+      responses: { 201: { description: `The new ${kind.label}, defaults filled in`, schema: kind.response } },
+    },
+    async ({ body }, req, res) => {
+      res.status(201).json(await createResource(kind, contextOf(req), bodyOf(body)));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: collection,
+      operationId: `list${kind.operationName}s`,
+      summary: `List the workspace's ${kind.label}s, oldest first`,
+      tag,
+      access: { kind: 'workspace', minRole: 'viewer' },
+      query: ZPaginationQuery,
+      responses: {
+        200: { description: 'A page', schema: z.array(kind.response), headers: ZTotalCountHeader },
+      },
+    },
+    async ({ query }, req, res) => {
+      sendPage(res, await listResources(kind, contextOf(req), query));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: item,
+      operationId: `get${kind.operationName}`,
+      summary: `Get a ${kind.label}`,
+      tag,
+      access: { kind: 'workspace', minRole: 'viewer' },
+      params: ZIdParams,
+      responses: { 200: { description: `The ${kind.label}`, schema: kind.response } },
+      problems: notFound,
+    },
+    async ({ params }, req, res) => {
+      res.json(await getResource(kind, contextOf(req), params.id));
+    },
+  );
+
+  api.add(
+    {
+      method: 'patch',
+      path: item,
+      operationId: `update${kind.operationName}`,
+      summary: `Replace a ${kind.label}; every agent using it gets a new engine_config`,
+      tag,
+      access: { kind: 'workspace', minRole: 'member' },
+      params: ZIdParams,
+      body: kind.createBody,
+      responses: { 200: { description: `The updated ${kind.label}`, schema: kind.response } },
+      problems: notFound,
+    },
+    async ({ params, body }, req, res) => {
+      res.json(await updateResource(kind, contextOf(req), params.id, bodyOf(body)));
+    },
+  );
+
+  api.add(
+    {
+      method: 'delete',
+      path: item,
+      operationId: `delete${kind.operationName}`,
+      summary: `Delete a ${kind.label} no agent uses`,
+      tag,
+      access: { kind: 'workspace', minRole: 'member' },
+      params: ZIdParams,
+      responses: { 204: { description: 'Deleted' } },
+      problems: { ...notFound, 409: 'Agents still use it; the detail says how many' },
+    },
+    async ({ params }, req, res) => {
+      await deleteResource(kind, contextOf(req), params.id);
+      res.status(204).end();
+    },
+  );
+}

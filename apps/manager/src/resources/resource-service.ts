@@ -1,0 +1,109 @@
+// Create, read, update and delete for every managed resource kind. agent_count is read in the same
+// query as the resource, and a PATCH republishes the engine config of every agent that uses it.
+import { type Db, inTransaction, isForeignKeyViolation, type SecretBox } from '@agentplane/db';
+import { AppError } from '@agentplane/server-kit';
+import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
+import type { ResourceKind, ResourceRow } from './resource-kinds.js';
+
+export type ResourceContext = { db: Db; box: SecretBox; workspaceId: string };
+
+const WITH_AGENT_COUNT = { _count: { select: { agents: true } } } as const;
+
+function toResponse<T>(kind: ResourceKind<T>, row: ResourceRow, box: SecretBox) {
+  return {
+    id: row.id,
+    name: row.name,
+    [kind.key]: kind.fromRow(row, box),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    agent_count: row._count.agents,
+  };
+}
+
+function notFound<T>(kind: ResourceKind<T>): AppError {
+  return new AppError('not_found', `No such ${kind.label}.`);
+}
+
+export async function listResources<T>(
+  kind: ResourceKind<T>,
+  ctx: ResourceContext,
+  page: { limit: number; offset: number },
+) {
+  const where = { workspaceId: ctx.workspaceId };
+  const [rows, total] = await Promise.all([
+    kind.delegate(ctx.db).findMany({
+      where,
+      include: WITH_AGENT_COUNT,
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: page.limit,
+      skip: page.offset,
+    }),
+    kind.delegate(ctx.db).count({ where }),
+  ]);
+  return { items: rows.map((row) => toResponse(kind, row, ctx.box)), total };
+}
+
+export async function getResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, id: string) {
+  const row = await kind
+    .delegate(ctx.db)
+    .findFirst({ where: { id, workspaceId: ctx.workspaceId }, include: WITH_AGENT_COUNT });
+  if (!row) throw notFound(kind);
+  return toResponse(kind, row, ctx.box);
+}
+
+export async function createResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, body: { name: string; typed: T }) {
+  const row = await kind.delegate(ctx.db).create({
+    data: { workspaceId: ctx.workspaceId, name: body.name, ...kind.toColumns(body.typed, ctx.box) },
+    include: WITH_AGENT_COUNT,
+  });
+  return toResponse(kind, row, ctx.box);
+}
+
+/** A full replacement; the agents that use the resource get their new engine config in the same transaction. */
+export async function updateResource<T>(
+  kind: ResourceKind<T>,
+  ctx: ResourceContext,
+  id: string,
+  body: { name: string; typed: T },
+) {
+  return inTransaction(ctx.db, async (tx) => {
+    const existing = await kind
+      .delegate(tx)
+      .findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: { id: true } });
+    if (!existing) throw notFound(kind);
+    // The update's row lock orders this against agent writes that attach the resource (they lock it FOR SHARE).
+    await kind
+      .delegate(tx)
+      .update({ where: { id }, data: { name: body.name, ...kind.toColumns(body.typed, ctx.box) } });
+    const agents = await tx.agent.findMany({ where: kind.agentsReferencing(id), select: { id: true } });
+    await publishEngineConfigs(tx, { agentIds: agents.map((agent) => agent.id), box: ctx.box });
+    const row = await kind.delegate(tx).findFirst({ where: { id }, include: WITH_AGENT_COUNT });
+    if (!row) throw notFound(kind);
+    return toResponse(kind, row, ctx.box);
+  });
+}
+
+function stillReferenced<T>(kind: ResourceKind<T>, count: number): AppError {
+  return new AppError(
+    'conflict',
+    `This ${kind.label} is used by ${count} agent${count === 1 ? '' : 's'}; detach it from ${count === 1 ? 'that agent' : 'them'} first.`,
+  );
+}
+
+/** Refused with 409 while any agent references it; the RESTRICT foreign keys make that hold under races too. */
+export async function deleteResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, id: string): Promise<void> {
+  const countReferences = () => ctx.db.agent.count({ where: kind.agentsReferencing(id) });
+  const references = await countReferences();
+  if (references > 0) {
+    const exists = await kind.delegate(ctx.db).count({ where: { id, workspaceId: ctx.workspaceId } });
+    throw exists ? stillReferenced(kind, references) : notFound(kind);
+  }
+  try {
+    const { count } = await kind.delegate(ctx.db).deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
+    if (count === 0) throw notFound(kind);
+  } catch (error) {
+    // An agent attached it between the count and the delete.
+    if (isForeignKeyViolation(error)) throw stillReferenced(kind, Math.max(1, await countReferences()));
+    throw error;
+  }
+}

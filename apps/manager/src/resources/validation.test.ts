@@ -1,0 +1,136 @@
+// Each contract rule, through the API: the body is refused with 422 and the path of the field at fault.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  expectProblemShape,
+  type ManagerTestContext,
+  type SignedInUser,
+  signUpUser,
+  startManagerTestApp,
+} from '../testing/manager-test-app.js';
+import { mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
+
+let ctx: ManagerTestContext;
+let user: SignedInUser;
+beforeAll(async () => {
+  ctx = await startManagerTestApp();
+  user = await signUpUser(ctx.app);
+});
+afterAll(() => ctx.close());
+
+async function expectRefused(path: string, body: unknown, fieldPath: string) {
+  const created = await user.agent.post(path).send(body as object);
+  expectProblemShape(created, 422);
+  expect(created.body.errors.map((error: { path: string }) => error.path)).toContain(fieldPath);
+}
+
+const whatsappConfig = { accessToken: 'a', phoneNumberId: '1', verifyToken: 'v' };
+
+describe('integration bodies', () => {
+  it.each([
+    ['a wrong provider', { provider: 'TELEGRAM', config: whatsappConfig }, 'integration.provider'],
+    [
+      'no accessToken',
+      { provider: 'WHATSAPP', config: { phoneNumberId: '1', verifyToken: 'v' } },
+      'integration.config.accessToken',
+    ],
+    [
+      'no phoneNumberId',
+      { provider: 'WHATSAPP', config: { accessToken: 'a', verifyToken: 'v' } },
+      'integration.config.phoneNumberId',
+    ],
+    [
+      'no verifyToken',
+      { provider: 'WHATSAPP', config: { accessToken: 'a', phoneNumberId: '1' } },
+      'integration.config.verifyToken',
+    ],
+    [
+      'an empty accessToken',
+      { provider: 'WHATSAPP', config: { ...whatsappConfig, accessToken: '' } },
+      'integration.config.accessToken',
+    ],
+    [
+      'a bad apiVersion',
+      { provider: 'WHATSAPP', config: { ...whatsappConfig, apiVersion: '21.0' } },
+      'integration.config.apiVersion',
+    ],
+    [
+      'an unknown config field',
+      { provider: 'WHATSAPP', config: { ...whatsappConfig, pin: '1' } },
+      'integration.config.pin',
+    ],
+    ['a non-boolean enabled', { provider: 'WHATSAPP', enabled: 'yes', config: whatsappConfig }, 'integration.enabled'],
+  ])('refuses %s', async (_case, integration, fieldPath) => {
+    await expectRefused('/api/v1/integrations/', { name: 'wa', integration }, fieldPath);
+  });
+
+  it('accepts the optional appSecret extension', async () => {
+    const response = await user.agent
+      .post('/api/v1/integrations/')
+      .send(whatsappBody({ config: { ...whatsappConfig, appSecret: 's3' } }));
+    expect(response.status).toBe(201);
+    expect(response.body.integration.config.appSecret).toBe('s3');
+  });
+});
+
+describe('MCP server bodies', () => {
+  it.each([
+    ['stdio without command', { name: 'x', transport: 'stdio' }, 'mcp_server.command'],
+    ['streamable_http without url', { name: 'x', transport: 'streamable_http' }, 'mcp_server.url'],
+    ['a url that is not a URL', { name: 'x', url: 'not a url' }, 'mcp_server.url'],
+    ['an ftp url', { name: 'x', url: 'ftp://files.example.com' }, 'mcp_server.url'],
+    [
+      'websocket with an http url',
+      { name: 'x', transport: 'websocket', url: 'http://x.example.com' },
+      'mcp_server.url',
+    ],
+    [
+      'a negative timeout',
+      { name: 'x', url: 'https://x.example.com', timeoutSeconds: -1 },
+      'mcp_server.timeoutSeconds',
+    ],
+    [
+      'a zero read timeout',
+      { name: 'x', url: 'https://x.example.com', sseReadTimeoutSeconds: 0 },
+      'mcp_server.sseReadTimeoutSeconds',
+    ],
+    [
+      'an unknown transport',
+      { name: 'x', transport: 'carrier-pigeon', url: 'https://x.example.com' },
+      'mcp_server.transport',
+    ],
+    ['an unknown field', { name: 'x', url: 'https://x.example.com', retries: 3 }, 'mcp_server.retries'],
+    [
+      'a non-string header',
+      { name: 'x', url: 'https://x.example.com', headers: { 'X-A': 1 } },
+      'mcp_server.headers["X-A"]',
+    ],
+  ])('refuses %s', async (_case, mcp_server, fieldPath) => {
+    await expectRefused('/api/v1/mcp-servers/', { name: 'mcp', mcp_server }, fieldPath);
+  });
+
+  it('accepts a stdio server and a fractional timeout', async () => {
+    const response = await user.agent
+      .post('/api/v1/mcp-servers/')
+      .send(
+        mcpServerBody({
+          transport: 'stdio',
+          command: 'npx',
+          args: ['-y', 'server'],
+          url: undefined,
+          timeoutSeconds: 0.5,
+        }),
+      );
+    expect(response.status).toBe(201);
+    expect(response.body.mcp_server).toMatchObject({ transport: 'stdio', command: 'npx', timeoutSeconds: 0.5 });
+  });
+});
+
+describe('SSO bodies', () => {
+  it.each([
+    ['an http issuer that is not loopback', { issuer: 'http://login.example.com' }, 'sso.issuer'],
+    ['a symmetric algorithm', { algorithms: ['HS256'] }, 'sso.algorithms[0]'],
+    ['no audience', { audience: undefined }, 'sso.audience'],
+  ])('refuses %s', async (_case, overrides, fieldPath) => {
+    await expectRefused('/api/v1/sso/', ssoBody(overrides), fieldPath);
+  });
+});

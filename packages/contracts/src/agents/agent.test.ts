@@ -1,0 +1,35 @@
+import { describe, expect, it } from '@jest/globals';
+import { ZAgentCreate } from './agent.js';
+
+const id1 = '6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11';
+const id2 = '0b9d8c7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e';
+const llm = { name: 'support', framework: 'LLM', agent: { model: { provider: 'mock', name: 'echo' } } };
+
+function pathsOf(input: unknown): string[] {
+  const result = ZAgentCreate.safeParse(input);
+  return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
+}
+
+describe('ZAgentCreate', () => {
+  it('defaults the resources to none', () => {
+    expect(ZAgentCreate.parse(llm).resources).toEqual({ integration_ids: [], mcp_server_ids: [], sso_id: null });
+  });
+
+  it('validates the agent object against its framework', () => {
+    expect(pathsOf({ ...llm, framework: 'LANGGRAPH' })).toEqual(['agent.graph', 'agent']);
+    expect(pathsOf({ name: 'g', framework: 'LANGGRAPH', agent: { graph: 'g.js:graph' } })).toEqual([]);
+    expect(pathsOf({ ...llm, framework: 'AUTOGEN' })).toEqual(['framework']);
+  });
+
+  it('rejects duplicate ids, naming the repeated one', () => {
+    expect(pathsOf({ ...llm, resources: { integration_ids: [id1, id2, id1] } })).toEqual([
+      'resources.integration_ids.2',
+    ]);
+  });
+
+  it('rejects ids that are not UUIDs and unknown fields', () => {
+    expect(pathsOf({ ...llm, resources: { mcp_server_ids: ['nope'] } })).toEqual(['resources.mcp_server_ids.0']);
+    expect(pathsOf({ ...llm, resources: { sso_id: 'nope' } })).toEqual(['resources.sso_id']);
+    expect(pathsOf({ ...llm, owner: 'x' })).toEqual(['']);
+  });
+});

@@ -1,0 +1,75 @@
+// Bodies and response of /api/v1/agents.
+import { z } from 'zod';
+import { ZIsoDateTime, ZResourceName, ZUuid } from '../common/primitives.js';
+import { ZEngineConfig } from '../engine/engine-config.js';
+import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from './agent-frameworks.js';
+
+function uniqueIds(what: string) {
+  return z
+    .array(ZUuid)
+    .max(100)
+    .superRefine((ids, ctx) => {
+      ids.forEach((id, index) => {
+        if (ids.indexOf(id) !== index) ctx.addIssue({ code: 'custom', path: [index], message: `Duplicate ${what} id` });
+      });
+    })
+    .default(() => []);
+}
+
+export const ZAgentResources = z
+  .strictObject({
+    integration_ids: uniqueIds('integration'),
+    mcp_server_ids: uniqueIds('MCP server'),
+    sso_id: ZUuid.nullable().default(null),
+  })
+  .meta({ id: 'AgentResources', description: 'The managed resources the agent uses, by id' });
+export type TAgentResources = z.infer<typeof ZAgentResources>;
+
+function agentBody<F extends TAgentFramework>(framework: F) {
+  return z.strictObject({
+    name: ZResourceName,
+    description: z.string().trim().max(2000).nullable().optional(),
+    framework: z.literal(framework),
+    agent: AGENT_CONFIG_BY_FRAMEWORK[framework],
+    resources: ZAgentResources.default(() => ({ integration_ids: [], mcp_server_ids: [], sso_id: null })),
+  });
+}
+
+const FRAMEWORK_ERROR = {
+  error: (issue: { code: string }) =>
+    issue.code === 'invalid_union' ? 'framework must be one of: LLM, LANGGRAPH, CUSTOM' : undefined,
+};
+
+export const ZAgentCreate = z
+  .discriminatedUnion('framework', [agentBody('LLM'), agentBody('LANGGRAPH'), agentBody('CUSTOM')], FRAMEWORK_ERROR)
+  .meta({ id: 'AgentCreate' });
+export type TAgentCreate = z.infer<typeof ZAgentCreate>;
+
+// PATCH is a full replacement, so the update body has the create body's shape.
+export const ZAgentUpdate = z
+  .discriminatedUnion('framework', [agentBody('LLM'), agentBody('LANGGRAPH'), agentBody('CUSTOM')], FRAMEWORK_ERROR)
+  .meta({ id: 'AgentUpdate' });
+
+function agentResponse<F extends TAgentFramework>(framework: F) {
+  return z.strictObject({
+    id: ZUuid,
+    name: z.string(),
+    description: z.string().nullable(),
+    framework: z.literal(framework),
+    agent: AGENT_CONFIG_BY_FRAMEWORK[framework],
+    resources: z.strictObject({
+      integration_ids: z.array(ZUuid),
+      mcp_server_ids: z.array(ZUuid),
+      sso_id: ZUuid.nullable(),
+    }),
+    engine_config: ZEngineConfig,
+    engine_config_version: z.number().int().min(1),
+    created_at: ZIsoDateTime,
+    updated_at: ZIsoDateTime,
+  });
+}
+
+export const ZAgent = z
+  .discriminatedUnion('framework', [agentResponse('LLM'), agentResponse('LANGGRAPH'), agentResponse('CUSTOM')])
+  .meta({ id: 'Agent', description: 'An agent, with the engine_config its engine runs' });
+export type TAgent = z.infer<typeof ZAgent>;
