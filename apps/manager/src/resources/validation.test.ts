@@ -109,17 +109,15 @@ describe('MCP server bodies', () => {
   });
 
   it('accepts a stdio server and a fractional timeout', async () => {
-    const response = await user.agent
-      .post('/api/v1/mcp-servers/')
-      .send(
-        mcpServerBody({
-          transport: 'stdio',
-          command: 'npx',
-          args: ['-y', 'server'],
-          url: undefined,
-          timeoutSeconds: 0.5,
-        }),
-      );
+    const response = await user.agent.post('/api/v1/mcp-servers/').send(
+      mcpServerBody({
+        transport: 'stdio',
+        command: 'npx',
+        args: ['-y', 'server'],
+        url: undefined,
+        timeoutSeconds: 0.5,
+      }),
+    );
     expect(response.status).toBe(201);
     expect(response.body.mcp_server).toMatchObject({ transport: 'stdio', command: 'npx', timeoutSeconds: 0.5 });
   });
