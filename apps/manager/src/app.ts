@@ -2,6 +2,7 @@ import type { OpenApiRoute } from '@agentplane/contracts';
 import { createSecretBox, type Db, readMigrationStatus } from '@agentplane/db';
 import { type Logger, notFoundHandler, problemHandler, requestLogger } from '@agentplane/server-kit';
 import express, { type Express, type RequestHandler, type Router } from 'express';
+import { addAgentRoutes } from './agents/agent-routes.js';
 import { addAuthRoutes } from './auth/auth-routes.js';
 import { authRateLimits } from './auth/rate-limits.js';
 import { requireSession } from './auth/require-session.js';
@@ -12,11 +13,12 @@ import { addHealthRoutes } from './health/health-routes.js';
 import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
 import { corsForAllowedOrigins, requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/security.js';
 import { addOpenApiRoutes } from './openapi/openapi-routes.js';
-import { requireHeaderWorkspace, requirePathWorkspace } from './workspaces/require-workspace.js';
-import { addWorkspaceRoutes } from './workspaces/workspace-routes.js';
-import { addAgentRoutes } from './agents/agent-routes.js';
 import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from './resources/resource-kinds.js';
 import { addResourceRoutes } from './resources/resource-routes.js';
+import { SigningKeys } from './tokens/signing-keys.js';
+import { addAgentTokenRoute, wellKnownRouter } from './tokens/token-routes.js';
+import { requireHeaderWorkspace, requirePathWorkspace } from './workspaces/require-workspace.js';
+import { addWorkspaceRoutes } from './workspaces/workspace-routes.js';
 
 export type ManagerDependencies = {
   config: ManagerConfig;
@@ -66,6 +68,9 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
   addResourceRoutes(api, { db, box }, MCP_SERVERS);
   addResourceRoutes(api, { db, box }, SSO_CONFIGS);
   addAgentRoutes(api, { db, box });
+  const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
+  addAgentTokenRoute(api, tokens);
+  app.use(wellKnownRouter(tokens));
   app.use(API_PREFIX, api.router);
 
   app.use(notFoundHandler);

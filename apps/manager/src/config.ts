@@ -45,6 +45,8 @@ const ZManagerEnv = z
       .string({ error: 'is required: 32 random bytes, base64 (openssl rand -base64 32)' })
       .refine(isSecretKey, 'must be 32 random bytes, base64 or hex (openssl rand -base64 32)'),
     SECRETS_KEY_PREVIOUS: ZCommaList.optional(),
+    ISSUER_URL: ZOrigin.optional(),
+    AGENT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
       .int()
@@ -79,6 +81,9 @@ export type ManagerConfig = {
   allowSignup: boolean;
   /** Seals integration and MCP secrets at rest; previous keys still open values sealed before a rotation. */
   secretsKey: { current: string; previous: string[] };
+  /** `iss` of the agent tokens the manager mints; engines discover its keys at /.well-known/. */
+  issuer: string;
+  agentTokenTtlSeconds: number;
   authRateLimit: { windowMs: number; perIp: number; perEmail: number };
 };
 
@@ -103,6 +108,8 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     trustProxy: parsed.TRUST_PROXY,
     allowSignup: parsed.ALLOW_SIGNUP,
     secretsKey: { current: parsed.SECRETS_KEY, previous: parsed.SECRETS_KEY_PREVIOUS ?? [] },
+    issuer: parsed.ISSUER_URL ?? parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+    agentTokenTtlSeconds: parsed.AGENT_TOKEN_TTL_SECONDS,
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,
       perIp: parsed.AUTH_RATE_LIMIT_PER_IP,

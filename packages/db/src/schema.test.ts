@@ -132,6 +132,17 @@ describe('every model round-trips through the migrated database', () => {
     expect(await db().agent.count({ where: { workspaceId: workspace.id } })).toBe(0);
   });
 
+  it('signing keys', async () => {
+    const created = await db().signingKey.create({
+      data: { kid: 'k1', algorithm: 'ES256', publicJwk: { kty: 'EC', crv: 'P-256' }, privateJwk: 'enc:v1:x' },
+    });
+    expect(created.retiredAt).toBeNull();
+    const retired = await db().signingKey.update({ where: { kid: 'k1' }, data: { retiredAt: new Date() } });
+    expect(await db().signingKey.findUnique({ where: { kid: 'k1' } })).toEqual(retired);
+    await db().signingKey.delete({ where: { kid: 'k1' } });
+    expect(await db().signingKey.count()).toBe(0);
+  });
+
   it('rate limit counters', async () => {
     const resetAt = new Date(Date.now() + 60_000);
     const created = await db().rateLimitCounter.create({ data: { key: 'ip:127.0.0.1', hits: 1, resetAt } });
