@@ -38,7 +38,7 @@ export class PrismaSessionStore extends session.Store {
   }
 
   override set(sid: string, data: SessionData, callback?: Callback): void {
-    const expiresAt = this.expiryOf(data);
+    const expiresAt = this.idleExpiry();
     const json = JSON.parse(JSON.stringify(data));
     this.db.session
       .upsert({
@@ -53,7 +53,7 @@ export class PrismaSessionStore extends session.Store {
       .catch((error: unknown) => callback?.(error));
   }
 
-  override touch(sid: string, data: SessionData, callback?: Callback): void {
+  override touch(sid: string, _data: SessionData, callback?: Callback): void {
     const last = this.lastTouched.get(sid);
     if (last !== undefined && this.now() - last < TOUCH_INTERVAL_MS) {
       callback?.();
@@ -62,7 +62,7 @@ export class PrismaSessionStore extends session.Store {
     if (this.lastTouched.size >= MAX_TRACKED_TOUCHES) this.lastTouched.clear();
     this.lastTouched.set(sid, this.now());
     this.db.session
-      .updateMany({ where: { sid }, data: { expiresAt: this.expiryOf(data) } })
+      .updateMany({ where: { sid }, data: { expiresAt: this.idleExpiry() } })
       .then(() => callback?.())
       .catch((error: unknown) => callback?.(error));
   }
@@ -86,8 +86,7 @@ export class PrismaSessionStore extends session.Store {
     return count;
   }
 
-  private expiryOf(data: SessionData): Date {
-    const expires = data.cookie?.expires;
-    return expires ? new Date(expires) : new Date(this.now() + SESSION_IDLE_MS);
+  private idleExpiry(): Date {
+    return new Date(this.now() + SESSION_IDLE_MS);
   }
 }
