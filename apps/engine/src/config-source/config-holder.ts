@@ -10,9 +10,12 @@ import { EngineConfigError, parseEngineConfig, type SecretOpener } from './parse
 export type DbStatus = 'ok' | 'unreachable' | 'not_used';
 export type ConfigPhase = 'loading' | 'ready' | 'deleted';
 export type ApplyResult = { applied: true } | { applied: false; reason: string };
+export type ConfigRejection = { version: number; reason: string };
 
 export type ConfigHolder = SnapshotSource & {
   phase: () => ConfigPhase;
+  /** The newest config version that was rejected, while no newer one has been applied. */
+  rejection: () => ConfigRejection | undefined;
   db: () => DbStatus;
   setDb: (status: DbStatus) => void;
   apply: (raw: unknown, version: number) => Promise<ApplyResult>;
@@ -32,6 +35,7 @@ export function createConfigHolder({ openSecret, buildSnapshot, logger, db }: Co
   let snapshot: AgentSnapshot | undefined;
   let phase: ConfigPhase = 'loading';
   let dbStatus = db;
+  let rejection: ConfigRejection | undefined;
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -59,6 +63,7 @@ export function createConfigHolder({ openSecret, buildSnapshot, logger, db }: Co
         { version, serving: snapshot?.version ?? null, reason: error.message },
         'engine config rejected; the previous config keeps serving',
       );
+      rejection = { version, reason: error.message };
       return { applied: false, reason: error.message };
     }
     const next = await buildSnapshot(config, version);
@@ -67,19 +72,21 @@ export function createConfigHolder({ openSecret, buildSnapshot, logger, db }: Co
       return { applied: false, reason: 'The engine is stopping' };
     }
     swap(next);
+    rejection = undefined;
     logger.info({ version, agent: config.agent.name, framework: config.agent.framework }, 'engine config applied');
     return { applied: true };
   };
 
   return {
     current: () => snapshot,
-    unavailableReason: () =>
-      phase === 'deleted'
-        ? 'The agent this engine runs was deleted.'
-        : closed
-          ? 'The engine is stopping.'
-          : 'No agent config is loaded yet.',
+    unavailableReason: () => {
+      if (phase === 'deleted') return 'The agent this engine runs was deleted.';
+      if (closed) return 'The engine is stopping.';
+      if (rejection !== undefined) return `No agent config is loaded: version ${rejection.version} was rejected.`;
+      return 'No agent config is loaded yet.';
+    },
     phase: () => phase,
+    rejection: () => rejection,
     db: () => dbStatus,
     setDb: (status) => {
       if (status !== dbStatus) logger[status === 'ok' ? 'info' : 'warn']({ db: status }, 'database status changed');

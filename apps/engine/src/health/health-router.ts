@@ -3,8 +3,9 @@ import { Router } from 'express';
 import type { ConfigHolder } from '../config-source/config-holder.js';
 
 /**
- * 200 while a config is served, "degraded" when the database or an MCP server is unreachable (runs
- * still work on what is in memory); 503 while no config is loaded or after the agent was deleted.
+ * 200 while a config is served, "degraded" when the database or an MCP server is unreachable or the
+ * newest config was rejected (runs still work on what is in memory); 503 while no config is loaded
+ * or after the agent was deleted.
  */
 export function healthRouter(holder: ConfigHolder): Router {
   const router = Router();
@@ -16,8 +17,16 @@ export function healthRouter(holder: ConfigHolder): Router {
       status,
       ...(error === undefined ? {} : { error }),
     }));
-    const degraded = holder.db() === 'unreachable' || mcp.some((server) => server.status !== 'connected');
-    res.json({ status: degraded ? 'degraded' : 'ok', config_version: snapshot.version, db: holder.db(), mcp });
+    const rejection = holder.rejection();
+    const degraded =
+      holder.db() === 'unreachable' || rejection !== undefined || mcp.some((server) => server.status !== 'connected');
+    res.json({
+      status: degraded ? 'degraded' : 'ok',
+      config_version: snapshot.version,
+      db: holder.db(),
+      mcp,
+      ...(rejection === undefined ? {} : { rejected_config: rejection }),
+    });
   });
   return router;
 }

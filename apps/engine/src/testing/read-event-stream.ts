@@ -35,3 +35,10 @@ export async function readEventStream(
 }
 
 export const typesOf = (events: BaseEvent[]) => events.map((event) => event.type);
+
+/** The assistant text a run streamed, all text deltas joined. */
+export const textOf = (events: BaseEvent[]) =>
+  events
+    .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')
+    .map((event) => String(event.delta))
+    .join('');

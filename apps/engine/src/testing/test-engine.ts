@@ -1,5 +1,6 @@
 // Starts a real engine in this process on a loopback port, in file or database mode.
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@agentplane/server-kit';
@@ -14,25 +15,43 @@ export type TestEngineOptions = {
 
 const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', ENGINE_AUTH: 'disabled' };
 
-export function startTestEngine(env: Record<string, string>, options: TestEngineOptions = {}): Promise<RunningEngine> {
+export async function startTestEngine(
+  env: Record<string, string>,
+  options: TestEngineOptions = {},
+): Promise<RunningEngine> {
   const logger = createLogger({
     name: 'engine-test',
     level: options.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'silent',
   });
-  return startEngine(loadEngineEnv({ ...BASE_ENV, ...env, ...options.env }), {
+  const engine = await startEngine(loadEngineEnv({ ...BASE_ENV, ...env, ...options.env }), {
     logger,
     ...(options.keepaliveMs === undefined ? {} : { keepaliveMs: options.keepaliveMs }),
   });
+  // fetch opens a spare connection after a cancelled stream and keeps it, unused, for its keep-alive
+  // time, which graceful close waits out. A test ends with nothing in flight, so it cuts them.
+  const sockets = new Set<Socket>();
+  engine.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  return {
+    ...engine,
+    shutdown: async () => {
+      const stopping = engine.shutdown();
+      for (const socket of sockets) socket.destroy();
+      await stopping;
+    },
+  };
 }
 
-export async function writeConfigFile(config: unknown, extension: 'json' | 'yaml' = 'json'): Promise<string> {
+export async function writeConfigFile(config: unknown): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'engine-config-'));
-  const file = path.join(dir, `agent.${extension}`);
+  const file = path.join(dir, 'agent.json');
   await writeFile(file, JSON.stringify(config, null, 2));
   return file;
 }
 
-/** An engine serving `config` from a file (no database), with auth disabled unless options.env says otherwise. */
+/** An engine serving `config` from a JSON file (no database), with auth disabled unless options.env says otherwise. */
 export async function startFileEngine(config: unknown, options: TestEngineOptions = {}): Promise<RunningEngine> {
   return startTestEngine({ ENGINE_CONFIG_FILE: await writeConfigFile(config) }, options);
 }

@@ -1,0 +1,237 @@
+// Database mode against a real PostgreSQL: the engine reads its engine_configs row, follows new
+// versions by polling and by NOTIFY, refuses invalid ones, survives an outage and notices a deletion.
+import { randomBytes } from 'node:crypto';
+import type { TEngineConfigInput } from '@agentplane/contracts';
+import { createSecretBox } from '@agentplane/db';
+import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import type { RunningEngine } from '../start-engine.js';
+import { makeLlmEngineConfig } from '../testing/engine-configs.js';
+import { readEventStream, textOf } from '../testing/read-event-stream.js';
+import { startTestEngine } from '../testing/test-engine.js';
+import { waitUntil } from '../testing/wait-until.js';
+
+type Health = { status: string; config_version: number; db: string; rejected_config?: { version: number } };
+
+let database: TestDatabase;
+let agentId: string;
+let workspaceId: string;
+const engines: RunningEngine[] = [];
+
+async function getJson<T>(url: string): Promise<{ status: number; body: T }> {
+  const response = await fetch(url);
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+const servedName = async (engine: RunningEngine) =>
+  (await getJson<{ agent?: { name: string } }>(`${engine.url}/agent/config`)).body.agent?.name;
+const health = (engine: RunningEngine) => getJson<Health>(`${engine.url}/health`);
+
+const configNamed = (name: string): TEngineConfigInput => makeLlmEngineConfig({ agentId, workspaceId, name });
+
+async function writeConfig(version: number, config: unknown): Promise<void> {
+  await database.prisma.engineConfig.upsert({
+    where: { agentId },
+    create: { agentId, workspaceId, version: BigInt(version), config: config as object },
+    update: { version: BigInt(version), config: config as object },
+  });
+}
+
+async function notify(): Promise<void> {
+  await database.prisma.$executeRawUnsafe(`SELECT pg_notify('engine_config_changed', '${agentId}')`);
+}
+
+async function startDbEngine(pollMs: number, env: Record<string, string> = {}): Promise<RunningEngine> {
+  const engine = await startTestEngine({
+    AGENT_ID: agentId,
+    DATABASE_URL: database.url,
+    ENGINE_CONFIG_POLL_MS: String(pollMs),
+    ...env,
+  });
+  engines.push(engine);
+  await waitUntil(async () => (await health(engine)).status === 200, { what: 'the first config to load' });
+  return engine;
+}
+
+/** The LISTEN connections currently open on the test database. */
+async function countListeners(): Promise<number> {
+  const rows = await database.prisma.$queryRawUnsafe<{ count: bigint }[]>(
+    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN engine_config_changed'",
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+async function timeUntilServed(engine: RunningEngine, name: string, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  await waitUntil(async () => (await servedName(engine)) === name, {
+    what: `"${name}" to be served`,
+    timeoutMs,
+    intervalMs: 5,
+  });
+  return Date.now() - started;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const workspace = await makeWorkspace(database.prisma);
+  const agent = await makeAgent(database.prisma, workspace.id);
+  agentId = agent.id;
+  workspaceId = workspace.id;
+});
+
+// One engine at a time, so the LISTEN connections counted on the database are the current engine's.
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((engine) => engine.shutdown()));
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe('following the engine_configs row', () => {
+  it('loads its own row at start', async () => {
+    await writeConfig(1, configNamed('v1'));
+    const engine = await startDbEngine(60_000);
+    expect((await health(engine)).body).toMatchObject({ status: 'ok', config_version: 1, db: 'ok' });
+    expect(await servedName(engine)).toBe('v1');
+  });
+
+  it('serves a new version within twice the poll interval without NOTIFY', async () => {
+    const pollMs = 300;
+    await writeConfig(20, configNamed('v20'));
+    const engine = await startDbEngine(pollMs);
+    await writeConfig(21, configNamed('v21'));
+    expect(await timeUntilServed(engine, 'v21', 4 * pollMs)).toBeLessThan(2 * pollMs);
+    expect((await health(engine)).body.config_version).toBe(21);
+  });
+
+  it('serves a new version within 200 ms of NOTIFY, with polling too slow to matter', async () => {
+    await writeConfig(30, configNamed('v30'));
+    const engine = await startDbEngine(60_000);
+    await waitUntil(async () => (await countListeners()) === 1, { what: 'the LISTEN connection' });
+    await writeConfig(31, configNamed('v31'));
+    // Without the notification nothing tells the engine (its next poll is a minute away)…
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await servedName(engine)).toBe('v30');
+    // …with it, the new version is served at once.
+    await notify();
+    expect(await timeUntilServed(engine, 'v31', 2000)).toBeLessThan(200);
+  });
+
+  it('refuses an invalid config, keeps serving the previous one, and takes the next valid one', async () => {
+    await writeConfig(40, configNamed('v40'));
+    const engine = await startDbEngine(100);
+    const invalid = {
+      ...configNamed('v41'),
+      agent: { ...configNamed('v41').agent, config: { model: { provider: 'nope' } } },
+    };
+    await writeConfig(41, invalid);
+    await notify();
+    await waitUntil(async () => (await health(engine)).body.rejected_config?.version === 41, { what: 'the rejection' });
+    expect((await health(engine)).body).toMatchObject({ status: 'degraded', config_version: 40 });
+    expect(await servedName(engine)).toBe('v40');
+
+    await writeConfig(42, configNamed('v42'));
+    await notify();
+    await waitUntil(async () => (await servedName(engine)) === 'v42', { what: 'v42' });
+    expect((await health(engine)).body).toMatchObject({ status: 'ok', config_version: 42 });
+    expect((await health(engine)).body.rejected_config).toBeUndefined();
+  });
+
+  it('opens sealed secrets with SECRETS_KEY, and refuses them without it', async () => {
+    const key = randomBytes(32).toString('base64');
+    const sealed = createSecretBox(key).seal('s3cret');
+    const config = makeLlmEngineConfig({
+      agentId,
+      workspaceId,
+      name: 'v50',
+      mcpServers: [
+        { name: 'tools', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Key': sealed } },
+      ],
+    });
+    await writeConfig(50, config);
+    const withKey = await startDbEngine(100, { SECRETS_KEY: key });
+    expect(await servedName(withKey)).toBe('v50');
+    const shown = (await getJson<{ mcp_servers: { headers: Record<string, string> }[] }>(`${withKey.url}/agent/config`))
+      .body;
+    expect(shown.mcp_servers[0]?.headers).toEqual({ 'X-Key': '[redacted]' });
+
+    const withoutKey = await startTestEngine({ AGENT_ID: agentId, DATABASE_URL: database.url });
+    engines.push(withoutKey);
+    await waitUntil(
+      async () => (await health(withoutKey)).status === 503 && (await db503Detail(withoutKey)).includes('rejected'),
+      {
+        what: 'the sealed config to be rejected',
+      },
+    );
+  });
+});
+
+async function db503Detail(engine: RunningEngine): Promise<string> {
+  return (await getJson<{ detail?: string }>(`${engine.url}/health`)).body.detail ?? '';
+}
+
+describe('when the database is unreachable', () => {
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: process.env.AGENTPLANE_TEST_ADMIN_URL });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    await admin?.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS true`);
+    await admin?.end();
+  });
+
+  it('keeps serving runs on its last config with /health degraded, then recovers', async () => {
+    await writeConfig(60, configNamed('v60'));
+    const engine = await startDbEngine(100);
+    await waitUntil(async () => (await countListeners()) === 1, { what: 'the LISTEN connection' });
+
+    await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS false`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [database.name]);
+    await waitUntil(async () => (await health(engine)).body.db === 'unreachable', { what: 'the outage to show' });
+    expect((await health(engine)).body).toMatchObject({ status: 'degraded', config_version: 60 });
+
+    const run = await fetch(`${engine.url}/agent/run`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        threadId: 't',
+        runId: 'r',
+        messages: [{ id: '1', role: 'user', content: 'still there?' }],
+      }),
+    });
+    expect(run.status).toBe(200);
+    const { events } = await readEventStream(run);
+    expect(textOf(events)).toBe('You said: still there?');
+    expect(events.at(-1)?.type).toBe('RUN_FINISHED');
+
+    await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS true`);
+    await waitUntil(async () => (await health(engine)).body.status === 'ok', { what: 'the database to be back' });
+    // The LISTEN connection came back too: a notified change is picked up without waiting for a poll.
+    await waitUntil(async () => (await countListeners()) === 1, { what: 'LISTEN to reconnect', timeoutMs: 20_000 });
+    await writeConfig(61, configNamed('v61'));
+    await notify();
+    await waitUntil(async () => (await servedName(engine)) === 'v61', { what: 'v61 after recovery' });
+  });
+});
+
+describe('when the agent is deleted', () => {
+  it('answers runs and /health with 503', async () => {
+    await writeConfig(70, configNamed('v70'));
+    const engine = await startDbEngine(100);
+    await database.prisma.engineConfig.delete({ where: { agentId } });
+    await waitUntil(async () => (await health(engine)).status === 503, { what: 'the deletion to be noticed' });
+    expect(await db503Detail(engine)).toMatch(/deleted/);
+    const run = await fetch(`${engine.url}/agent/run`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ threadId: 't', runId: 'r', messages: [] }),
+    });
+    expect(run.status).toBe(503);
+    expect(run.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+});

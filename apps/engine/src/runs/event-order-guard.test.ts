@@ -1,0 +1,112 @@
+import { type BaseEvent, EventType } from '@ag-ui/core';
+import { createLogger } from '@agentplane/server-kit';
+import { describe, expect, it } from '@jest/globals';
+import { AgentRunError } from '../agents/agent-runtime.js';
+import { guardEventOrder } from './event-order-guard.js';
+
+const RUN = { threadId: 't', runId: 'r' };
+const logger = createLogger({ name: 'guard-test', level: 'silent' });
+const started: BaseEvent = { type: EventType.RUN_STARTED, ...RUN };
+const finished: BaseEvent = { type: EventType.RUN_FINISHED, ...RUN };
+const text = (type: EventType, delta?: string): BaseEvent => ({
+  type,
+  messageId: 'm1',
+  ...(delta === undefined ? {} : { delta }),
+});
+
+async function* from(events: BaseEvent[], failure?: Error): AsyncGenerator<BaseEvent> {
+  for (const event of events) yield event;
+  if (failure) throw failure;
+}
+
+async function collect(source: AsyncIterable<BaseEvent>, signal = new AbortController().signal) {
+  const out: BaseEvent[] = [];
+  for await (const event of guardEventOrder(source, RUN, signal, logger)) out.push(event);
+  return out;
+}
+
+const types = (events: BaseEvent[]) => events.map((event) => event.type);
+
+describe('guardEventOrder', () => {
+  it('passes a well-formed run through unchanged', async () => {
+    const run = [
+      started,
+      text(EventType.TEXT_MESSAGE_START),
+      text(EventType.TEXT_MESSAGE_CONTENT, 'hi'),
+      text(EventType.TEXT_MESSAGE_END),
+      finished,
+    ];
+    expect(await collect(from(run))).toEqual(run);
+  });
+
+  it('drops empty deltas', async () => {
+    const run = [
+      started,
+      text(EventType.TEXT_MESSAGE_START),
+      text(EventType.TEXT_MESSAGE_CONTENT, ''),
+      text(EventType.TEXT_MESSAGE_END),
+      finished,
+    ];
+    expect(types(await collect(from(run)))).not.toContain(EventType.TEXT_MESSAGE_CONTENT);
+  });
+
+  it('stops at the first terminal event, so there is exactly one', async () => {
+    const out = await collect(from([started, finished, { type: EventType.RUN_ERROR, message: 'late' }]));
+    expect(types(out)).toEqual([EventType.RUN_STARTED, EventType.RUN_FINISHED]);
+  });
+
+  it.each([
+    ['content before the message started', [started, text(EventType.TEXT_MESSAGE_CONTENT, 'x')]],
+    ['RUN_FINISHED while a message is open', [started, text(EventType.TEXT_MESSAGE_START), finished]],
+    [
+      'a tool call started twice',
+      [
+        started,
+        { type: EventType.TOOL_CALL_START, toolCallId: 'c', toolCallName: 'f' },
+        { type: EventType.TOOL_CALL_START, toolCallId: 'c', toolCallName: 'f' },
+      ],
+    ],
+    ['an end without a start', [started, { type: EventType.TOOL_CALL_END, toolCallId: 'c' }]],
+    ['RUN_STARTED twice', [started, started]],
+  ])('turns %s into RUN_ERROR protocol_violation', async (_name, events) => {
+    const out = await collect(from(events as BaseEvent[]));
+    expect(out.at(-1)).toMatchObject({ type: EventType.RUN_ERROR, code: 'protocol_violation' });
+    expect(out.filter((event) => event.type === EventType.RUN_ERROR)).toHaveLength(1);
+  });
+
+  it('puts RUN_STARTED first when the agent forgot it', async () => {
+    const out = await collect(from([text(EventType.TEXT_MESSAGE_START)]));
+    expect(types(out)).toEqual([EventType.RUN_STARTED, EventType.RUN_ERROR]);
+  });
+
+  it('ends a stream that stops without a terminal event with RUN_ERROR', async () => {
+    const out = await collect(from([started]));
+    expect(out.at(-1)).toMatchObject({ type: EventType.RUN_ERROR, code: 'protocol_violation' });
+  });
+
+  it('shows an AgentRunError as is, and hides the details of any other failure', async () => {
+    const known = await collect(from([started], new AgentRunError('The model provider failed: 500', 'model_error')));
+    expect(known.at(-1)).toEqual({
+      type: EventType.RUN_ERROR,
+      message: 'The model provider failed: 500',
+      code: 'model_error',
+    });
+    const unknown = await collect(from([started], new Error('ECONNREFUSED 10.0.0.7:5432 at /srv/app/secret.js')));
+    expect(unknown.at(-1)).toEqual({
+      type: EventType.RUN_ERROR,
+      message: 'The agent failed while running.',
+      code: 'agent_error',
+    });
+  });
+
+  it('adds RUN_STARTED before the error of an agent that failed at once', async () => {
+    const out = await collect(from([], new AgentRunError('no', 'x')));
+    expect(types(out)).toEqual([EventType.RUN_STARTED, EventType.RUN_ERROR]);
+  });
+
+  it('says nothing more once the client is gone', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    expect(await collect(from([started], new Error('aborted')), abort.signal)).toEqual([started]);
+  });
+});

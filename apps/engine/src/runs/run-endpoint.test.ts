@@ -1,0 +1,252 @@
+// POST /agent/run over real HTTP: what is refused before the stream, how the stream is encoded and
+// kept alive, and how runs behave across config changes and client disconnects.
+import { type BaseEvent, EventType } from '@ag-ui/core';
+import { AGUI_MEDIA_TYPE, decode } from '@ag-ui/proto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunningEngine } from '../start-engine.js';
+import { makeLlmEngineConfig } from '../testing/engine-configs.js';
+import { everythingStdioServer } from '../testing/everything-server.js';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
+import { readEventStream, textOf, typesOf } from '../testing/read-event-stream.js';
+import { startFileEngine } from '../testing/test-engine.js';
+import { waitUntil } from '../testing/wait-until.js';
+
+const input = (content: string) => ({
+  threadId: 'thread-1',
+  runId: 'run-1',
+  messages: [{ id: 'm1', role: 'user', content }],
+  tools: [],
+  context: [],
+});
+
+function postRun(engine: RunningEngine, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
+  return fetch(`${engine.url}/agent/run`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...(signal === undefined ? {} : { signal }),
+  });
+}
+
+let model: FakeOpenAiServer;
+let mock: RunningEngine;
+
+beforeAll(async () => {
+  model = await startFakeOpenAiServer();
+  mock = await startFileEngine(makeLlmEngineConfig({ mcpServers: [everythingStdioServer()] }));
+});
+
+afterAll(async () => {
+  await mock?.shutdown();
+  await model?.close();
+});
+
+describe('before the stream starts', () => {
+  it('answers an invalid RunAgentInput with 422 problem+json naming the fields', async () => {
+    const response = await postRun(mock, { threadId: 't', messages: 'nope' });
+    expect(response.status).toBe(422);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = (await response.json()) as { errors: { path: string }[] };
+    expect(problem.errors.map((error) => error.path)).toEqual(expect.arrayContaining(['runId', 'messages']));
+  });
+
+  it('answers a body that is not JSON with 415, and malformed JSON with 400', async () => {
+    expect((await postRun(mock, 'hello', { 'Content-Type': 'text/plain' })).status).toBe(415);
+    expect((await postRun(mock, '{"threadId":')).status).toBe(400);
+  });
+});
+
+describe('the event stream', () => {
+  it('is SSE with no-cache, no-transform and no proxy buffering, for */* and for no Accept at all', async () => {
+    for (const accept of [{ Accept: '*/*' }, {}] as Record<string, string>[]) {
+      const response = await postRun(mock, input('hello'), accept);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
+      expect(response.headers.get('x-accel-buffering')).toBe('no');
+      const { events } = await readEventStream(response);
+      expect(typesOf(events)).toEqual([
+        EventType.RUN_STARTED,
+        EventType.TEXT_MESSAGE_START,
+        EventType.TEXT_MESSAGE_CONTENT,
+        EventType.TEXT_MESSAGE_CONTENT,
+        EventType.TEXT_MESSAGE_CONTENT,
+        EventType.TEXT_MESSAGE_END,
+        EventType.RUN_FINISHED,
+      ]);
+      expect(textOf(events)).toBe('You said: hello');
+    }
+  });
+
+  it('is AG-UI protobuf only when the client asks for it by name', async () => {
+    const response = await postRun(mock, input('hello'), { Accept: AGUI_MEDIA_TYPE });
+    expect(response.headers.get('content-type')).toBe(AGUI_MEDIA_TYPE);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const events: BaseEvent[] = [];
+    for (let offset = 0; offset < bytes.length; ) {
+      const length = new DataView(bytes.buffer, offset, 4).getUint32(0, false);
+      events.push(decode(bytes.slice(offset + 4, offset + 4 + length)));
+      offset += 4 + length;
+    }
+    expect(events[0]?.type).toBe(EventType.RUN_STARTED);
+    expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    expect(textOf(events)).toBe('You said: hello');
+    const refused = await postRun(mock, input('hello'), { Accept: `${AGUI_MEDIA_TYPE};q=0, text/event-stream` });
+    expect(refused.headers.get('content-type')).toBe('text/event-stream');
+    await refused.body?.cancel();
+  });
+
+  it('runs an MCP tool that the mock model calls', async () => {
+    const { events } = await readEventStream(await postRun(mock, input('call echo {"message":"yo"}')));
+    expect(events.find((event) => event.type === EventType.TOOL_CALL_START)).toMatchObject({
+      toolCallName: 'everything__echo',
+    });
+    expect(events.find((event) => event.type === EventType.TOOL_CALL_RESULT)).toMatchObject({ content: 'Echo: yo' });
+    expect(textOf(events)).toBe('The tool answered: Echo: yo');
+    expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+  });
+
+  it('sends keepalive comments while the model is quiet', async () => {
+    const engine = await startFileEngine(
+      makeLlmEngineConfig({ model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl } }),
+      { keepaliveMs: 50 },
+    );
+    try {
+      model.script({ stall: ['thinking '] });
+      const aborted = model.clientAborts();
+      const read = await readEventStream(await postRun(engine, input('hi')), ({ comments }) => comments.length >= 2);
+      expect(read.comments.slice(0, 2)).toEqual([': keepalive', ': keepalive']);
+      expect(textOf(read.events)).toBe('thinking ');
+      await waitUntil(() => model.clientAborts() === aborted + 1, { what: 'the model call to be aborted' });
+    } finally {
+      await engine.shutdown();
+    }
+  });
+
+  it('ends with RUN_ERROR max_steps_exceeded when the model still wants tools after maxSteps', async () => {
+    const engine = await startFileEngine(
+      makeLlmEngineConfig({
+        model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl },
+        maxSteps: 2,
+        mcpServers: [everythingStdioServer()],
+      }),
+    );
+    try {
+      const echo = (id: string) => ({
+        toolCalls: [{ id, name: 'everything__echo', arguments: ['{"message":"again"}'] }],
+      });
+      model.script(echo('call_1'), echo('call_2'));
+      const before = model.requests.length;
+      const { events } = await readEventStream(await postRun(engine, input('loop')));
+      expect(events.at(-1)).toMatchObject({ type: EventType.RUN_ERROR, code: 'max_steps_exceeded' });
+      expect(events.filter((event) => event.type === EventType.TOOL_CALL_RESULT)).toHaveLength(2);
+      expect(model.requests.length - before).toBe(2);
+    } finally {
+      await engine.shutdown();
+    }
+  });
+});
+
+describe('runs and config changes', () => {
+  it('finishes an in-flight run on the config it started with, then closes that config', async () => {
+    const engine = await startFileEngine(
+      makeLlmEngineConfig({
+        name: 'first',
+        model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl },
+        mcpServers: [everythingStdioServer()],
+      }),
+    );
+    try {
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const before = model.requests.length;
+      model.script(
+        { gate, turn: { toolCalls: [{ id: 'call_old', name: 'everything__echo', arguments: ['{"message":"old"}'] }] } },
+        { text: ['done'] },
+      );
+      const first = engine.holder.current();
+      const running = postRun(engine, input('go')).then((response) => readEventStream(response));
+      await waitUntil(() => model.requests.length === before + 1, { what: 'the run to reach the model' });
+
+      // A new config without any MCP server arrives while the model is still thinking.
+      const applied = await engine.holder.apply(
+        makeLlmEngineConfig({ name: 'second', model: { provider: 'mock', name: 'echo' } }),
+        2,
+      );
+      expect(applied).toEqual({ applied: true });
+      expect(engine.holder.current()?.config.agent.name).toBe('second');
+
+      release();
+      const { events } = await running;
+      expect(events.find((event) => event.type === EventType.TOOL_CALL_RESULT)).toMatchObject({ content: 'Echo: old' });
+      expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+      // With its last run done, the replaced config closes its MCP connections.
+      await first?.retire();
+      await expect(
+        first?.toolset.call('everything__echo', { message: 'x' }, new AbortController().signal),
+      ).resolves.toMatchObject({
+        isError: true,
+      });
+    } finally {
+      await engine.shutdown();
+    }
+  });
+
+  it('aborts the MCP call of a run whose client went away', async () => {
+    const engine = await startFileEngine(makeLlmEngineConfig({ mcpServers: [everythingStdioServer()] }));
+    try {
+      const first = engine.holder.current();
+      const client = new AbortController();
+      const response = await postRun(
+        engine,
+        input('call trigger-long-running-operation {"duration":30,"steps":30}'),
+        {},
+        client.signal,
+      );
+      await readEventStream(response, ({ events }) => events.some((event) => event.type === EventType.TOOL_CALL_END));
+      client.abort();
+      const started = Date.now();
+      await engine.holder.apply(makeLlmEngineConfig({ name: 'next' }), 2);
+      // retire() resolves once the run released its lease: the 30 s tool call did not hold it.
+      await first?.retire();
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await engine.shutdown();
+    }
+  });
+});
+
+describe('an agent whose framework the engine cannot run yet', () => {
+  let engine: RunningEngine;
+
+  beforeAll(async () => {
+    const config = makeLlmEngineConfig();
+    engine = await startFileEngine({
+      ...config,
+      agent: { ...config.agent, framework: 'LANGGRAPH', config: { graph: 'graphs/support.js:graph' } },
+    });
+  });
+
+  afterAll(async () => {
+    await engine?.shutdown();
+  });
+
+  it('answers runs with 501 problem+json', async () => {
+    const response = await postRun(engine, input('hi'));
+    expect(response.status).toBe(501);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/LANGGRAPH/);
+  });
+
+  it('says so in /agent/capabilities', async () => {
+    const response = await fetch(`${engine.url}/agent/capabilities`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      framework: 'LANGGRAPH',
+      supported: false,
+      detail: expect.any(String),
+    });
+  });
+});
