@@ -1,6 +1,10 @@
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type TMcpServerConfigInput, ZMcpServerConfig } from '@agentplane/contracts';
 import { createLogger } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { pino } from 'pino';
 import {
   type EverythingHttpServer,
   everythingStdioServer,
@@ -90,6 +94,59 @@ describe('MCP toolset against server-everything', () => {
 
   it('answers an unknown tool name with an error outcome', async () => {
     await expect(toolset.call('nope', {}, never)).resolves.toMatchObject({ isError: true });
+  });
+});
+
+describe('transports and their settings', () => {
+  it('speaks the older SSE transport too', async () => {
+    const sse = await startEverythingHttpServer('sse');
+    const toolset = await connectMcpToolset(servers({ name: 'legacy', transport: 'sse', url: sse.url }), logger);
+    try {
+      expect(toolset.statuses()).toEqual([expect.objectContaining({ name: 'legacy', status: 'connected' })]);
+      await expect(toolset.call('legacy__echo', { message: 'old' }, never)).resolves.toEqual({
+        text: 'Echo: old',
+        isError: false,
+      });
+    } finally {
+      await toolset.close();
+      await sse.stop();
+    }
+  });
+
+  it('sends the configured headers on streamable HTTP requests', async () => {
+    const seen: IncomingHttpHeaders[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(401).end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    try {
+      const toolset = await connectMcpToolset(
+        servers({ name: 'guarded', transport: 'streamable_http', url, headers: { Authorization: 'Bearer mcp-key' } }),
+        logger,
+      );
+      expect(toolset.statuses()[0]).toMatchObject({ status: 'failed' });
+      expect(seen[0]?.authorization).toBe('Bearer mcp-key');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("writes a stdio server's stderr to the engine log", async () => {
+    const lines: string[] = [];
+    const capture = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const toolset = await connectMcpToolset(servers(everythingStdioServer({ name: 'chatty' })), capture);
+    await toolset.close();
+    const logged = lines.map((line) => JSON.parse(line) as { mcp_server?: string; stderr?: string });
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        mcp_server: 'chatty',
+        stderr: expect.stringContaining('Starting default (STDIO) server'),
+      }),
+    );
   });
 });
 

@@ -24,10 +24,18 @@ export function everythingStdioServer(overrides: Partial<TMcpServerConfigInput> 
 
 export type EverythingHttpServer = { url: string; stop: () => Promise<void> };
 
-export async function startEverythingHttpServer(): Promise<EverythingHttpServer> {
+const HTTP_MODES = {
+  streamableHttp: { path: '/mcp', ready: 'listening on port' },
+  sse: { path: '/sse', ready: 'running on port' },
+};
+
+/** server-everything over the network: `streamableHttp` (url ends in /mcp) or the older `sse` (/sse). */
+export async function startEverythingHttpServer(
+  mode: keyof typeof HTTP_MODES = 'streamableHttp',
+): Promise<EverythingHttpServer> {
   // The server takes its port from PORT and has no way to report a port 0 choice, hence a free port first.
   const port = await findFreePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_ENTRY, 'streamableHttp'], {
+  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_ENTRY, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -35,12 +43,12 @@ export async function startEverythingHttpServer(): Promise<EverythingHttpServer>
   child.stderr?.on('data', (data: Buffer) => {
     output += data.toString();
   });
-  await waitUntil(() => output.includes('listening on port') || child.exitCode !== null, {
-    what: 'server-everything to listen',
+  await waitUntil(() => output.includes(HTTP_MODES[mode].ready) || child.exitCode !== null, {
+    what: `server-everything (${mode}) to listen`,
   });
   if (child.exitCode !== null) throw new Error(`server-everything exited: ${output}`);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}${HTTP_MODES[mode].path}`,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');
