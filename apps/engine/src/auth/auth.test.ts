@@ -45,7 +45,10 @@ function postRun(engine: RunningEngine, token?: string) {
 
 async function expectInvalidToken(response: Response, description: RegExp) {
   expect(response.status).toBe(401);
-  expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+  // A well-formed challenge: the description is one quoted string with no quote or backslash inside.
+  expect(response.headers.get('www-authenticate')).toMatch(
+    /^Bearer error="invalid_token", error_description="[^"\\]*"$/,
+  );
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(((await response.json()) as { detail: string }).detail).toMatch(description);
 }

@@ -39,7 +39,14 @@ export function createAuthenticator({
       authenticate: async (authorization) => {
         const token = BEARER.exec(authorization ?? '')?.[1];
         if (token === undefined) throw invalidToken('A bearer token is required');
-        return verify(token);
+        try {
+          return await verify(token);
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'service_unavailable') {
+            logger.warn({ err: error.cause }, 'a token could not be checked: the OIDC issuer is unreachable');
+          }
+          throw error;
+        }
       },
     };
   }

@@ -10,8 +10,10 @@ export type TokenVerifier = (token: string) => Promise<JWTPayload>;
 const CLOCK_TOLERANCE_SECONDS = 30;
 
 export function invalidToken(description: string): AppError {
+  // RFC 6750 forbids `"` and `\` inside error_description; the problem body keeps the exact wording.
+  const quoted = description.replace(/["\\]/g, "'");
   return new AppError('unauthorized', description, {
-    headers: { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}"` },
+    headers: { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${quoted}"` },
   });
 }
 

@@ -54,13 +54,16 @@ async function startDbEngine(pollMs: number, env: Record<string, string> = {}): 
   return engine;
 }
 
-/** The LISTEN connections currently open on the test database. */
-async function countListeners(): Promise<number> {
-  const rows = await database.prisma.$queryRawUnsafe<{ count: bigint }[]>(
-    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN engine_config_changed'",
+/** Backend pids of the LISTEN connections currently open on the test database. */
+async function listenerPids(): Promise<number[]> {
+  const rows = await database.prisma.$queryRawUnsafe<{ pid: number }[]>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN engine_config_changed'",
   );
-  return Number(rows[0]?.count ?? 0);
+  return rows.map((row) => row.pid);
 }
+
+const countListeners = async () => (await listenerPids()).length;
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 async function timeUntilServed(engine: RunningEngine, name: string, timeoutMs: number): Promise<number> {
   const started = Date.now();
@@ -112,7 +115,7 @@ describe('following the engine_configs row', () => {
     await waitUntil(async () => (await countListeners()) === 1, { what: 'the LISTEN connection' });
     await writeConfig(31, configNamed('v31'));
     // Without the notification nothing tells the engine (its next poll is a minute away)…
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await settle();
     expect(await servedName(engine)).toBe('v30');
     // …with it, the new version is served at once.
     await notify();
@@ -216,6 +219,30 @@ describe('when the database is unreachable', () => {
     await writeConfig(61, configNamed('v61'));
     await notify();
     await waitUntil(async () => (await servedName(engine)) === 'v61', { what: 'v61 after recovery' });
+  });
+});
+
+describe('the LISTEN connection', () => {
+  it('comes back after it was cut and hears NOTIFY again', async () => {
+    await writeConfig(65, configNamed('v65'));
+    const engine = await startDbEngine(60_000);
+    await waitUntil(async () => (await countListeners()) === 1, { what: 'the LISTEN connection' });
+    const [cut] = await listenerPids();
+    await database.prisma.$queryRawUnsafe(`SELECT pg_terminate_backend(${cut})`);
+    await waitUntil(
+      async () => {
+        const pids = await listenerPids();
+        return pids.length === 1 && pids[0] !== cut;
+      },
+      { what: 'LISTEN to reconnect' },
+    );
+    // The reconnect itself re-reads the row once; let that pass so only NOTIFY can explain what follows.
+    await settle();
+    await writeConfig(66, configNamed('v66'));
+    await settle();
+    expect(await servedName(engine)).toBe('v65');
+    await notify();
+    expect(await timeUntilServed(engine, 'v66', 2000)).toBeLessThan(200);
   });
 });
 

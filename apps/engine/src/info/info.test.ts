@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
@@ -137,6 +138,17 @@ describe('file mode', () => {
       expect(body.agent.name).toBe('from yaml');
     } finally {
       await yamlEngine.shutdown();
+    }
+  });
+
+  it('serves the example config shipped with the engine', async () => {
+    const example = fileURLToPath(new URL('../../examples/mock-agent.yaml', import.meta.url));
+    const exampleEngine = await startTestEngine({ ENGINE_CONFIG_FILE: example });
+    try {
+      const body = (await (await fetch(`${exampleEngine.url}/`)).json()) as { agent: { name: string } };
+      expect(body.agent.name).toBe('Mock agent');
+    } finally {
+      await exampleEngine.shutdown();
     }
   });
 

@@ -163,8 +163,11 @@ describe('AG-UI compliance with HttpAgent', () => {
   it('turns a provider failure into a final RUN_ERROR with a message and a code, and no stack', async () => {
     model.script({ status: 500, message: 'upstream exploded' }, { status: 500, message: 'upstream exploded' });
     const agent = newAgent('hi');
-    const { events, last } = await runWithClient(agent);
+    const { events, last, result } = await runWithClient(agent);
     expect(last).toMatchObject({ type: EventType.RUN_ERROR, code: 'model_error' });
+    // Nothing was said: the conversation is still just the user's message.
+    expect(result?.newMessages ?? []).toEqual([]);
+    expect(agent.messages.map((message) => message.role)).toEqual(['user']);
     expect(String(last?.message)).toMatch(/model provider failed.*upstream exploded/);
     expect(JSON.stringify(last)).not.toMatch(/at .*\.(js|ts):\d+/);
     expect(events.filter((event) => event.type === EventType.RUN_ERROR)).toHaveLength(1);
