@@ -1,11 +1,13 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { type TMcpServerConfigInput, ZMcpServerConfig } from '@agentplane/contracts';
 import { createLogger } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import {
+  EVERYTHING_ENTRY,
   type EverythingHttpServer,
   everythingStdioServer,
   startEverythingHttpServer,
@@ -133,6 +135,18 @@ describe('transports and their settings', () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it('starts a stdio server in its configured cwd', async () => {
+    // The entry is given relative to its own folder, so the server starts only if cwd is applied.
+    const inPlace = everythingStdioServer({
+      name: 'relative',
+      args: ['index.js', 'stdio'],
+      cwd: path.dirname(EVERYTHING_ENTRY),
+    });
+    const toolset = await connectMcpToolset(servers(inPlace), logger);
+    await toolset.close();
+    expect(toolset.statuses()).toEqual([expect.objectContaining({ name: 'relative', status: 'connected' })]);
   });
 
   it("writes a stdio server's stderr to the engine log", async () => {
