@@ -191,6 +191,21 @@ describe('where the OIDC settings come from', () => {
     }
   });
 
+  it('skips discovery when the JWKS address is configured', async () => {
+    const discoveries = issuer.hits('/.well-known/openid-configuration');
+    const engine = await startFileEngine(
+      makeLlmEngineConfig({
+        sso: { issuer: issuer.issuer, audience: issuer.audience, jwksUri: `${issuer.issuer}/jwks` },
+      }),
+    );
+    try {
+      expect((await getConfig(engine, await issuer.sign())).status).toBe(200);
+      expect(issuer.hits('/.well-known/openid-configuration')).toBe(discoveries);
+    } finally {
+      await engine.shutdown();
+    }
+  });
+
   it('fails closed with no OIDC settings at all unless ENGINE_AUTH=disabled', async () => {
     const closed = await startFileEngine(makeLlmEngineConfig(), { env: { ENGINE_AUTH: 'oidc' } });
     const open = await startFileEngine(makeLlmEngineConfig());

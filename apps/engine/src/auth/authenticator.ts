@@ -4,7 +4,7 @@ import type { TSsoConfig } from '@agentplane/contracts';
 import { AppError, type Logger } from '@agentplane/server-kit';
 import type { JWTPayload } from 'jose';
 import type { JwksResolver } from './jwks-resolver.js';
-import { createTokenVerifier, invalidToken } from './token-verifier.js';
+import { createInvalidTokenError, createTokenVerifier } from './token-verifier.js';
 
 export type AuthMode = 'oidc' | 'disabled' | 'unconfigured';
 
@@ -38,7 +38,7 @@ export function createAuthenticator({
       mode: 'oidc',
       authenticate: async (authorization) => {
         const token = BEARER.exec(authorization ?? '')?.[1];
-        if (token === undefined) throw invalidToken('A bearer token is required');
+        if (token === undefined) throw createInvalidTokenError('A bearer token is required');
         try {
           return await verify(token);
         } catch (error) {

@@ -9,7 +9,7 @@ export type TokenVerifier = (token: string) => Promise<JWTPayload>;
 
 const CLOCK_TOLERANCE_SECONDS = 30;
 
-export function invalidToken(description: string): AppError {
+export function createInvalidTokenError(description: string): AppError {
   // RFC 6750 forbids `"` and `\` inside error_description; the problem body keeps the exact wording.
   const quoted = description.replace(/["\\]/g, "'");
   return new AppError('unauthorized', description, {
@@ -37,7 +37,7 @@ function toAuthError(error: unknown): AppError {
       cause: error,
     });
   }
-  return invalidToken(describeRejection(error));
+  return createInvalidTokenError(describeRejection(error));
 }
 
 /** Only when one of the lists is non-empty does the token need a verified email on it. */

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { readEventStream, textOf } from '../testing/read-event-stream.js';
+import { joinText, readEventStream } from '../testing/read-event-stream.js';
 import { startTestEngine } from '../testing/test-engine.js';
 import { waitUntil } from '../testing/wait-until.js';
 
@@ -209,7 +209,7 @@ describe('when the database is unreachable', () => {
     });
     expect(run.status).toBe(200);
     const { events } = await readEventStream(run);
-    expect(textOf(events)).toBe('You said: still there?');
+    expect(joinText(events)).toBe('You said: still there?');
     expect(events.at(-1)?.type).toBe('RUN_FINISHED');
 
     await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS true`);

@@ -1,7 +1,7 @@
 import { mapEngineConfigSecrets } from '@agentplane/contracts';
 import { Router } from 'express';
 import { requireBearer } from '../auth/require-bearer.js';
-import { requireSnapshot, type SnapshotSource, snapshotOf, useSnapshot } from '../snapshot/use-snapshot.js';
+import { getSnapshot, requireSnapshot, type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
 import { describeCapabilities } from './describe-capabilities.js';
 
 const ENDPOINTS = {
@@ -30,7 +30,7 @@ export function infoRouter(source: SnapshotSource): Router {
   });
 
   router.get('/agent/config', useSnapshot(source), requireBearer, (_req, res) => {
-    const snapshot = snapshotOf(res);
+    const snapshot = getSnapshot(res);
     res
       .set('X-Engine-Config-Version', String(snapshot.version))
       .json(mapEngineConfigSecrets(snapshot.config, () => '[redacted]'));

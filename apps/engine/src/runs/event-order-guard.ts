@@ -26,7 +26,7 @@ const TERMINAL = new Set<string>([EventType.RUN_FINISHED, EventType.RUN_ERROR]);
 
 class OrderViolation extends Error {}
 
-export function runError(message: string, code: string): BaseEvent {
+function createRunError(message: string, code: string): BaseEvent {
   return { type: EventType.RUN_ERROR, message, code };
 }
 
@@ -61,10 +61,10 @@ function createOrderChecker() {
 }
 
 function describeFailure(error: unknown, logger: Logger): BaseEvent {
-  if (error instanceof AgentRunError) return runError(error.message, error.code);
+  if (error instanceof AgentRunError) return createRunError(error.message, error.code);
   // Anything else may carry internals (paths, hosts, SQL): the client gets a plain sentence, the log the rest.
   logger.error({ err: error }, 'agent run failed');
-  return runError('The agent failed while running.', 'agent_error');
+  return createRunError('The agent failed while running.', 'agent_error');
 }
 
 /**
@@ -83,7 +83,7 @@ export async function* guardEventOrder(
     if (!started) yield { type: EventType.RUN_STARTED, threadId: run.threadId, runId: run.runId } as BaseEvent;
     if (error instanceof OrderViolation) {
       logger.warn({ violation: error.message }, 'agent broke the AG-UI event order');
-      yield runError(`The agent broke the AG-UI event order: ${error.message}.`, 'protocol_violation');
+      yield createRunError(`The agent broke the AG-UI event order: ${error.message}.`, 'protocol_violation');
       return;
     }
     yield describeFailure(error, logger);

@@ -7,7 +7,7 @@ import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { everythingStdioServer } from '../testing/everything-server.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
-import { readEventStream, textOf, typesOf } from '../testing/read-event-stream.js';
+import { joinText, listTypes, readEventStream } from '../testing/read-event-stream.js';
 import { startFileEngine } from '../testing/test-engine.js';
 import { waitUntil } from '../testing/wait-until.js';
 
@@ -65,7 +65,7 @@ describe('the event stream', () => {
       expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
       expect(response.headers.get('x-accel-buffering')).toBe('no');
       const { events } = await readEventStream(response);
-      expect(typesOf(events)).toEqual([
+      expect(listTypes(events)).toEqual([
         EventType.RUN_STARTED,
         EventType.TEXT_MESSAGE_START,
         EventType.TEXT_MESSAGE_CONTENT,
@@ -74,7 +74,7 @@ describe('the event stream', () => {
         EventType.TEXT_MESSAGE_END,
         EventType.RUN_FINISHED,
       ]);
-      expect(textOf(events)).toBe('You said: hello');
+      expect(joinText(events)).toBe('You said: hello');
     }
   });
 
@@ -90,7 +90,7 @@ describe('the event stream', () => {
     }
     expect(events[0]?.type).toBe(EventType.RUN_STARTED);
     expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
-    expect(textOf(events)).toBe('You said: hello');
+    expect(joinText(events)).toBe('You said: hello');
     const refused = await postRun(mock, input('hello'), { Accept: `${AGUI_MEDIA_TYPE};q=0, text/event-stream` });
     expect(refused.headers.get('content-type')).toBe('text/event-stream');
     await refused.body?.cancel();
@@ -102,7 +102,7 @@ describe('the event stream', () => {
       toolCallName: 'everything__echo',
     });
     expect(events.find((event) => event.type === EventType.TOOL_CALL_RESULT)).toMatchObject({ content: 'Echo: yo' });
-    expect(textOf(events)).toBe('The tool answered: Echo: yo');
+    expect(joinText(events)).toBe('The tool answered: Echo: yo');
     expect(events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
   });
 
@@ -116,7 +116,7 @@ describe('the event stream', () => {
       const aborted = model.clientAborts();
       const read = await readEventStream(await postRun(engine, input('hi')), ({ comments }) => comments.length >= 2);
       expect(read.comments.slice(0, 2)).toEqual([': keepalive', ': keepalive']);
-      expect(textOf(read.events)).toBe('thinking ');
+      expect(joinText(read.events)).toBe('thinking ');
       await waitUntil(() => model.clientAborts() === aborted + 1, { what: 'the model call to be aborted' });
     } finally {
       await engine.shutdown();

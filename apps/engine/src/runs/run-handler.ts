@@ -5,13 +5,13 @@ import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { formatZodIssues } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import type { RequestHandler } from 'express';
-import { snapshotOf } from '../snapshot/use-snapshot.js';
+import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { guardEventOrder } from './event-order-guard.js';
 import { openEventStream } from './event-stream.js';
 
 export function handleRun({ keepaliveMs }: { keepaliveMs?: number }): RequestHandler {
   return async (req, res) => {
-    const { runtime, unsupported, toolset } = snapshotOf(res);
+    const { runtime, unsupported, toolset } = getSnapshot(res);
     if (runtime === undefined) throw new AppError('not_implemented', unsupported ?? 'This agent cannot run here.');
     if (!req.is('application/json')) {
       throw new AppError('unsupported_media_type', 'Send the RunAgentInput as application/json.');

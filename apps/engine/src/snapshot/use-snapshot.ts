@@ -25,6 +25,6 @@ export function useSnapshot(source: SnapshotSource): RequestHandler {
   };
 }
 
-export function snapshotOf(res: Response): AgentSnapshot {
+export function getSnapshot(res: Response): AgentSnapshot {
   return res.locals.snapshot as AgentSnapshot;
 }

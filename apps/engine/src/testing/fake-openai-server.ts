@@ -40,7 +40,7 @@ export type FakeOpenAiServer = {
 
 type ChunkDelta = Record<string, unknown>;
 
-function chunk(delta: ChunkDelta, finishReason: string | null = null): string {
+function encodeChunk(delta: ChunkDelta, finishReason: string | null = null): string {
   const body = {
     id: 'chatcmpl-fake',
     object: 'chat.completion.chunk',
@@ -52,15 +52,16 @@ function chunk(delta: ChunkDelta, finishReason: string | null = null): string {
 }
 
 function* streamTurn(turn: { text?: string[]; toolCalls?: ScriptedToolCall[] }): Generator<string> {
-  yield chunk({ role: 'assistant', content: '' });
-  for (const text of turn.text ?? []) yield chunk({ content: text });
+  yield encodeChunk({ role: 'assistant', content: '' });
+  for (const text of turn.text ?? []) yield encodeChunk({ content: text });
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
-    yield chunk({
+    yield encodeChunk({
       tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
     });
-    for (const fragment of call.arguments) yield chunk({ tool_calls: [{ index, function: { arguments: fragment } }] });
+    for (const fragment of call.arguments)
+      yield encodeChunk({ tool_calls: [{ index, function: { arguments: fragment } }] });
   }
-  yield chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop');
+  yield encodeChunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop');
   yield 'data: [DONE]\n\n';
 }
 

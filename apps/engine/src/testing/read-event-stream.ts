@@ -34,10 +34,10 @@ export async function readEventStream(
   return read;
 }
 
-export const typesOf = (events: BaseEvent[]) => events.map((event) => event.type);
+export const listTypes = (events: BaseEvent[]) => events.map((event) => event.type);
 
 /** The assistant text a run streamed, all text deltas joined. */
-export const textOf = (events: BaseEvent[]) =>
+export const joinText = (events: BaseEvent[]) =>
   events
     .filter((event) => event.type === 'TEXT_MESSAGE_CONTENT')
     .map((event) => String(event.delta))

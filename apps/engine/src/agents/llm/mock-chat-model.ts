@@ -7,7 +7,7 @@ import type { ChatMessage, ChatModel, ChatTool, ModelDelta } from './chat-model.
 
 const CALL = /^call\s+(\S+)\s*([\s\S]*)$/;
 
-function textOf(message: ChatMessage | undefined): string {
+function joinText(message: ChatMessage | undefined): string {
   const content = message?.content;
   if (typeof content === 'string') return content;
   return (content ?? []).map((part) => ('text' in part ? part.text : '')).join('');
@@ -27,10 +27,10 @@ function findTool(tools: ChatTool[], requested: string): ChatTool | undefined {
 function* answer(messages: ChatMessage[], tools: ChatTool[]): Generator<ModelDelta> {
   const last = messages.at(-1);
   if (last?.role === 'tool') {
-    yield* streamWords(`The tool answered: ${textOf(last)}`);
+    yield* streamWords(`The tool answered: ${joinText(last)}`);
     return;
   }
-  const said = textOf(messages.findLast((message) => message.role === 'user')).trim();
+  const said = joinText(messages.findLast((message) => message.role === 'user')).trim();
   const call = CALL.exec(said);
   if (call === null) {
     yield* streamWords(`You said: ${said}`);
