@@ -13,6 +13,7 @@ import {
   startEverythingHttpServer,
 } from '../testing/everything-server.js';
 import { findFreePort } from '../testing/free-port.js';
+import { startWebSocketMcpServer } from '../testing/websocket-mcp-server.js';
 import { connectMcpToolset, type McpToolset } from './mcp-toolset.js';
 
 const logger = createLogger({ name: 'mcp-test', level: 'silent' });
@@ -112,6 +113,21 @@ describe('transports and their settings', () => {
     } finally {
       await toolset.close();
       await sse.stop();
+    }
+  });
+
+  it('speaks WebSocket', async () => {
+    const ws = await startWebSocketMcpServer();
+    const toolset = await connectMcpToolset(servers({ name: 'socket', transport: 'websocket', url: ws.url }), logger);
+    try {
+      expect(toolset.statuses()).toEqual([expect.objectContaining({ name: 'socket', status: 'connected', tools: 1 })]);
+      await expect(toolset.call('socket__shout', { text: 'hey' }, never)).resolves.toEqual({
+        text: 'HEY',
+        isError: false,
+      });
+    } finally {
+      await toolset.close();
+      await ws.close();
     }
   });
 
