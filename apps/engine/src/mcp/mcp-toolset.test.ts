@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type TMcpServerConfigInput, ZMcpServerConfig } from '@agentplane/contracts';
@@ -180,18 +180,49 @@ describe('transports and their settings', () => {
   });
 });
 
+/** A pass-through proxy in front of an MCP server that records the method of every request. */
+async function startRecordingProxy(target: string) {
+  const methods: string[] = [];
+  const server = createServer((req, res) => {
+    methods.push(req.method ?? '');
+    const upstream = request(target, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    methods,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 describe('closing a toolset', () => {
-  it('ends the stdio process and the HTTP session', async () => {
+  it('ends the stdio process, and the HTTP session only when terminateOnClose is set', async () => {
     const http = await startEverythingHttpServer();
+    const [ending, keeping] = await Promise.all([startRecordingProxy(http.url), startRecordingProxy(http.url)]);
     try {
       const toolset = await connectMcpToolset(
-        servers(everythingStdioServer(), { name: 'remote', transport: 'streamable_http', url: http.url }),
+        servers(
+          everythingStdioServer(),
+          { name: 'ending', transport: 'streamable_http', url: ending.url },
+          { name: 'keeping', transport: 'streamable_http', url: keeping.url, terminateOnClose: false },
+        ),
         logger,
       );
       expect(toolset.statuses().every((status) => status.status === 'connected')).toBe(true);
       await toolset.close();
+      expect(ending.methods).toContain('DELETE');
+      expect(keeping.methods).not.toContain('DELETE');
       await expect(toolset.call('everything__echo', { message: 'x' }, never)).resolves.toMatchObject({ isError: true });
     } finally {
+      await Promise.all([ending.close(), keeping.close()]);
       await http.stop();
     }
   });
