@@ -13,10 +13,8 @@ export type EventStream = {
   end: () => void;
 };
 
-/**
- * True only when Accept names the AG-UI protobuf type with q > 0: `*\/*` and a missing header mean SSE
- * (the encoder alone would pick protobuf for `*\/*`, and most clients send that by default).
- */
+// True only when Accept names the AG-UI protobuf type with q > 0. A wildcard Accept or none at all
+// means SSE: the encoder alone would pick protobuf for a wildcard, which most clients send by default.
 export function acceptsProtobuf(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((range) => {
     const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
