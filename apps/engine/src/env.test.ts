@@ -28,6 +28,14 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ AGENT_ID })).toThrow(/DATABASE_URL/);
   });
 
+  it('treats empty variables as unset, as compose passes them', () => {
+    expect(loadEngineEnv({ AGENT_ID: '', ENGINE_CONFIG_FILE: 'agent.yaml', ENGINE_AUTH: '' }).source).toEqual({
+      kind: 'file',
+      path: 'agent.yaml',
+    });
+    expect(() => loadEngineEnv({ AGENT_ID: '', DATABASE_URL: DATABASE.DATABASE_URL })).toThrow(/AGENT_ID: required/);
+  });
+
   it('refuses both modes at once', () => {
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_CONFIG_FILE: 'agent.yaml' })).toThrow(/not both/);
   });

@@ -92,7 +92,9 @@ function readOidcFallback(parsed: ParsedEnv): TSsoConfig | undefined {
 
 /** Reads the engine's environment once at start-up; a missing or bad variable stops it with the variable's name. */
 export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
-  const parsed = parseEnv(ZEngineEnv, env);
+  // Compose files pass unset variables as empty strings (`AGENT_ID: ${AGENT_ID:-}`): empty means unset.
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = parseEnv(ZEngineEnv, set);
   return {
     port: parsed.PORT,
     host: parsed.HOST,
