@@ -1,5 +1,6 @@
 // Shared jest setup: native ESM (run with --experimental-vm-modules), TypeScript through swc.
-// Workspace packages resolve to their TypeScript sources through the "source" export condition,
+// Workspace packages resolve to their TypeScript sources through the "agentplane-source" export condition
+// (a name of our own, so that third-party packages publishing TypeScript under "source" are not picked up),
 // so tests never run against a stale dist/.
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +26,7 @@ export function jestConfig({ database = false, ...overrides } = {}) {
       ],
     },
     moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-    testEnvironmentOptions: { customExportConditions: ['source', 'node', 'node-addons'] },
+    testEnvironmentOptions: { customExportConditions: ['agentplane-source', 'node', 'node-addons'] },
     testMatch: ['<rootDir>/src/**/*.test.ts'],
     testTimeout: 30_000,
     ...(database ? { globalSetup: dbTesting('global-setup.js'), globalTeardown: dbTesting('global-teardown.js') } : {}),

@@ -1,6 +1,6 @@
 // Turns a stored or hand-written engine_config into a validated one with its secrets opened.
 import { formatZodIssues, mapEngineConfigSecrets, type TEngineConfig, ZEngineConfig } from '@agentplane/contracts';
-import { createSecretBox, isSealed } from '@agentplane/db';
+import { createSecretBox, isSealed } from '@agentplane/db/secrets';
 
 export type SecretOpener = (value: string) => string;
 
