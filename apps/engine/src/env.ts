@@ -28,6 +28,12 @@ const ZEngineEnv = z.object({
     .transform(splitList)
     .pipe(z.array(z.enum(ASYMMETRIC_JWT_ALGORITHMS)).min(1))
     .optional(),
+  // The manager's tokens are trusted by default wherever it is known; http is allowed for a manager
+  // reached over a private network (compose), https anywhere else.
+  ENGINE_MANAGER_ISSUER: z
+    .url({ protocol: /^https?$/, error: 'must be the manager issuer URL, e.g. http://manager:8000' })
+    .transform((value) => new URL(value).origin)
+    .optional(),
   SECRETS_KEY: z.string().min(1).optional(),
   SECRETS_KEY_PREVIOUS: z.string().transform(splitList).optional(),
 });
@@ -45,6 +51,8 @@ export type EngineEnv = {
   authDisabled: boolean;
   /** The ENGINE_OIDC_* settings, used when the agent has no SSO config of its own. */
   oidcFallback: TSsoConfig | undefined;
+  /** Tokens the manager mints for this agent (iss = this, aud = the agent id) are accepted too. */
+  managerIssuer: string | undefined;
   secretsKey: string | undefined;
   previousSecretsKeys: string[];
   /** The whole environment: LLM agents read their API key from the variable their config names. */
@@ -102,6 +110,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     source: readSource(parsed),
     authDisabled: parsed.ENGINE_AUTH === 'disabled',
     oidcFallback: readOidcFallback(parsed),
+    managerIssuer: parsed.ENGINE_MANAGER_ISSUER,
     secretsKey: parsed.SECRETS_KEY,
     previousSecretsKeys: parsed.SECRETS_KEY_PREVIOUS ?? [],
     variables: env,

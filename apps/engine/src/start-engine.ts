@@ -26,6 +26,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       createAgentSnapshot(config, version, {
         resolver,
         oidcFallback: env.oidcFallback,
+        managerIssuer: env.managerIssuer,
         authDisabled: env.authDisabled,
         variables: env.variables,
         logger,

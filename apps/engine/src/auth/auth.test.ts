@@ -224,7 +224,7 @@ describe('where the OIDC settings come from', () => {
     const sso = { issuer: `http://127.0.0.1:${port}`, audience: 'agents' };
     const engine = await startFileEngine(makeLlmEngineConfig({ sso, agentId: randomUUID() }));
     try {
-      const response = await getConfig(engine, await issuer.sign());
+      const response = await getConfig(engine, await issuer.sign({ iss: sso.issuer, aud: sso.audience }));
       expect(response.status).toBe(503);
     } finally {
       await engine.shutdown();

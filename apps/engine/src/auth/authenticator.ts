@@ -1,10 +1,11 @@
-// Decides, per applied config, how a request proves it may use the agent: the agent's own SSO
-// setting, else the ENGINE_OIDC_* one, else nothing (only with ENGINE_AUTH=disabled), else refusal.
+// Decides, per applied config, how a request proves it may use the agent: a token from the agent's
+// own SSO issuer (else the ENGINE_OIDC_* one) or from the manager (ENGINE_MANAGER_ISSUER, audience =
+// the agent id); else nothing (only with ENGINE_AUTH=disabled); else refusal.
 import type { TSsoConfig } from '@agentplane/contracts';
 import { AppError, type Logger } from '@agentplane/server-kit';
-import type { JWTPayload } from 'jose';
+import { decodeJwt, type JWTPayload } from 'jose';
 import type { JwksResolver } from './jwks-resolver.js';
-import { createInvalidTokenError, createTokenVerifier } from './token-verifier.js';
+import { createInvalidTokenError, createTokenVerifier, type TokenVerifier } from './token-verifier.js';
 
 export type AuthMode = 'oidc' | 'disabled' | 'unconfigured';
 
@@ -17,6 +18,8 @@ export type Authenticator = {
 export type AuthenticatorOptions = {
   sso: TSsoConfig | null;
   fallback: TSsoConfig | undefined;
+  /** The manager's token settings for this agent, when the engine trusts the manager's issuer. */
+  manager: TSsoConfig | undefined;
   authDisabled: boolean;
   resolver: JwksResolver;
   logger: Logger;
@@ -24,21 +27,37 @@ export type AuthenticatorOptions = {
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** The issuer a token claims, read before verification only to pick the verifier that will check it. */
+function claimedIssuer(token: string): string | undefined {
+  try {
+    return decodeJwt(token).iss;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createAuthenticator({
   sso,
   fallback,
+  manager,
   authDisabled,
   resolver,
   logger,
 }: AuthenticatorOptions): Authenticator {
-  const settings = sso?.enabled ? sso : fallback;
-  if (settings !== undefined) {
-    const verify = createTokenVerifier(settings, resolver);
+  const verifiers = new Map<string, TokenVerifier>();
+  for (const settings of [sso?.enabled ? sso : fallback, manager]) {
+    if (settings !== undefined && !verifiers.has(settings.issuer)) {
+      verifiers.set(settings.issuer, createTokenVerifier(settings, resolver));
+    }
+  }
+  if (verifiers.size > 0) {
     return {
       mode: 'oidc',
       authenticate: async (authorization) => {
         const token = BEARER.exec(authorization ?? '')?.[1];
         if (token === undefined) throw createInvalidTokenError('A bearer token is required');
+        const verify = verifiers.get(claimedIssuer(token) ?? '');
+        if (verify === undefined) throw createInvalidTokenError('The token\'s "iss" claim is not accepted');
         try {
           return await verify(token);
         } catch (error) {

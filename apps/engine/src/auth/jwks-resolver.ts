@@ -32,7 +32,9 @@ async function discoverJwksUri(issuer: string, timeoutMs: number): Promise<strin
     throw new IssuerUnavailableError(`OIDC discovery at ${url} names another issuer: ${String(document.issuer)}`);
   }
   const jwksUri = typeof document.jwks_uri === 'string' ? document.jwks_uri : '';
-  if (!ZIssuerUrl.safeParse(jwksUri).success) {
+  // An issuer the operator trusts over plain http (the manager on a private network) may serve its keys there too.
+  const sameOrigin = URL.canParse(jwksUri) && new URL(jwksUri).origin === new URL(issuer).origin;
+  if (!sameOrigin && !ZIssuerUrl.safeParse(jwksUri).success) {
     throw new IssuerUnavailableError(`OIDC discovery at ${url} has no usable jwks_uri`);
   }
   return jwksUri;

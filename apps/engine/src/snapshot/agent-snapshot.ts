@@ -7,6 +7,7 @@ import type { AgentRuntime } from '../agents/agent-runtime.js';
 import { createAgentRuntime } from '../agents/create-agent-runtime.js';
 import { type Authenticator, createAuthenticator } from '../auth/authenticator.js';
 import type { JwksResolver } from '../auth/jwks-resolver.js';
+import { managerTokenSettings } from '../auth/manager-tokens.js';
 import { connectMcpToolset, type McpToolset } from '../mcp/mcp-toolset.js';
 
 export type AgentSnapshot = {
@@ -26,6 +27,7 @@ export type AgentSnapshot = {
 export type SnapshotDependencies = {
   resolver: JwksResolver;
   oidcFallback: TSsoConfig | undefined;
+  managerIssuer: string | undefined;
   authDisabled: boolean;
   variables: NodeJS.ProcessEnv;
   logger: Logger;
@@ -41,6 +43,7 @@ export async function createAgentSnapshot(
   const auth = createAuthenticator({
     sso: config.sso,
     fallback: deps.oidcFallback,
+    manager: deps.managerIssuer === undefined ? undefined : managerTokenSettings(deps.managerIssuer, config.agent.id),
     authDisabled: deps.authDisabled,
     resolver: deps.resolver,
     logger,
