@@ -1,22 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const KEY_FILE = fileURLToPath(new URL('../../../.data/secrets-key', import.meta.url));
+import { localDataDir } from '@agentplane/db/embedded';
 
 /**
- * The local platform's SECRETS_KEY: made once and kept in .data/ (readable by this user only), so that
- * secrets sealed before a restart still open after it. An explicit SECRETS_KEY wins.
+ * A secret of the local platform (SECRETS_KEY, SESSION_SECRET): made once and kept in the data
+ * directory, readable by this user only, so that a restart can still open what was sealed and keep
+ * everyone signed in. An explicit environment variable wins.
  */
-export async function localSecretsKey(): Promise<string> {
-  if (process.env.SECRETS_KEY) return process.env.SECRETS_KEY;
-  await mkdir(path.dirname(KEY_FILE), { recursive: true });
+export async function localSecret(name: 'SECRETS_KEY' | 'SESSION_SECRET'): Promise<string> {
+  const explicit = process.env[name];
+  if (explicit) return explicit;
+  const file = path.join(localDataDir(), name.toLowerCase().replace('_', '-'));
+  await mkdir(path.dirname(file), { recursive: true });
   try {
-    await writeFile(KEY_FILE, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    await writeFile(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    // Made by an earlier start (or a concurrent one): keep it.
+    // Made by an earlier start: keep it.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return (await readFile(KEY_FILE, 'utf8')).trim();
+  return (await readFile(file, 'utf8')).trim();
 }

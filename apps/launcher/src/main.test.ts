@@ -1,7 +1,7 @@
 // Runs the real `pnpm start` entry point as a child process, as a newcomer would.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,7 @@ type Launched = { child: ChildProcess; output: () => string; exit: Promise<numbe
 
 function launch(env: NodeJS.ProcessEnv): Launched {
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', SECRETS_KEY: '', SESSION_SECRET: '', OPENAI_API_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -25,87 +25,127 @@ function launch(env: NodeJS.ProcessEnv): Launched {
   return { child, output: () => output, exit };
 }
 
-async function waitForStatus(url: string, status: number, timeoutMs = 40_000): Promise<void> {
+async function waitForOutput(launched: Launched, pattern: RegExp, timeoutMs = 50_000): Promise<RegExpMatchArray> {
   const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url);
-      if (response.status === status) return;
-      last = String(response.status);
-    } catch (error) {
-      last = (error as Error).message;
+  for (;;) {
+    const match = launched.output().match(pattern);
+    if (match) return match;
+    if (launched.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`no ${pattern} in the output:\n${launched.output()}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`${url} did not answer ${status} in time (last: ${last})`);
 }
 
-async function expectClosed(url: string): Promise<void> {
-  await expect(fetch(url)).rejects.toThrow();
-}
-
-let running: Launched | undefined;
-let database: TestDatabase | undefined;
+let running: Launched[] = [];
+let cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  if (running && running.child.exitCode === null) {
-    running.child.kill('SIGKILL');
-    await running.exit;
+  for (const launched of running) {
+    if (launched.child.exitCode === null) {
+      launched.child.kill('SIGKILL');
+      await launched.exit;
+    }
   }
-  running = undefined;
-  await database?.drop();
-  database = undefined;
+  for (const cleanup of cleanups) await cleanup();
+  running = [];
+  cleanups = [];
 });
 
-async function startAndCheck(env: NodeJS.ProcessEnv) {
+async function dataDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'agentplane-launcher-'));
+  // As root, PostgreSQL runs as the postgres user, who must be able to reach its data directory inside.
+  await chmod(dir, 0o755);
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function start(env: NodeJS.ProcessEnv) {
   const [managerPort, enginePort] = [await findFreePort(), await findFreePort()];
-  running = launch({ ...env, MANAGER_PORT: String(managerPort), ENGINE_PORT: String(enginePort) });
-  const manager = `http://127.0.0.1:${managerPort}`;
-  const engine = `http://127.0.0.1:${enginePort}`;
-  await waitForStatus(`${manager}/api/v1/healthz`, 200);
-  await waitForStatus(`${manager}/api/v1/readyz`, 200);
-  await waitForStatus(`${engine}/health`, 503);
-  return { manager, engine, launched: running };
+  const launched = launch({ ...env, MANAGER_PORT: String(managerPort), ENGINE_PORT: String(enginePort) });
+  running.push(launched);
+  await waitForOutput(launched, /Agentplane is running/);
+  return { launched, manager: `http://127.0.0.1:${managerPort}`, engine: `http://127.0.0.1:${enginePort}` };
+}
+
+async function runDemoAgent(engine: string, output: string): Promise<string> {
+  const token = output.match(/Authorization: Bearer ([\w.-]+)'/)?.[1];
+  const body = output.match(/-d '(\{"threadId".*\})'/)?.[1];
+  expect(token).toBeDefined();
+  const response = await fetch(`${engine}/agent/run`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    body,
+  });
+  expect(response.status).toBe(200);
+  return response.text();
 }
 
 describe('pnpm start', () => {
-  it('migrates DATABASE_URL, serves the manager and the engine, and stops cleanly on SIGTERM', async () => {
-    database = await createTestDatabase({ migrated: false });
-    const { manager, engine, launched } = await startAndCheck({ DATABASE_URL: database.url });
+  it('migrates DATABASE_URL, seeds a demo agent, serves it from an engine, and stops cleanly on SIGTERM', async () => {
+    const database: TestDatabase = await createTestDatabase({ migrated: false });
+    cleanups.push(() => database.drop());
+    const { launched, manager, engine } = await start({
+      DATABASE_URL: database.url,
+      AGENTPLANE_DATA_DIR: await dataDir(),
+    });
     expect(launched.output()).toContain('[migrate] applied');
+    expect((await fetch(`${manager}/api/v1/readyz`)).status).toBe(200);
+    const health = await fetch(`${engine}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', config_version: 1 });
+
+    // The printed curl works as printed: a manager-minted token, an SSE run that finishes.
+    const stream = await runDemoAgent(engine, launched.output());
+    expect(stream).toContain('"type":"RUN_STARTED"');
+    expect(stream).toContain('"type":"RUN_FINISHED"');
 
     launched.child.kill('SIGTERM');
     expect(await launched.exit).toBe(0);
     expect(launched.output()).toContain('[launcher] stopped');
-    await expectClosed(`${manager}/api/v1/healthz`);
-    await expectClosed(`${engine}/health`);
+    await expect(fetch(`${manager}/api/v1/healthz`)).rejects.toThrow();
+    await expect(fetch(`${engine}/health`)).rejects.toThrow();
   });
 
-  it('brings up an embedded PostgreSQL when DATABASE_URL is unset, and stops it on SIGINT', async () => {
-    const dataDir = path.join(tmpdir(), `agentplane-launcher-pg-${process.pid}`);
-    const postgresPort = await findFreePort();
-    try {
-      const env = {
-        DATABASE_URL: '',
-        EMBEDDED_POSTGRES_DIR: dataDir,
-        EMBEDDED_POSTGRES_PORT: String(postgresPort),
-      };
-      const { launched } = await startAndCheck(env);
-      expect(existsSync(path.join(dataDir, 'PG_VERSION'))).toBe(true);
-      launched.child.kill('SIGINT');
-      expect(await launched.exit).toBe(0);
-      expect(launched.output()).toContain('[launcher] stopped');
-      await expect(
-        fetch(`http://127.0.0.1:${postgresPort}`).catch((error: Error) => error.cause),
-      ).resolves.toMatchObject({ code: 'ECONNREFUSED' });
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+  it('brings up an embedded PostgreSQL when DATABASE_URL is unset, and a restart keeps the data', async () => {
+    const dir = await dataDir();
+    const postgresPort = String(await findFreePort());
+    const env = { DATABASE_URL: '', AGENTPLANE_DATA_DIR: dir, EMBEDDED_POSTGRES_PORT: postgresPort };
+
+    const first = await start(env);
+    const password = first.launched.output().match(/with password (\S+)/)?.[1];
+    expect(password).toBeDefined();
+    const agentId = first.launched.output().match(/\(agent ([0-9a-f-]{36})\)/)?.[1];
+    expect(existsSync(path.join(dir, 'postgres', 'PG_VERSION'))).toBe(true);
+    first.launched.child.kill('SIGINT');
+    expect(await first.launched.exit).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${postgresPort}`).catch((error: Error) => error.cause)).resolves.toMatchObject(
+      {
+        code: 'ECONNREFUSED',
+      },
+    );
+
+    const second = await start(env);
+    expect(second.launched.output()).toContain(`(agent ${agentId})`);
+    expect(second.launched.output()).not.toContain('with password');
+    expect(second.launched.output()).toContain('[migrate] database is up to date');
+    const login = await fetch(`${second.manager}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: 'demo@agentplane.local', password }),
+    });
+    expect(login.status).toBe(200);
+    expect(await runDemoAgent(second.engine, second.launched.output())).toContain('"type":"RUN_FINISHED"');
+    second.launched.child.kill('SIGINT');
+    expect(await second.launched.exit).toBe(0);
   });
 
   it('exits non-zero with the reason when the database cannot be reached', async () => {
-    running = launch({ DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' });
-    expect(await running.exit).toBe(1);
-    expect(running.output()).toMatch(/\[migrate\] .*ECONNREFUSED/);
+    const launched = launch({
+      DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',
+      AGENTPLANE_DATA_DIR: await dataDir(),
+    });
+    running.push(launched);
+    expect(await launched.exit).toBe(1);
+    expect(launched.output()).toMatch(/\[launcher\] failed to start: .*ECONNREFUSED/);
   });
 });

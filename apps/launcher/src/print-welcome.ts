@@ -1,0 +1,41 @@
+import type { DemoAgent } from './demo-agent.js';
+import { say } from './prefixed-output.js';
+
+const RUN_INPUT = {
+  threadId: 'demo-thread',
+  runId: 'demo-run-1',
+  messages: [{ id: 'msg-1', role: 'user', content: 'Hello! What tools do you have?' }],
+  tools: [],
+  context: [],
+  state: {},
+  forwardedProps: {},
+};
+
+/** What a newcomer needs after `pnpm start`: where things are, how to sign in, a run to try. */
+export function printWelcome(options: { managerPort: string; enginePort: string; demo: DemoAgent }): void {
+  const { managerPort, enginePort, demo } = options;
+  const manager = `http://localhost:${managerPort}`;
+  const lines = [
+    '',
+    'Agentplane is running.',
+    `  Manager API:  ${manager}/api/v1/   (reference: ${manager}/api/v1/docs)`,
+    `  Demo engine:  http://localhost:${enginePort}/   (agent ${demo.agentId})`,
+    demo.newPassword
+      ? `  Sign in as ${demo.email} with password ${demo.newPassword}   (shown once; kept in .data/demo.json)`
+      : `  Sign in as ${demo.email}; the password is in .data/demo.json`,
+    '',
+    'Call the manager:',
+    `  curl -c /tmp/agentplane.cookies -H 'Content-Type: application/json' -d '{"email":"${demo.email}","password":"…"}' ${manager}/api/v1/auth/login`,
+    `  curl -b /tmp/agentplane.cookies ${manager}/api/v1/agents/`,
+    '',
+    'Stream a run from the demo agent (this token is valid for 15 minutes;',
+    `mint another with: curl -b /tmp/agentplane.cookies -X POST ${manager}/api/v1/agents/${demo.agentId}/token):`,
+    `  curl -N http://localhost:${enginePort}/agent/run \\`,
+    `    -H 'Authorization: Bearer ${demo.token}' \\`,
+    `    -H 'Content-Type: application/json' \\`,
+    `    -d '${JSON.stringify(RUN_INPUT)}'`,
+    '',
+    'Press Ctrl-C to stop.',
+  ];
+  for (const line of lines) say('launcher', line);
+}
