@@ -148,7 +148,7 @@ describe('manager and engine together', () => {
     });
     const delayMs = performance.now() - patchedAt;
     expect(delayMs).toBeLessThan(POLL_MS);
-    expect(served.body.integrations[0].config.phoneNumberId).toBe('1065550002');
+    expect(served.body.integrations[0]?.config.phoneNumberId).toBe('1065550002');
     expect(JSON.stringify(served.body)).not.toContain('EAAG-e2e-token');
 
     // Still referenced: refused.
