@@ -1,5 +1,5 @@
 import { hasRoleAtLeast, type TMember, type TRole } from '@agentplane/contracts';
-import { type Db, isUniqueViolation, type Tx } from '@agentplane/db';
+import { type Db, isForeignKeyViolation, isUniqueViolation, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { lockWorkspace } from './workspace-service.js';
 
@@ -72,6 +72,8 @@ export async function addMember(
     return toMemberResponse(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('conflict', 'That user is already a member.');
+    // The workspace was deleted after the access check.
+    if (isForeignKeyViolation(error)) throw new AppError('not_found', 'No such workspace.');
     throw error;
   }
 }

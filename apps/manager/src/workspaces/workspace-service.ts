@@ -1,5 +1,5 @@
 import type { TRole, TWorkspace } from '@agentplane/contracts';
-import type { Db, Tx } from '@agentplane/db';
+import { type Db, Prisma, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 
 type WorkspaceRow = { id: string; name: string; createdAt: Date; updatedAt: Date };
@@ -42,9 +42,19 @@ export async function getWorkspace(db: Db, options: { id: string; role: TRole })
   return toWorkspaceResponse(workspace, options.role);
 }
 
+// Prisma's code for an update whose row is gone: here, a workspace deleted after the access check.
+const RECORD_NOT_FOUND = 'P2025';
+
 export async function renameWorkspace(db: Db, options: { id: string; role: TRole; name: string }): Promise<TWorkspace> {
-  const workspace = await db.workspace.update({ where: { id: options.id }, data: { name: options.name } });
-  return toWorkspaceResponse(workspace, options.role);
+  try {
+    const workspace = await db.workspace.update({ where: { id: options.id }, data: { name: options.name } });
+    return toWorkspaceResponse(workspace, options.role);
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === RECORD_NOT_FOUND) {
+      throw new AppError('not_found', 'No such workspace.');
+    }
+    throw error;
+  }
 }
 
 /**
