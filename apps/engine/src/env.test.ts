@@ -14,8 +14,21 @@ describe('loadEngineEnv', () => {
       agentId: AGENT_ID,
       databaseUrl: DATABASE.DATABASE_URL,
       pollMs: 1000,
+      listen: true,
     });
     expect(env.authDisabled).toBe(false);
+  });
+
+  it('can turn LISTEN off for poolers that cannot LISTEN, and trusts a manager issuer by its origin', () => {
+    const env = loadEngineEnv({
+      ...DATABASE,
+      ENGINE_CONFIG_LISTEN: 'false',
+      ENGINE_MANAGER_ISSUER: 'http://manager:8000/',
+    });
+    expect(env.source).toMatchObject({ kind: 'database', listen: false });
+    expect(env.managerIssuer).toBe('http://manager:8000');
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_CONFIG_LISTEN: 'no' })).toThrow(/ENGINE_CONFIG_LISTEN/);
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_MANAGER_ISSUER: 'ftp://x' })).toThrow(/ENGINE_MANAGER_ISSUER/);
   });
 
   it('reads file mode, which needs no database', () => {

@@ -19,6 +19,7 @@ const ZEngineEnv = z.object({
     .optional(),
   ENGINE_CONFIG_FILE: z.string().min(1).optional(),
   ENGINE_CONFIG_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000),
+  ENGINE_CONFIG_LISTEN: z.enum(['true', 'false'], 'must be "true" or "false"').default('true'),
   ENGINE_AUTH: z.enum(['oidc', 'disabled'], 'must be "disabled" or unset').optional(),
   ENGINE_OIDC_ISSUER: ZIssuerUrl.optional(),
   ENGINE_OIDC_AUDIENCE: z.string().min(1).optional(),
@@ -39,7 +40,7 @@ const ZEngineEnv = z.object({
 });
 
 export type ConfigSourceSettings =
-  | { kind: 'database'; agentId: string; databaseUrl: string; pollMs: number }
+  | { kind: 'database'; agentId: string; databaseUrl: string; pollMs: number; listen: boolean }
   | { kind: 'file'; path: string };
 
 export type EngineEnv = {
@@ -77,7 +78,13 @@ function readSource(parsed: ParsedEnv): ConfigSourceSettings {
   if (DATABASE_URL === undefined) {
     throw new ConfigError('Invalid environment:\n  DATABASE_URL: required when AGENT_ID is set');
   }
-  return { kind: 'database', agentId: AGENT_ID, databaseUrl: DATABASE_URL, pollMs: parsed.ENGINE_CONFIG_POLL_MS };
+  return {
+    kind: 'database',
+    agentId: AGENT_ID,
+    databaseUrl: DATABASE_URL,
+    pollMs: parsed.ENGINE_CONFIG_POLL_MS,
+    listen: parsed.ENGINE_CONFIG_LISTEN === 'true',
+  };
 }
 
 function readOidcFallback(parsed: ParsedEnv): TSsoConfig | undefined {

@@ -109,6 +109,15 @@ describe('following the engine_configs row', () => {
     expect((await health(engine)).body.config_version).toBe(21);
   });
 
+  it('with ENGINE_CONFIG_LISTEN=false, opens no LISTEN connection and still follows by polling', async () => {
+    const pollMs = 200;
+    await writeConfig(25, configNamed('v25'));
+    const engine = await startDbEngine(pollMs, { ENGINE_CONFIG_LISTEN: 'false' });
+    await writeConfig(26, configNamed('v26'));
+    expect(await timeUntilServed(engine, 'v26', 4 * pollMs)).toBeLessThan(2 * pollMs);
+    expect(await countListeners()).toBe(0);
+  });
+
   it('serves a new version within 200 ms of NOTIFY, with polling too slow to matter', async () => {
     await writeConfig(30, configNamed('v30'));
     const engine = await startDbEngine(60_000);

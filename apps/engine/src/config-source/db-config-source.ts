@@ -9,6 +9,8 @@ export type DbConfigSourceOptions = {
   agentId: string;
   databaseUrl: string;
   pollMs: number;
+  /** LISTEN for the manager's NOTIFY; off behind a pooler that cannot LISTEN (PgBouncer in transaction mode). */
+  listen: boolean;
   holder: ConfigHolder;
   logger: Logger;
 };
@@ -26,6 +28,7 @@ export function startDbConfigSource({
   agentId,
   databaseUrl,
   pollMs,
+  listen,
   holder,
   logger,
 }: DbConfigSourceOptions): ConfigSource {
@@ -97,14 +100,16 @@ export function startDbConfigSource({
     return running;
   };
 
-  const listener = listenForConfigChanges({ databaseUrl, agentId, onChange: () => void checkNow(), logger });
+  const listener = listen
+    ? listenForConfigChanges({ databaseUrl, agentId, onChange: () => void checkNow(), logger })
+    : undefined;
   void checkNow();
 
   return {
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
-      await listener.stop();
+      await listener?.stop();
       await running;
       await pool.end();
     },

@@ -44,7 +44,9 @@ describe('agent access tokens', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.body).toMatchObject({ token_type: 'Bearer', expires_in: 120 });
 
-    const discovery = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+    const discovery = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as {
+      jwks_uri: string;
+    };
     expect(discovery).toMatchObject({ issuer, jwks_uri: `${issuer}/.well-known/jwks.json` });
     const { payload, protectedHeader } = await jwtVerify(
       response.body.access_token,
@@ -97,7 +99,7 @@ describe('agent access tokens', () => {
     const rows = await ctx.database.prisma.signingKey.findMany();
     expect(rows).toHaveLength(1);
     expect(rows[0]?.privateJwk.startsWith('enc:v1:')).toBe(true);
-    const jwks = await (await fetch(`${issuer}/.well-known/jwks.json`)).json();
+    const jwks = (await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: Record<string, unknown>[] };
     expect(jwks.keys).toEqual([expect.objectContaining({ kid: rows[0]?.kid, alg: 'ES256', use: 'sig', kty: 'EC' })]);
     expect(jwks.keys[0]).not.toHaveProperty('d');
   });
