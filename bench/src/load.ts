@@ -5,12 +5,16 @@ export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: numb
 /** A bounded autocannon run against loopback. */
 export async function runLoad(options: {
   url: string;
+  method?: 'GET' | 'POST';
+  body?: string;
   headers?: Record<string, string>;
   connections: number;
   durationSeconds: number;
 }): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
+    method: options.method ?? 'GET',
+    ...(options.body === undefined ? {} : { body: options.body }),
     headers: options.headers ?? {},
     connections: options.connections,
     duration: options.durationSeconds,

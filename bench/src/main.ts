@@ -4,6 +4,8 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
 import { startBenchDatabase } from './bench-database.js';
+import { benchConfigPropagation } from './config-propagation.js';
+import { benchEngineRuns } from './engine-runs.js';
 import { benchManagerRead } from './manager-read.js';
 import { benchResourceFanout } from './resource-fanout.js';
 import { startService } from './service-process.js';
@@ -16,17 +18,20 @@ async function main(): Promise<void> {
     `machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
   );
   const database = await startBenchDatabase();
+  const secretsKey = randomBytes(32).toString('base64');
+  const managerPort = await findFreePort();
   const manager = await startService(
     fileURLToPath(new URL('../../apps/manager/dist/server.js', import.meta.url)),
     {
       DATABASE_URL: database.url,
-      SECRETS_KEY: randomBytes(32).toString('base64'),
+      SECRETS_KEY: secretsKey,
+      ISSUER_URL: `http://127.0.0.1:${managerPort}`,
       SESSION_SECRET: randomBytes(32).toString('base64'),
       AUTH_RATE_LIMIT_PER_IP: '100000',
       NODE_ENV: 'development',
     },
     '/api/v1/healthz',
-    await findFreePort(),
+    managerPort,
   );
   try {
     const read = await benchManagerRead({
@@ -45,6 +50,41 @@ async function main(): Promise<void> {
       `\n2. PATCH of an integration referenced by ${fanout.agents} agents (${fanout.patches} sequential PATCHes)`,
     );
     console.log(`   p50 ${round(fanout.p50Ms)} ms, p99 ${round(fanout.p99Ms)} ms`);
+
+    const propagation = await benchConfigPropagation({
+      managerUrl: manager.url,
+      databaseUrl: database.url,
+      secretsKey,
+      pollMs: 1000,
+      rounds: 30,
+    });
+    console.log(
+      `\n3. PATCH -> engine serving the new config version (${30} PATCHes, poll interval ${propagation.pollMs} ms)`,
+    );
+    console.log(
+      `   with NOTIFY:   p50 ${round(propagation.notify.p50Ms)} ms, p99 ${round(propagation.notify.p99Ms)} ms (target p99 <= 100 ms)`,
+    );
+    console.log(
+      `   polling only:  p50 ${round(propagation.polling.p50Ms)} ms, p99 ${round(propagation.polling.p99Ms)} ms (target p99 <= ${propagation.pollMs + 100} ms)`,
+    );
+
+    const runs = await benchEngineRuns({
+      managerUrl: manager.url,
+      databaseUrl: database.url,
+      secretsKey,
+      durationSeconds: DURATION_SECONDS,
+      streams: 1000,
+    });
+    console.log('\n4. POST /agent/run on one engine, mock model');
+    console.log(
+      `   ${round(runs.load.requestsPerSecond)} runs/s (20 connections), p99 ${runs.load.p99Ms} ms per whole run`,
+    );
+    console.log(
+      `   time to first event (${runs.firstEvent.runs} runs, 10 at a time): p50 ${round(runs.firstEvent.p50Ms)} ms, p99 ${round(runs.firstEvent.p99Ms)} ms`,
+    );
+    console.log(
+      `   ${runs.streams.open} concurrent open streams: peak RSS ${round(runs.streams.peakRssMiB)} MiB (idle ${round(runs.streams.idleRssMiB)} MiB; target < 400 MB)`,
+    );
   } finally {
     await manager.stop();
     await database.stop();

@@ -12,6 +12,13 @@ const MAX_TRACKED_TOUCHES = 50_000;
 
 type Callback = (error?: unknown) => void;
 
+type SessionRow = {
+  data: SessionData;
+  expires_at: Date;
+  created_at: Date;
+  memberships: NonNullable<SessionData['memberships']>;
+};
+
 export class PrismaSessionStore extends session.Store {
   private readonly lastTouched = new Map<string, number>();
 
@@ -22,24 +29,34 @@ export class PrismaSessionStore extends session.Store {
     super();
   }
 
+  /**
+   * Loads the session together with the user's memberships as they are now, in one round trip: every
+   * request sees membership changes at once without a second query to find them.
+   */
   override get(sid: string, callback: (error: unknown, session?: SessionData | null) => void): void {
-    this.db.session
-      .findUnique({ where: { sid } })
-      .then(async (row) => {
+    this.db.$queryRaw<SessionRow[]>`
+      SELECT s.data, s.expires_at, s.created_at,
+             COALESCE((SELECT json_agg(json_build_object('workspaceId', m.workspace_id, 'role', m.role)
+                                       ORDER BY m.created_at, m.workspace_id)
+                       FROM memberships m WHERE m.user_id = s.user_id), '[]'::json) AS memberships
+      FROM sessions s WHERE s.sid = ${sid}`
+      .then(async ([row]) => {
         if (!row) return callback(null, null);
         const now = this.now();
-        if (row.expiresAt.getTime() <= now || row.createdAt.getTime() + SESSION_ABSOLUTE_MS <= now) {
+        if (row.expires_at.getTime() <= now || row.created_at.getTime() + SESSION_ABSOLUTE_MS <= now) {
           await this.db.session.deleteMany({ where: { sid } });
           return callback(null, null);
         }
-        callback(null, row.data as unknown as SessionData);
+        callback(null, { ...row.data, memberships: row.memberships });
       })
       .catch((error: unknown) => callback(error));
   }
 
   override set(sid: string, data: SessionData, callback?: Callback): void {
     const expiresAt = this.idleExpiry();
-    const json = JSON.parse(JSON.stringify(data));
+    // Memberships are read fresh with every load; storing a copy would only let it go stale.
+    const { memberships: _fresh, ...stored } = data;
+    const json = JSON.parse(JSON.stringify(stored));
     this.db.session
       .upsert({
         where: { sid },

@@ -8,6 +8,8 @@ export type WorkspaceAccess = { id: string; role: TRole };
 declare module 'express-session' {
   interface SessionData {
     userId: string;
+    /** The user's memberships, earliest first, read from the database with the session on this request. */
+    memberships: { workspaceId: string; role: TRole }[];
   }
 }
 

@@ -6,9 +6,15 @@ import { AppError } from '@agentplane/server-kit';
 import type { Request, RequestHandler } from 'express';
 import { currentUserId } from '../http/request-context.js';
 
-async function findMembership(db: Db, userId: string, workspaceId: string | undefined) {
+/**
+ * The caller's membership of `workspaceId` (or their earliest one). The session store loads the
+ * memberships fresh with the session on each request; a session set up another way is looked up here.
+ */
+async function findMembership(req: Request, db: Db, workspaceId: string | undefined) {
+  const loaded = req.session?.memberships;
+  if (loaded) return workspaceId ? loaded.find((membership) => membership.workspaceId === workspaceId) : loaded[0];
   return db.membership.findFirst({
-    where: { userId, ...(workspaceId ? { workspaceId } : {}) },
+    where: { userId: currentUserId(req), ...(workspaceId ? { workspaceId } : {}) },
     orderBy: [{ createdAt: 'asc' }, { workspaceId: 'asc' }],
     select: { workspaceId: true, role: true },
   });
@@ -33,7 +39,7 @@ function headerWorkspaceId(req: Request): string | undefined {
 export function requireHeaderWorkspace(db: Db, minRole: TRole): RequestHandler {
   return async (req, _res, next) => {
     const requested = headerWorkspaceId(req);
-    const membership = await findMembership(db, currentUserId(req), requested);
+    const membership = await findMembership(req, db, requested);
     if (!membership) {
       throw new AppError(
         'forbidden',
@@ -52,7 +58,7 @@ export function requirePathWorkspace(db: Db, minRole: TRole): RequestHandler {
     const id = req.params.id;
     if (typeof id !== 'string' || !ZUuid.safeParse(id).success)
       throw new AppError('bad_request', 'The workspace id must be a UUID.');
-    const membership = await findMembership(db, currentUserId(req), id);
+    const membership = await findMembership(req, db, id);
     if (!membership) throw new AppError('not_found', 'No such workspace.');
     checkRole(membership.role, minRole);
     req.workspace = { id: membership.workspaceId, role: membership.role };

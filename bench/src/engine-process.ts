@@ -1,0 +1,41 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { findFreePort } from '@agentplane/db/embedded';
+import { type Service, startService } from './service-process.js';
+
+export const ENGINE_ENTRY = fileURLToPath(new URL('../../apps/engine/dist/server.js', import.meta.url));
+
+/** An engine process for one agent, trusting the manager's tokens. */
+export async function startEngine(options: {
+  agentId: string;
+  databaseUrl: string;
+  secretsKey: string;
+  managerIssuer: string;
+  env?: NodeJS.ProcessEnv;
+}): Promise<Service> {
+  return startService(
+    ENGINE_ENTRY,
+    {
+      AGENT_ID: options.agentId,
+      DATABASE_URL: options.databaseUrl,
+      SECRETS_KEY: options.secretsKey,
+      ENGINE_MANAGER_ISSUER: options.managerIssuer,
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    '/health',
+    await findFreePort(),
+  );
+}
+
+/** Peak resident memory of a process so far (Linux VmHWM), in MiB. */
+export async function peakRssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(status.match(/VmHWM:\s+(\d+) kB/)?.[1] ?? Number.NaN);
+  return kib / 1024;
+}
+
+export async function currentRssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(/VmRSS:\s+(\d+) kB/)?.[1] ?? Number.NaN) / 1024;
+}

@@ -1,0 +1,113 @@
+// Benchmark 4: /agent/run on one engine with the mock model (runs/s, time to first event), and 1,000
+// concurrent open streams against a model that never answers (peak RSS of the engine).
+import { randomUUID } from 'node:crypto';
+import { currentRssMiB, peakRssMiB, startEngine } from './engine-process.js';
+import { type LoadResult, percentile, runLoad } from './load.js';
+import { ManagerClient } from './manager-client.js';
+import { startStalledModel } from './stalled-model.js';
+
+export type EngineRunsResult = {
+  load: LoadResult;
+  firstEvent: { runs: number; p50Ms: number; p99Ms: number };
+  streams: { open: number; idleRssMiB: number; peakRssMiB: number };
+};
+
+const runBody = (content: string) =>
+  JSON.stringify({
+    threadId: randomUUID(),
+    runId: randomUUID(),
+    messages: [{ id: randomUUID(), role: 'user', content }],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  });
+
+/** Milliseconds from sending a run until the first bytes of its event stream arrive. */
+async function timeToFirstEvent(url: string, headers: Record<string, string>, signal?: AbortSignal) {
+  const startedAt = performance.now();
+  const response = await fetch(url, { method: 'POST', headers, body: runBody('How fast is the first event?'), signal });
+  const reader = response.body?.getReader();
+  if (!reader || response.status !== 200) throw new Error(`run answered ${response.status}`);
+  await reader.read();
+  return { elapsed: performance.now() - startedAt, reader };
+}
+
+async function inBatches(total: number, concurrency: number, task: () => Promise<void>): Promise<void> {
+  let started = 0;
+  const worker = async () => {
+    while (started < total) {
+      started++;
+      await task();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+export async function benchEngineRuns(options: {
+  managerUrl: string;
+  databaseUrl: string;
+  secretsKey: string;
+  durationSeconds: number;
+  streams: number;
+}): Promise<EngineRunsResult> {
+  const client = await ManagerClient.signUp(options.managerUrl);
+  const mock = { name: 'runs bench', framework: 'LLM', agent: { model: { provider: 'mock', name: 'echo' } } };
+  const agent = await client.send<{ id: string }>('POST', '/api/v1/agents/', mock);
+  const { access_token: token } = await client.send<{ access_token: string }>(
+    'POST',
+    `/api/v1/agents/${agent.id}/token`,
+  );
+  const engine = await startEngine({ ...options, agentId: agent.id, managerIssuer: options.managerUrl });
+  const stalled = await startStalledModel();
+  const url = `${engine.url}/agent/run`;
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+  try {
+    await runLoad({ url, method: 'POST', headers, body: runBody('warm up'), connections: 10, durationSeconds: 2 });
+    const load = await runLoad({
+      url,
+      method: 'POST',
+      headers,
+      body: runBody('Hello, how are you today?'),
+      connections: 20,
+      durationSeconds: options.durationSeconds,
+    });
+
+    const firstEvents: number[] = [];
+    await inBatches(500, 10, async () => {
+      const { elapsed, reader } = await timeToFirstEvent(url, headers);
+      firstEvents.push(elapsed);
+      while (!(await reader.read()).done) {
+        // drain the rest of the run
+      }
+    });
+
+    // Now a model that never answers: every run stays open, waiting on it.
+    await client.send('PATCH', `/api/v1/agents/${agent.id}`, {
+      ...mock,
+      agent: { model: { provider: 'openai', name: 'stalled', baseUrl: stalled.baseUrl } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const idleRssMiB = await currentRssMiB(engine.child.pid ?? 0);
+    const aborts = new AbortController();
+    const open = await Promise.all(
+      Array.from({ length: options.streams }, () => timeToFirstEvent(url, headers, aborts.signal)),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const peak = await peakRssMiB(engine.child.pid ?? 0);
+    aborts.abort();
+    await Promise.allSettled(open.map(({ reader }) => reader.cancel()));
+    return {
+      load,
+      firstEvent: {
+        runs: firstEvents.length,
+        p50Ms: percentile(firstEvents, 0.5),
+        p99Ms: percentile(firstEvents, 0.99),
+      },
+      streams: { open: open.length, idleRssMiB, peakRssMiB: peak },
+    };
+  } finally {
+    await stalled.close();
+    await engine.stop();
+  }
+}
