@@ -15,6 +15,7 @@ COPY apps/engine/package.json apps/engine/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/
 COPY packages/server-kit/package.json packages/server-kit/
+COPY bench/package.json bench/
 RUN pnpm install --frozen-lockfile
 COPY . .
 RUN pnpm turbo run build --filter=@agentplane/engine... \
