@@ -63,3 +63,24 @@ describe('GET /api/v1/openapi.json', () => {
     expect(init.text).toContain('/api/v1/openapi.json');
   });
 });
+
+describe('examples', () => {
+  it('gives every resource create and update body an example that its own schema accepts', async () => {
+    const { ZAgentCreate, ZIntegrationCreate, ZMcpServerCreate, ZSsoCreate } = await import('@agentplane/contracts');
+    const schemas = (document.components?.schemas ?? {}) as Record<string, { examples?: unknown[] }>;
+    const pairs = [
+      ['IntegrationCreate', ZIntegrationCreate],
+      ['McpServerCreate', ZMcpServerCreate],
+      ['SsoCreate', ZSsoCreate],
+      ['AgentCreate', ZAgentCreate],
+    ] as const;
+    for (const [name, schema] of pairs) {
+      const examples = schemas[name]?.examples ?? [];
+      expect(examples.length).toBeGreaterThan(0);
+      for (const example of examples) expect(schema.safeParse(example).success).toBe(true);
+    }
+    for (const name of ['IntegrationUpdate', 'McpServerUpdate', 'SsoUpdate', 'AgentUpdate']) {
+      expect(schemas[name]?.examples?.length).toBeGreaterThan(0);
+    }
+  });
+});

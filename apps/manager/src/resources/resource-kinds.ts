@@ -8,10 +8,13 @@ import {
   type TSsoConfig,
   ZIntegration,
   ZIntegrationCreate,
+  ZIntegrationUpdate,
   ZMcpServer,
   ZMcpServerCreate,
+  ZMcpServerUpdate,
   ZSso,
   ZSsoCreate,
+  ZSsoUpdate,
 } from '@agentplane/contracts';
 import type { Db, Prisma, SecretBox, Tx } from '@agentplane/db';
 import type { z } from 'zod';
@@ -46,6 +49,8 @@ export type ResourceKind<Typed> = {
   /** For OpenAPI operation ids: "Integration". */
   operationName: string;
   createBody: z.ZodType<{ name: string } & Record<string, unknown>>;
+  /** The same shape as createBody (PATCH is a full replacement), named for the OpenAPI document. */
+  updateBody: z.ZodType<{ name: string } & Record<string, unknown>>;
   response: z.ZodType;
   delegate: (db: Db | Tx) => ResourceDelegate;
   /** The typed object as stored columns, secrets sealed. */
@@ -64,6 +69,7 @@ export const INTEGRATIONS: ResourceKind<TIntegrationConfig> = {
   key: 'integration',
   operationName: 'Integration',
   createBody: ZIntegrationCreate,
+  updateBody: ZIntegrationUpdate,
   response: ZIntegration,
   delegate: (db) => asDelegate(db.integration),
   toColumns: (typed, box) => {
@@ -84,6 +90,7 @@ export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
   key: 'mcp_server',
   operationName: 'McpServer',
   createBody: ZMcpServerCreate,
+  updateBody: ZMcpServerUpdate,
   response: ZMcpServer,
   delegate: (db) => asDelegate(db.mcpServer),
   toColumns: (typed, box) => ({ config: mapMcpServerSecrets(typed, box.seal) }),
@@ -97,6 +104,7 @@ export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {
   key: 'sso',
   operationName: 'Sso',
   createBody: ZSsoCreate,
+  updateBody: ZSsoUpdate,
   response: ZSso,
   delegate: (db) => asDelegate(db.ssoConfig),
   toColumns: (typed) => ({ config: typed }),

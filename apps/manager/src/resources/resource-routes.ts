@@ -91,7 +91,7 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       tag,
       access: { kind: 'workspace', minRole: 'member' },
       params: ZIdParams,
-      body: kind.createBody,
+      body: kind.updateBody,
       responses: { 200: { description: `The updated ${kind.label}`, schema: kind.response } },
       problems: notFound,
     },

@@ -40,15 +40,31 @@ const FRAMEWORK_ERROR = {
     issue.code === 'invalid_union' ? 'framework must be one of: LLM, LANGGRAPH, CUSTOM' : undefined,
 };
 
+const AGENT_EXAMPLE = {
+  name: 'Support agent',
+  description: 'Answers customers on WhatsApp',
+  framework: 'LLM',
+  agent: {
+    model: { provider: 'openai', name: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY' },
+    instructions: 'You answer questions about orders. Be brief.',
+    maxSteps: 10,
+  },
+  resources: {
+    integration_ids: ['9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d'],
+    mcp_server_ids: ['6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11'],
+    sso_id: null,
+  },
+};
+
 export const ZAgentCreate = z
   .discriminatedUnion('framework', [agentBody('LLM'), agentBody('LANGGRAPH'), agentBody('CUSTOM')], FRAMEWORK_ERROR)
-  .meta({ id: 'AgentCreate' });
+  .meta({ id: 'AgentCreate', examples: [AGENT_EXAMPLE] });
 export type TAgentCreate = z.infer<typeof ZAgentCreate>;
 
 // PATCH is a full replacement, so the update body has the create body's shape.
 export const ZAgentUpdate = z
   .discriminatedUnion('framework', [agentBody('LLM'), agentBody('LANGGRAPH'), agentBody('CUSTOM')], FRAMEWORK_ERROR)
-  .meta({ id: 'AgentUpdate' });
+  .meta({ id: 'AgentUpdate', examples: [AGENT_EXAMPLE] });
 
 function agentResponse<F extends TAgentFramework>(framework: F) {
   return z.strictObject({
