@@ -172,6 +172,75 @@ describe('every model round-trips through the migrated database', () => {
     await db().engineConfig.delete({ where: { agentId: agent.id } });
     expect(await db().engineConfig.count({ where: { agentId: agent.id } })).toBe(0);
   });
+  it('inbound messages, unique per agent on the provider message id', async () => {
+    const workspace = await makeWorkspace(db());
+    const agent = await makeAgent(db(), workspace.id);
+    const data = {
+      agentId: agent.id,
+      integrationId: '00000000-0000-4000-8000-000000000001',
+      providerMessageId: 'wamid.1',
+      sender: '15550001111',
+      payload: { type: 'text', text: { body: 'hi' } },
+    };
+    const created = await db().inboundMessage.create({ data });
+    expect(created).toMatchObject({ status: 'pending', attempts: 0, replyPartsSent: 0, lockedUntil: null });
+    expect(created.nextAttemptAt).toBeInstanceOf(Date);
+    expect(isUniqueViolation(await rejectionOf(db().inboundMessage.create({ data })))).toBe(true);
+    const updated = await db().inboundMessage.update({
+      where: { id: created.id },
+      data: {
+        status: 'failed',
+        attempts: { increment: 1 },
+        lockedUntil: new Date(),
+        lastError: 'graph 401',
+        replyText: 'hello',
+        replyPartsSent: 1,
+      },
+    });
+    expect(updated).toMatchObject({ status: 'failed', attempts: 1, replyText: 'hello' });
+    expect(
+      await db().inboundMessage.findUnique({
+        where: { agentId_providerMessageId: { agentId: agent.id, providerMessageId: 'wamid.1' } },
+      }),
+    ).toEqual(updated);
+    await db().inboundMessage.delete({ where: { id: created.id } });
+    expect(await db().inboundMessage.count({ where: { agentId: agent.id } })).toBe(0);
+  });
+
+  it('conversation threads, unique per agent and key, with their ordered messages', async () => {
+    const workspace = await makeWorkspace(db());
+    const agent = await makeAgent(db(), workspace.id);
+    const thread = await db().conversationThread.create({
+      data: {
+        agentId: agent.id,
+        externalKey: 'whatsapp:15550001111',
+        messages: { create: [{ seq: 1, message: { id: 'm1', role: 'user', content: 'hi' } }] },
+      },
+      include: { messages: true },
+    });
+    expect(thread.messages.map((message) => message.message)).toEqual([{ id: 'm1', role: 'user', content: 'hi' }]);
+    const duplicate = db().conversationThread.create({ data: { agentId: agent.id, externalKey: thread.externalKey } });
+    expect(isUniqueViolation(await rejectionOf(duplicate))).toBe(true);
+    const key = { threadId_seq: { threadId: thread.id, seq: 1 } };
+    expect(
+      isUniqueViolation(
+        await rejectionOf(db().conversationMessage.create({ data: { ...key.threadId_seq, message: {} } })),
+      ),
+    ).toBe(true);
+    const updated = await db().conversationMessage.update({
+      where: key,
+      data: { message: { id: 'm1', role: 'user', content: 'hey' } },
+    });
+    expect(await db().conversationMessage.findUnique({ where: key })).toEqual(updated);
+    const renamed = await db().conversationThread.update({
+      where: { id: thread.id },
+      data: { externalKey: 'agui:t1' },
+    });
+    expect(await db().conversationThread.findUnique({ where: { id: thread.id } })).toEqual(renamed);
+    await db().conversationMessage.delete({ where: key });
+    await db().conversationThread.delete({ where: { id: thread.id } });
+    expect(await db().conversationThread.count({ where: { agentId: agent.id } })).toBe(0);
+  });
 });
 
 describe('referential actions', () => {
@@ -194,7 +263,7 @@ describe('referential actions', () => {
     expect(await db().integration.count({ where: { id: integration.id } })).toBe(1);
   });
 
-  it('deleting an agent removes its links and its engine config, and frees the resources', async () => {
+  it('deleting an agent removes its links, engine config, queued messages and threads, and frees the resources', async () => {
     const workspace = await makeWorkspace(db());
     const integration = await makeIntegration(db(), workspace.id);
     const mcpServer = await makeMcpServer(db(), workspace.id);
@@ -205,8 +274,24 @@ describe('referential actions', () => {
       data: { agentId: agent.id, workspaceId: workspace.id, version: 1n, config: {} },
     });
 
+    await db().inboundMessage.create({
+      data: {
+        agentId: agent.id,
+        integrationId: integration.id,
+        providerMessageId: 'wamid.x',
+        sender: '1',
+        payload: {},
+      },
+    });
+    await db().conversationThread.create({
+      data: { agentId: agent.id, externalKey: 'whatsapp:1', messages: { create: { seq: 1, message: {} } } },
+    });
+
     await db().agent.delete({ where: { id: agent.id } });
 
+    expect(await db().inboundMessage.count({ where: { agentId: agent.id } })).toBe(0);
+    expect(await db().conversationThread.count({ where: { agentId: agent.id } })).toBe(0);
+    expect(await db().conversationMessage.count()).toBe(0);
     expect(await db().agentIntegration.count({ where: { agentId: agent.id } })).toBe(0);
     expect(await db().agentMcpServer.count({ where: { agentId: agent.id } })).toBe(0);
     expect(await db().engineConfig.count({ where: { agentId: agent.id } })).toBe(0);
