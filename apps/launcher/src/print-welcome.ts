@@ -25,7 +25,7 @@ export function printWelcome(options: { managerPort: string; enginePort: string;
       : `  Sign in as ${demo.email}; the password is in .data/demo.json`,
     '',
     'Call the manager:',
-    `  curl -c /tmp/agentplane.cookies -H 'Content-Type: application/json' -d '{"email":"${demo.email}","password":"…"}' ${manager}/api/v1/auth/login`,
+    `  curl -c /tmp/agentplane.cookies -H 'Content-Type: application/json' -d '{"email":"${demo.email}","password":"${demo.newPassword ?? '<from .data/demo.json>'}"}' ${manager}/api/v1/auth/login`,
     `  curl -b /tmp/agentplane.cookies ${manager}/api/v1/agents/`,
     '',
     'Stream a run from the demo agent (this token is valid for 15 minutes;',
@@ -37,5 +37,7 @@ export function printWelcome(options: { managerPort: string; enginePort: string;
     '',
     'Press Ctrl-C to stop.',
   ];
-  for (const line of lines) say('launcher', line);
+  // Without the [launcher] prefix, so that the commands can be copied as they are.
+  say('launcher', 'ready');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
