@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ASYMMETRIC_JWT_ALGORITHMS, type TSsoConfig, ZIssuerUrl, ZSsoConfig } from '@agentplane/contracts';
 import { ConfigError, parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
@@ -37,6 +38,7 @@ const ZEngineEnv = z.object({
     .optional(),
   SECRETS_KEY: z.string().min(1).optional(),
   SECRETS_KEY_PREVIOUS: z.string().transform(splitList).optional(),
+  ENGINE_AGENTS_DIR: z.string().min(1).optional(),
 });
 
 export type ConfigSourceSettings =
@@ -58,6 +60,10 @@ export type EngineEnv = {
   previousSecretsKeys: string[];
   /** The whole environment: LLM agents read their API key from the variable their config names. */
   variables: NodeJS.ProcessEnv;
+  /** Where LANGGRAPH graph and CUSTOM module paths are resolved (ENGINE_AGENTS_DIR, else the working directory). */
+  agentsDir: string;
+  /** Also where LangGraph thread memory is kept; without it, graphs remember threads in process memory. */
+  databaseUrl: string | undefined;
 };
 
 type ParsedEnv = z.infer<typeof ZEngineEnv>;
@@ -121,5 +127,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     secretsKey: parsed.SECRETS_KEY,
     previousSecretsKeys: parsed.SECRETS_KEY_PREVIOUS ?? [],
     variables: env,
+    agentsDir: path.resolve(parsed.ENGINE_AGENTS_DIR ?? process.cwd()),
+    databaseUrl: parsed.DATABASE_URL,
   };
 }

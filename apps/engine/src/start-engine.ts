@@ -29,6 +29,8 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
         managerIssuer: env.managerIssuer,
         authDisabled: env.authDisabled,
         variables: env.variables,
+        agentsDir: env.agentsDir,
+        databaseUrl: env.databaseUrl,
         logger,
       }),
     logger,

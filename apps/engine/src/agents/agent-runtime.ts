@@ -1,6 +1,6 @@
 // The one seam between the run endpoint and an agent framework: the built-in LLM agent implements it
 // today, LangGraph graphs and custom AG-UI agents plug in behind the same shape.
-import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
+import type { AgentCapabilities, BaseEvent, RunAgentInput } from '@ag-ui/core';
 
 /** A server-side tool, described the way a model sees it. */
 export type AgentTool = {
@@ -32,6 +32,16 @@ export type AgentRunRequest = {
  */
 export type AgentRuntime = {
   run: (request: AgentRunRequest) => AsyncIterable<BaseEvent>;
+  /** What the framework adds to /agent/capabilities. */
+  capabilities?: RuntimeCapabilities;
+  /** Frees what the runtime holds (a checkpointer's pool), once the last run on its config is done. */
+  close?: () => Promise<void>;
+};
+
+export type RuntimeCapabilities = {
+  agui?: AgentCapabilities;
+  /** JSON Schemas of the agent's own state (LangGraph state channels), when the framework knows them. */
+  stateSchemas?: { input?: unknown; output?: unknown; state?: unknown };
 };
 
 /** An error whose message and code are safe to show the client in RUN_ERROR. */

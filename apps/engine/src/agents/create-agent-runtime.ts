@@ -1,19 +1,29 @@
-// Picks the runtime for the agent's framework. Frameworks without one yet are reported, not guessed at:
-// their runs answer 501 and /agent/capabilities says so.
-import type { TEngineAgent, TLlmAgentConfig } from '@agentplane/contracts';
+// Picks the runtime for the agent's framework. LANGGRAPH and CUSTOM load the operator's module; one that
+// does not load is reported, not guessed at: its runs answer 503 and /health says why.
+import type { TEngineConfig, TLlmAgentConfig } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
-import type { AgentRuntime } from './agent-runtime.js';
+import type { AgentRuntime, AgentToolbox } from './agent-runtime.js';
+import { loadCustomAgent } from './custom/custom-agent.js';
+import { loadLangGraphAgent } from './langgraph/langgraph-agent.js';
 import type { ChatModel } from './llm/chat-model.js';
 import { createLlmAgent } from './llm/llm-agent.js';
 import { createMockChatModel } from './llm/mock-chat-model.js';
 import { createOpenAiChatModel } from './llm/openai-chat-model.js';
+import { AgentLoadError } from './modules/load-agent-module.js';
 
-export type AgentRuntimeChoice = { runtime: AgentRuntime } | { runtime: undefined; unsupported: string };
+export type AgentRuntimeChoice = { runtime: AgentRuntime } | { runtime: undefined; loadError: AgentLoadError };
 
 export type AgentRuntimeOptions = {
   /** The engine's environment, where API keys live. */
   variables: NodeJS.ProcessEnv;
   logger: Logger;
+  /** The config version, which makes module imports fresh. */
+  version: number;
+  /** Where `path.js:export` references are resolved. */
+  agentsDir: string;
+  /** LangGraph thread memory goes to PostgreSQL when set, to process memory otherwise. */
+  databaseUrl: string | undefined;
+  toolbox: AgentToolbox;
 };
 
 function createChatModel(config: TLlmAgentConfig, { variables, logger }: AgentRuntimeOptions): ChatModel {
@@ -33,18 +43,37 @@ function createChatModel(config: TLlmAgentConfig, { variables, logger }: AgentRu
   });
 }
 
-export function createAgentRuntime(agent: TEngineAgent, options: AgentRuntimeOptions): AgentRuntimeChoice {
+function loadRuntime(config: TEngineConfig, options: AgentRuntimeOptions): Promise<AgentRuntime> | AgentRuntime {
+  const { agent } = config;
+  const common = { agentsDir: options.agentsDir, version: options.version, toolbox: options.toolbox };
   switch (agent.framework) {
     case 'LLM':
-      return {
-        runtime: createLlmAgent({
-          model: createChatModel(agent.config, options),
-          instructions: agent.config.instructions,
-          maxSteps: agent.config.maxSteps,
-        }),
-      };
+      return createLlmAgent({
+        model: createChatModel(agent.config, options),
+        instructions: agent.config.instructions,
+        maxSteps: agent.config.maxSteps,
+      });
     case 'LANGGRAPH':
+      return loadLangGraphAgent({
+        ...common,
+        reference: agent.config.graph,
+        databaseUrl: options.databaseUrl,
+        logger: options.logger,
+      });
     case 'CUSTOM':
-      return { runtime: undefined, unsupported: `This engine does not run ${agent.framework} agents yet.` };
+      return loadCustomAgent({ ...common, config, reference: agent.config.module, logger: options.logger });
+  }
+}
+
+export async function createAgentRuntime(
+  config: TEngineConfig,
+  options: AgentRuntimeOptions,
+): Promise<AgentRuntimeChoice> {
+  try {
+    return { runtime: await loadRuntime(config, options) };
+  } catch (error) {
+    if (!(error instanceof AgentLoadError)) throw error;
+    options.logger.error({ code: error.code, reason: error.message }, 'the agent module could not be loaded');
+    return { runtime: undefined, loadError: error };
   }
 }

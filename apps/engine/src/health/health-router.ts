@@ -3,9 +3,10 @@ import { Router } from 'express';
 import type { ConfigHolder } from '../config-source/config-holder.js';
 
 /**
- * 200 while a config is served, "degraded" when the database or an MCP server is unreachable or the
- * newest config was rejected (runs still work on what is in memory); 503 while no config is loaded
- * or after the agent was deleted.
+ * 200 while a config is served, "degraded" when the database or an MCP server is unreachable, the
+ * newest config was rejected (runs still work on what is in memory) or the agent's module did not load
+ * (runs answer 503 until a config whose module loads is published); 503 while no config is loaded or
+ * after the agent was deleted.
  */
 export function healthRouter(holder: ConfigHolder): Router {
   const router = Router();
@@ -18,14 +19,21 @@ export function healthRouter(holder: ConfigHolder): Router {
       ...(error === undefined ? {} : { error }),
     }));
     const rejection = holder.rejection();
+    const { loadError } = snapshot;
     const degraded =
-      holder.db() === 'unreachable' || rejection !== undefined || mcp.some((server) => server.status !== 'connected');
+      holder.db() === 'unreachable' ||
+      rejection !== undefined ||
+      loadError !== undefined ||
+      mcp.some((server) => server.status !== 'connected');
     res.json({
       status: degraded ? 'degraded' : 'ok',
       config_version: snapshot.version,
       db: holder.db(),
       mcp,
       ...(rejection === undefined ? {} : { rejected_config: rejection }),
+      ...(loadError === undefined
+        ? {}
+        : { agent_module: { status: 'failed', code: loadError.code, error: loadError.message } }),
     });
   });
   return router;

@@ -1,5 +1,6 @@
 // GET /agent/capabilities: what the agent can do, in the engine's words (framework, input and output
-// modes with their JSON Schemas) and in AG-UI's own AgentCapabilities fields.
+// modes with their JSON Schemas, and for a LangGraph graph the JSON Schemas of its state when its state
+// is declared with a schema) and in AG-UI's own AgentCapabilities fields, which the framework adds to.
 import type { AgentCapabilities } from '@ag-ui/core';
 import { EventSchemas, RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { AGUI_MEDIA_TYPE } from '@ag-ui/encoder';
@@ -20,8 +21,11 @@ function readSchemas() {
 export function describeCapabilities(snapshot: AgentSnapshot) {
   const { agent } = snapshot.config;
   const { input, output } = readSchemas();
+  const fromRuntime = snapshot.runtime?.capabilities;
+  const stateSchemas = fromRuntime?.stateSchemas;
   const capabilities: AgentCapabilities = {
-    identity: { name: agent.name },
+    ...fromRuntime?.agui,
+    identity: { ...fromRuntime?.agui?.identity, name: agent.name },
     transport: { streaming: true, httpBinary: true },
     ...(agent.framework === 'LLM'
       ? {
@@ -42,10 +46,20 @@ export function describeCapabilities(snapshot: AgentSnapshot) {
   return {
     framework: agent.framework,
     supported: snapshot.runtime !== undefined,
-    ...(snapshot.unsupported === undefined ? {} : { detail: snapshot.unsupported }),
+    ...(snapshot.loadError === undefined ? {} : { detail: snapshot.loadError.message }),
     streaming: true,
     ...capabilities,
-    input: { mode: 'ag-ui', content_type: 'application/json', schema: input },
-    output: { mode: 'ag-ui-events', content_types: ['text/event-stream', AGUI_MEDIA_TYPE], schema: output },
+    input: {
+      mode: 'ag-ui',
+      content_type: 'application/json',
+      schema: input,
+      ...(stateSchemas?.input === undefined ? {} : { state_schema: stateSchemas.input }),
+    },
+    output: {
+      mode: 'ag-ui-events',
+      content_types: ['text/event-stream', AGUI_MEDIA_TYPE],
+      schema: output,
+      ...(stateSchemas?.output === undefined ? {} : { state_schema: stateSchemas.output }),
+    },
   };
 }

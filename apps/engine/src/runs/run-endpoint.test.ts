@@ -218,7 +218,7 @@ describe('runs and config changes', () => {
   });
 });
 
-describe('an agent whose framework the engine cannot run yet', () => {
+describe('an agent whose module does not load', () => {
   let engine: RunningEngine;
 
   beforeAll(async () => {
@@ -233,11 +233,11 @@ describe('an agent whose framework the engine cannot run yet', () => {
     await engine?.shutdown();
   });
 
-  it('answers runs with 501 problem+json', async () => {
+  it('answers runs with 503 problem+json naming the missing module', async () => {
     const response = await postRun(engine, input('hi'));
-    expect(response.status).toBe(501);
+    expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(((await response.json()) as { detail: string }).detail).toMatch(/LANGGRAPH/);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/graphs\/support\.js does not exist/);
   });
 
   it('says so in /agent/capabilities', async () => {

@@ -11,8 +11,9 @@ import { openEventStream } from './event-stream.js';
 
 export function handleRun({ keepaliveMs }: { keepaliveMs?: number }): RequestHandler {
   return async (req, res) => {
-    const { runtime, unsupported, toolset } = getSnapshot(res);
-    if (runtime === undefined) throw new AppError('not_implemented', unsupported ?? 'This agent cannot run here.');
+    const { runtime, loadError, toolset } = getSnapshot(res);
+    // The agent's module did not load (/health says why); the next config version loads it afresh.
+    if (runtime === undefined) throw new AppError('service_unavailable', loadError?.message ?? 'No agent is loaded.');
     if (!req.is('application/json')) {
       throw new AppError('unsupported_media_type', 'Send the RunAgentInput as application/json.');
     }

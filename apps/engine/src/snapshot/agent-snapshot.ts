@@ -5,6 +5,7 @@ import type { TEngineConfig, TSsoConfig } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
 import { createAgentRuntime } from '../agents/create-agent-runtime.js';
+import type { AgentLoadError } from '../agents/modules/load-agent-module.js';
 import { type Authenticator, createAuthenticator } from '../auth/authenticator.js';
 import type { JwksResolver } from '../auth/jwks-resolver.js';
 import { managerTokenSettings } from '../auth/manager-tokens.js';
@@ -13,9 +14,9 @@ import { connectMcpToolset, type McpToolset } from '../mcp/mcp-toolset.js';
 export type AgentSnapshot = {
   version: number;
   config: TEngineConfig;
-  /** Absent when the engine cannot run this framework yet; `unsupported` says why. */
+  /** Absent when the agent's module did not load; `loadError` says why (503 for runs, degraded health). */
   runtime: AgentRuntime | undefined;
-  unsupported: string | undefined;
+  loadError: AgentLoadError | undefined;
   toolset: McpToolset;
   auth: Authenticator;
   /** Keeps the snapshot open until the returned release is called. */
@@ -30,6 +31,10 @@ export type SnapshotDependencies = {
   managerIssuer: string | undefined;
   authDisabled: boolean;
   variables: NodeJS.ProcessEnv;
+  /** Where LANGGRAPH and CUSTOM module paths are resolved. */
+  agentsDir: string;
+  /** LangGraph thread memory is kept here when set. */
+  databaseUrl: string | undefined;
   logger: Logger;
 };
 
@@ -39,7 +44,6 @@ export async function createAgentSnapshot(
   deps: SnapshotDependencies,
 ): Promise<AgentSnapshot> {
   const logger = deps.logger.child({ config_version: version });
-  const choice = createAgentRuntime(config.agent, { variables: deps.variables, logger });
   const auth = createAuthenticator({
     sso: config.sso,
     fallback: deps.oidcFallback,
@@ -48,8 +52,20 @@ export async function createAgentSnapshot(
     resolver: deps.resolver,
     logger,
   });
-  // An agent the engine cannot run has no use for its tool servers, so none are started.
-  const toolset = await connectMcpToolset(choice.runtime === undefined ? [] : config.mcp_servers, logger);
+  // Tools first: agent modules may ask for them (getMcpTools) while they load.
+  const toolset = await connectMcpToolset(config.mcp_servers, logger);
+  const choice = await createAgentRuntime(config, {
+    variables: deps.variables,
+    logger,
+    version,
+    agentsDir: deps.agentsDir,
+    databaseUrl: deps.databaseUrl,
+    toolbox: toolset,
+  }).catch(async (error: unknown) => {
+    await toolset.close();
+    throw error;
+  });
+  const { runtime } = choice;
 
   let leases = 0;
   let retired = false;
@@ -60,14 +76,19 @@ export async function createAgentSnapshot(
   });
   const closeIfIdle = () => {
     if (!retired || leases > 0 || closed !== undefined) return;
-    closed = toolset.close().finally(onClosed);
+    closed = Promise.all([toolset.close(), runtime?.close?.()])
+      .then(
+        () => undefined,
+        (error: unknown) => logger.warn({ err: error }, 'could not close the agent runtime'),
+      )
+      .finally(onClosed);
   };
 
   return {
     version,
     config,
-    runtime: choice.runtime,
-    unsupported: choice.runtime === undefined ? choice.unsupported : undefined,
+    runtime,
+    loadError: choice.runtime === undefined ? choice.loadError : undefined,
     toolset,
     auth,
     lease: () => {

@@ -1,0 +1,107 @@
+// CUSTOM agents end to end: a real engine loads the fixture factories, and HttpAgent (verifyEvents on)
+// consumes what the engine relays.
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunningEngine } from '../../start-engine.js';
+import { everythingStdioServer } from '../../testing/everything-server.js';
+import { makeCustomEngineConfig } from '../../testing/module-engine-configs.js';
+import { startFileEngine } from '../../testing/test-engine.js';
+import { waitUntil } from '../../testing/wait-until.js';
+
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
+const engines: RunningEngine[] = [];
+
+async function startCustomEngine(module: string, options: { tools?: boolean } = {}) {
+  const config = makeCustomEngineConfig(module, {
+    name: 'custom echo',
+    mcpServers: options.tools ? [everythingStdioServer()] : [],
+  });
+  const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: FIXTURES } });
+  engines.push(engine);
+  return engine;
+}
+
+async function runWithClient(engine: RunningEngine, content: string) {
+  const agent = new HttpAgent({
+    url: `${engine.url}/agent/run`,
+    threadId: randomUUID(),
+    initialMessages: [{ id: randomUUID(), role: 'user', content }],
+  });
+  const events: BaseEvent[] = [];
+  let failure: unknown;
+  const result = await agent
+    .runAgent(
+      {},
+      {
+        onEvent: ({ event }) => {
+          events.push(event);
+        },
+        onRunFailed: ({ error }) => {
+          failure = error;
+        },
+      },
+    )
+    .catch((error: unknown) => {
+      failure = error;
+      return undefined;
+    });
+  return { events, result, failure };
+}
+
+let echo: RunningEngine;
+
+beforeAll(async () => {
+  echo = await startCustomEngine('echo-agent.js:createEchoAgent', { tools: true });
+});
+
+afterAll(async () => {
+  await Promise.all(engines.map((engine) => engine.shutdown()));
+});
+
+describe('CUSTOM agents', () => {
+  it('relays the events of the agent the factory made, with the config and tools it was given', async () => {
+    const { events, result, failure } = await runWithClient(echo, 'hello');
+    expect(failure).toBeUndefined();
+    expect(events.map((event) => event.type)).toEqual([
+      EventType.RUN_STARTED,
+      EventType.TEXT_MESSAGE_START,
+      EventType.TEXT_MESSAGE_CONTENT,
+      EventType.TEXT_MESSAGE_END,
+      EventType.RUN_FINISHED,
+    ]);
+    expect(result?.newMessages).toEqual([
+      expect.objectContaining({
+        role: 'assistant',
+        content: expect.stringMatching(/^echo: hello \(agent custom echo, \d+ tools\)$/),
+      }),
+    ]);
+    const content = String(result?.newMessages[0]?.content);
+    expect(Number(/(\d+) tools/.exec(content)?.[1])).toBeGreaterThan(0);
+  });
+
+  it('lets the agent call its MCP tools through ctx.callTool', async () => {
+    const { result, failure } = await runWithClient(echo, 'tool ping');
+    expect(failure).toBeUndefined();
+    expect(result?.newMessages).toEqual([expect.objectContaining({ content: 'tool said: Echo: ping' })]);
+  });
+
+  it('closes the stream of an agent that breaks the event order with RUN_ERROR, and unsubscribes from it', async () => {
+    const engine = await startCustomEngine('out-of-order-agent.js:createAgent');
+    // The module instance the engine imported (same URL, same config-version query), to read its teardowns.
+    const fixtureUrl = new URL('./fixtures/out-of-order-agent.js?v=1', import.meta.url).href;
+    const { teardowns } = (await import(fixtureUrl)) as { teardowns: { count: number } };
+    const before = teardowns.count;
+    const { events, failure } = await runWithClient(engine, 'hi');
+    expect(events.map((event) => event.type)).toEqual([EventType.RUN_STARTED, EventType.RUN_ERROR]);
+    expect(events.at(-1)).toMatchObject({ code: 'protocol_violation' });
+    expect(failure).toBeUndefined();
+    await waitUntil(() => teardowns.count > before, { what: 'the agent stream to be torn down' });
+  });
+
+  it('describes a custom agent in /agent/capabilities', async () => {
+    const body = (await (await fetch(`${echo.url}/agent/capabilities`)).json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ framework: 'CUSTOM', supported: true, identity: { name: 'custom echo' } });
+  });
+});

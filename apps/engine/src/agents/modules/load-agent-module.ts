@@ -1,0 +1,74 @@
+// Loads the operator's code named by `path/to/module.js:exportName`: resolved against the agents
+// directory (absolute paths allowed, `..` above it refused), imported fresh for each config version
+// so a fixed file is picked up without a restart, and every failure classified for /health and 503s.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export type AgentLoadErrorCode = 'path_escape' | 'missing_file' | 'load_failed' | 'missing_export' | 'wrong_type';
+
+/** Why the agent's module cannot run; safe to show in /health and in a 503 (no stack, no file contents). */
+export class AgentLoadError extends Error {
+  override name = 'AgentLoadError';
+  constructor(
+    readonly code: AgentLoadErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type ModuleReference = { file: string; exportName: string };
+
+/** Splits `path.js:export` at its last colon and resolves the path; refuses one that climbs out of `agentsDir`. */
+export function resolveModuleReference(reference: string, agentsDir: string): ModuleReference {
+  const colon = reference.lastIndexOf(':');
+  const modulePath = reference.slice(0, colon);
+  const exportName = reference.slice(colon + 1);
+  if (colon <= 0 || exportName === '') {
+    throw new AgentLoadError('missing_export', `"${reference}" does not name an export ("path.js:exportName").`);
+  }
+  if (path.isAbsolute(modulePath)) return { file: path.normalize(modulePath), exportName };
+  const root = path.resolve(agentsDir);
+  const file = path.resolve(root, modulePath);
+  const relative = path.relative(root, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new AgentLoadError('path_escape', `"${modulePath}" leads outside the agents directory.`);
+  }
+  return { file, exportName };
+}
+
+/**
+ * Imports the module and returns the named export. `version` busts Node's module cache: a new config
+ * version imports the file again, so an operator who fixed it only has to publish a new config.
+ */
+export async function importAgentExport(reference: string, agentsDir: string, version: number): Promise<unknown> {
+  const { file, exportName } = resolveModuleReference(reference, agentsDir);
+  const found = await stat(file).catch(() => undefined);
+  if (found === undefined || !found.isFile()) {
+    throw new AgentLoadError('missing_file', `The module ${file} does not exist.`);
+  }
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = (await import(`${pathToFileURL(file).href}?v=${version}`)) as Record<string, unknown>;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new AgentLoadError('load_failed', `The module ${file} failed to load: ${reason}`);
+  }
+  if (!(exportName in namespace) || namespace[exportName] === undefined) {
+    const available = Object.keys(namespace).join(', ') || 'none';
+    throw new AgentLoadError(
+      'missing_export',
+      `The module ${file} has no export "${exportName}" (exports: ${available}).`,
+    );
+  }
+  return namespace[exportName];
+}
+
+/** The type of a value, in words for an error message. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'object') return `an object (${value.constructor?.name ?? 'no prototype'})`;
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,210 @@
+// Agent modules that do not load: every class of failure makes /health degraded with the reason and
+// runs answer 503 problem+json; in database mode the next published config loads the module afresh,
+// so fixing the reference and publishing recovers without a restart. (A file fixed in place is
+// covered in load-agent-module.test.ts, under plain Node: jest keeps the first text of a file it read.)
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
+import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunningEngine } from '../../start-engine.js';
+import { makeCustomEngineConfig, makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
+import { startFileEngine, startTestEngine } from '../../testing/test-engine.js';
+import { waitUntil } from '../../testing/wait-until.js';
+
+type Health = {
+  status: string;
+  config_version: number;
+  agent_module?: { status: string; code: string; error: string };
+};
+
+const CUSTOM_FIXTURES = fileURLToPath(new URL('../custom/fixtures', import.meta.url));
+
+// A custom agent needing no package: any object whose run(input) returns something subscribable will do.
+const GOOD_AGENT = `
+export const createAgent = () => ({
+  run: (input) => ({
+    subscribe: (observer) => {
+      const { threadId, runId } = input;
+      for (const event of [
+        { type: 'RUN_STARTED', threadId, runId },
+        { type: 'TEXT_MESSAGE_START', messageId: 'm-' + runId, role: 'assistant' },
+        { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm-' + runId, delta: 'recovered' },
+        { type: 'TEXT_MESSAGE_END', messageId: 'm-' + runId },
+        { type: 'RUN_FINISHED', threadId, runId },
+      ]) observer.next(event);
+      observer.complete();
+      return { unsubscribe() {} };
+    },
+  }),
+});
+`;
+
+const health = async (engine: RunningEngine) => {
+  const response = await fetch(`${engine.url}/health`);
+  return { status: response.status, body: (await response.json()) as Health };
+};
+
+async function postRun(engine: RunningEngine) {
+  return fetch(`${engine.url}/agent/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      threadId: randomUUID(),
+      runId: randomUUID(),
+      messages: [{ id: randomUUID(), role: 'user', content: 'hi' }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    }),
+  });
+}
+
+async function expectUnavailable(engine: RunningEngine, code: string, reason: RegExp) {
+  const { status, body } = await health(engine);
+  expect(status).toBe(200);
+  expect(body.status).toBe('degraded');
+  expect(body.agent_module).toEqual({ status: 'failed', code, error: expect.stringMatching(reason) });
+  const run = await postRun(engine);
+  expect(run.status).toBe(503);
+  expect(run.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(((await run.json()) as { detail: string }).detail).toMatch(reason);
+}
+
+let agentsDir: string;
+
+beforeAll(async () => {
+  agentsDir = await mkdtemp(path.join(tmpdir(), 'engine-agents-'));
+  await writeFile(path.join(agentsDir, 'good.js'), GOOD_AGENT);
+  await writeFile(path.join(agentsDir, 'syntax.js'), 'export const createAgent = ;\n');
+  await writeFile(path.join(agentsDir, 'number.js'), 'export const createAgent = 1;\n');
+  await writeFile(path.join(agentsDir, 'throws.js'), "throw new Error('cannot start: no settings');\n");
+});
+
+describe('each class of module error makes the engine degraded and its runs 503', () => {
+  const cases: [string, string, 'CUSTOM' | 'LANGGRAPH', string, RegExp][] = [
+    ['a missing file', 'missing_file', 'CUSTOM', 'nowhere/agent.js:createAgent', /nowhere\/agent\.js does not exist/],
+    ['a missing export', 'missing_export', 'CUSTOM', 'good.js:makeAgent', /no export "makeAgent".*createAgent/],
+    ['a module that does not parse', 'load_failed', 'CUSTOM', 'syntax.js:createAgent', /syntax\.js failed to load/],
+    ['a module that throws', 'load_failed', 'LANGGRAPH', 'throws.js:graph', /cannot start: no settings/],
+    ['a path above the agents directory', 'path_escape', 'CUSTOM', '../elsewhere/agent.js:createAgent', /outside/],
+  ];
+  it.each(cases)('%s (%s)', async (_name, code, framework, reference, reason) => {
+    const config = framework === 'CUSTOM' ? makeCustomEngineConfig(reference) : makeLangGraphEngineConfig(reference);
+    const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: agentsDir } });
+    try {
+      await expectUnavailable(engine, code, reason);
+    } finally {
+      await engine.shutdown();
+    }
+  });
+
+  const wrongTypes: [string, 'CUSTOM' | 'LANGGRAPH', string, RegExp][] = [
+    ['a custom export that is no function', 'CUSTOM', 'wrong-exports.js:notAFactory', /a number, not a factory/],
+    ['a factory that returns no agent', 'CUSTOM', 'wrong-exports.js:returnsNoAgent', /not an AG-UI AbstractAgent/],
+    ['a graph export that is no graph', 'LANGGRAPH', 'wrong-exports.js:returnsNoAgent', /not a LangGraph graph/],
+  ];
+  it.each(wrongTypes)('%s (wrong_type)', async (_name, framework, reference, reason) => {
+    const config = framework === 'CUSTOM' ? makeCustomEngineConfig(reference) : makeLangGraphEngineConfig(reference);
+    const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: CUSTOM_FIXTURES } });
+    try {
+      await expectUnavailable(engine, 'wrong_type', reason);
+    } finally {
+      await engine.shutdown();
+    }
+  });
+
+  it('accepts an absolute module path', async () => {
+    const config = makeCustomEngineConfig(`${path.join(agentsDir, 'good.js')}:createAgent`);
+    const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: CUSTOM_FIXTURES } });
+    try {
+      expect((await health(engine)).body.status).toBe('ok');
+    } finally {
+      await engine.shutdown();
+    }
+  });
+});
+
+describe('recovery in database mode', () => {
+  let database: TestDatabase;
+  let agentId: string;
+  let workspaceId: string;
+  let engine: RunningEngine | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const workspace = await makeWorkspace(database.prisma);
+    agentId = (await makeAgent(database.prisma, workspace.id)).id;
+    workspaceId = workspace.id;
+  });
+
+  afterAll(async () => {
+    await engine?.shutdown();
+    await database?.drop();
+  });
+
+  async function publish(version: number, reference: string) {
+    const config = makeCustomEngineConfig(reference, { agentId, workspaceId }) as object;
+    await database.prisma.engineConfig.upsert({
+      where: { agentId },
+      create: { agentId, workspaceId, version: BigInt(version), config },
+      update: { version: BigInt(version), config },
+    });
+  }
+
+  const servedVersion = async (expected: number) =>
+    waitUntil(async () => (await health(engine as RunningEngine)).body.config_version === expected, {
+      what: `version ${expected} to be applied`,
+    });
+
+  async function runWithClient() {
+    const agent = new HttpAgent({
+      url: `${(engine as RunningEngine).url}/agent/run`,
+      initialMessages: [{ id: randomUUID(), role: 'user', content: 'hi' }],
+    });
+    const events: BaseEvent[] = [];
+    await agent.runAgent({}, { onEvent: ({ event }) => void events.push(event) });
+    return events;
+  }
+
+  it('goes through every error class and recovers once a config whose module loads is published', async () => {
+    await publish(1, 'missing.js:createAgent');
+    engine = await startTestEngine({
+      AGENT_ID: agentId,
+      DATABASE_URL: database.url,
+      ENGINE_CONFIG_POLL_MS: '100',
+      ENGINE_AGENTS_DIR: agentsDir,
+    });
+    await servedVersion(1);
+    await expectUnavailable(engine, 'missing_file', /missing\.js does not exist/);
+
+    await publish(2, 'good.js:nothing');
+    await servedVersion(2);
+    await expectUnavailable(engine, 'missing_export', /no export "nothing"/);
+
+    await publish(3, 'syntax.js:createAgent');
+    await servedVersion(3);
+    await expectUnavailable(engine, 'load_failed', /failed to load/);
+
+    await publish(4, 'number.js:createAgent');
+    await servedVersion(4);
+    await expectUnavailable(engine, 'wrong_type', /a number, not a factory/);
+
+    await publish(5, 'good.js:createAgent');
+    await servedVersion(5);
+    expect((await health(engine)).body).toMatchObject({ status: 'ok', config_version: 5 });
+    expect((await health(engine)).body.agent_module).toBeUndefined();
+    const events = await runWithClient();
+    expect(events.map((event) => event.type)).toEqual([
+      EventType.RUN_STARTED,
+      EventType.TEXT_MESSAGE_START,
+      EventType.TEXT_MESSAGE_CONTENT,
+      EventType.TEXT_MESSAGE_END,
+      EventType.RUN_FINISHED,
+    ]);
+  });
+});
