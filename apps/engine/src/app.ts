@@ -4,6 +4,7 @@ import type { ConfigHolder } from './config-source/config-holder.js';
 import { healthRouter } from './health/health-router.js';
 import { infoRouter } from './info/info-router.js';
 import { runRouter } from './runs/run-router.js';
+import { type WhatsAppInbox, whatsappRouter } from './whatsapp/whatsapp-router.js';
 
 export type EngineDependencies = {
   logger: Logger;
@@ -11,16 +12,24 @@ export type EngineDependencies = {
   holder: ConfigHolder;
   /** Interval of SSE keepalive comments (15 s unless a test needs it shorter). */
   keepaliveMs?: number;
+  /** Database mode only: the WhatsApp queue and conversation threads (pool) and the worker to wake. */
+  store?: WhatsAppInbox;
 };
 
 /** Builds the engine's Express app from its dependencies, without listening. */
-export function createEngineApp({ logger, holder, keepaliveMs }: EngineDependencies): Express {
+export function createEngineApp({ logger, holder, keepaliveMs, store }: EngineDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLogger(logger));
   app.use(healthRouter(holder));
   app.use(infoRouter(holder));
-  app.use(runRouter(holder, keepaliveMs === undefined ? {} : { keepaliveMs }));
+  app.use(
+    runRouter(holder, {
+      ...(keepaliveMs === undefined ? {} : { keepaliveMs }),
+      ...(store === undefined ? {} : { threads: store.pool }),
+    }),
+  );
+  app.use(whatsappRouter(holder, store));
   app.use(notFoundHandler);
   app.use(problemHandler);
   return app;

@@ -85,4 +85,29 @@ describe('loadEngineEnv', () => {
     expect(loadEngineEnv({ ...DATABASE, ENGINE_AUTH: 'disabled' }).authDisabled).toBe(true);
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_AUTH: 'off' })).toThrow(/ENGINE_AUTH/);
   });
+
+  it('reads the WhatsApp settings with their defaults, and refuses a Graph base URL that is not http(s)', () => {
+    expect(loadEngineEnv(DATABASE).whatsapp).toEqual({
+      graphApiBaseUrl: 'https://graph.facebook.com',
+      graphApiTimeoutMs: 10_000,
+      maxAttempts: 5,
+      retryBaseMs: 2000,
+      pollMs: 1000,
+      leaseMs: 300_000,
+      unsupportedMessageReply: expect.stringMatching(/text/),
+    });
+    const custom = loadEngineEnv({
+      ...DATABASE,
+      GRAPH_API_BASE_URL: 'http://127.0.0.1:9999/',
+      WHATSAPP_MAX_ATTEMPTS: '2',
+      WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: 'Text only.',
+    }).whatsapp;
+    expect(custom).toMatchObject({
+      graphApiBaseUrl: 'http://127.0.0.1:9999',
+      maxAttempts: 2,
+      unsupportedMessageReply: 'Text only.',
+    });
+    expect(() => loadEngineEnv({ ...DATABASE, GRAPH_API_BASE_URL: 'ftp://graph' })).toThrow(/GRAPH_API_BASE_URL/);
+    expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
+  });
 });

@@ -36,10 +36,39 @@ const ZEngineEnv = z.object({
     .url({ protocol: /^https?$/, error: 'must be the manager issuer URL, e.g. http://manager:8000' })
     .transform((value) => new URL(value).origin)
     .optional(),
+  GRAPH_API_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://graph.facebook.com' })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .default('https://graph.facebook.com'),
+  GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  WHATSAPP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  WHATSAPP_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
+  WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+  WHATSAPP_LEASE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
+    .string()
+    .max(4096)
+    .default('Sorry, I can only read text messages. Please send your question as text.'),
   SECRETS_KEY: z.string().min(1).optional(),
   SECRETS_KEY_PREVIOUS: z.string().transform(splitList).optional(),
   ENGINE_AGENTS_DIR: z.string().min(1).optional(),
 });
+
+/** How WhatsApp messages are queued, retried and answered (database mode). */
+export type WhatsAppSettings = {
+  graphApiBaseUrl: string;
+  graphApiTimeoutMs: number;
+  /** Attempts per message, the first included, before it is marked failed. */
+  maxAttempts: number;
+  /** First retry delay; each later one doubles, with jitter. */
+  retryBaseMs: number;
+  /** How often the worker looks for due messages besides being woken by the webhook. */
+  pollMs: number;
+  /** How long a claimed message stays locked: a worker that died holding it releases it after this. */
+  leaseMs: number;
+  /** Sent back for anything but a text message. */
+  unsupportedMessageReply: string;
+};
 
 export type ConfigSourceSettings =
   | { kind: 'database'; agentId: string; databaseUrl: string; pollMs: number; listen: boolean }
@@ -56,6 +85,7 @@ export type EngineEnv = {
   oidcFallback: TSsoConfig | undefined;
   /** Tokens the manager mints for this agent (iss = this, aud = the agent id) are accepted too. */
   managerIssuer: string | undefined;
+  whatsapp: WhatsAppSettings;
   secretsKey: string | undefined;
   previousSecretsKeys: string[];
   /** The whole environment: LLM agents read their API key from the variable their config names. */
@@ -124,6 +154,15 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     authDisabled: parsed.ENGINE_AUTH === 'disabled',
     oidcFallback: readOidcFallback(parsed),
     managerIssuer: parsed.ENGINE_MANAGER_ISSUER,
+    whatsapp: {
+      graphApiBaseUrl: parsed.GRAPH_API_BASE_URL,
+      graphApiTimeoutMs: parsed.GRAPH_API_TIMEOUT_MS,
+      maxAttempts: parsed.WHATSAPP_MAX_ATTEMPTS,
+      retryBaseMs: parsed.WHATSAPP_RETRY_BASE_MS,
+      pollMs: parsed.WHATSAPP_POLL_MS,
+      leaseMs: parsed.WHATSAPP_LEASE_MS,
+      unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
+    },
     secretsKey: parsed.SECRETS_KEY,
     previousSecretsKeys: parsed.SECRETS_KEY_PREVIOUS ?? [],
     variables: env,

@@ -1,5 +1,6 @@
 // Wires the environment to a running engine: config source, snapshot builder, app, listener.
 import { ConfigError, type Logger, type RunningServer, serve } from '@agentplane/server-kit';
+import pg from 'pg';
 import { createEngineApp } from './app.js';
 import { createJwksResolver } from './auth/jwks-resolver.js';
 import { type ConfigHolder, createConfigHolder } from './config-source/config-holder.js';
@@ -8,6 +9,7 @@ import { createSecretOpener } from './config-source/parse-engine-config.js';
 import { FILE_CONFIG_VERSION, readConfigFile } from './config-source/read-config-file.js';
 import type { EngineEnv } from './env.js';
 import { createAgentSnapshot } from './snapshot/agent-snapshot.js';
+import { startWhatsAppWorker, type WhatsAppWorker } from './whatsapp/whatsapp-worker.js';
 
 export type StartEngineOptions = {
   logger: Logger;
@@ -44,10 +46,31 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     if (!result.applied) throw new ConfigError(`ENGINE_CONFIG_FILE ${env.source.path}: ${result.reason}`);
   }
 
+  // Database mode: a small pool for the WhatsApp queue and conversation threads, and the queue's worker.
+  let pool: pg.Pool | undefined;
+  let worker: WhatsAppWorker | undefined;
+  if (env.source.kind === 'database') {
+    pool = new pg.Pool({
+      connectionString: env.source.databaseUrl,
+      max: 4,
+      connectionTimeoutMillis: 5000,
+      query_timeout: 10_000,
+    });
+    pool.on('error', (error) => logger.debug({ err: error }, 'idle database connection lost'));
+    worker = startWhatsAppWorker({
+      pool,
+      source: holder,
+      agentId: env.source.agentId,
+      settings: env.whatsapp,
+      logger,
+    });
+  }
+
   const app = createEngineApp({
     logger,
     holder,
     ...(options.keepaliveMs === undefined ? {} : { keepaliveMs: options.keepaliveMs }),
+    ...(pool === undefined || worker === undefined ? {} : { store: { pool, wake: worker.wake } }),
   });
   const running = await serve(app, {
     port: env.port,
@@ -55,8 +78,10 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     logger,
     handleSignals: options.handleSignals ?? false,
     onClose: async () => {
+      await worker?.stop();
       await source?.stop();
       await holder.close();
+      await pool?.end();
     },
   });
   if (env.source.kind === 'database') {

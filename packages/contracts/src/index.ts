@@ -10,6 +10,7 @@ export * from './engine/engine-config.js';
 export * from './integrations/integration.js';
 export * from './integrations/integration-config.js';
 export * from './integrations/whatsapp-config.js';
+export * from './integrations/whatsapp-webhook.js';
 export * from './mcp-servers/mcp-server.js';
 export * from './mcp-servers/mcp-server-config.js';
 export * from './openapi/openapi-document.js';

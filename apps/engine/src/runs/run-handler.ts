@@ -1,17 +1,26 @@
 // POST /agent/run: checks everything that can still become an HTTP error (framework, body), then
 // streams the agent's events. From the first byte on, every failure is a RUN_ERROR event instead.
-import type { RunAgentInput } from '@ag-ui/core';
+import { EventType, type RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { formatZodIssues } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import type { RequestHandler } from 'express';
+import type pg from 'pg';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
+import { continueAguiThread, storeAguiRun } from '../threads/agui-threads.js';
+import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
 import { openEventStream } from './event-stream.js';
 
-export function handleRun({ keepaliveMs }: { keepaliveMs?: number }): RequestHandler {
+export type RunOptions = {
+  keepaliveMs?: number;
+  /** Database mode: conversation threads are stored and continued (see threads/agui-threads.ts). */
+  threads?: pg.Pool;
+};
+
+export function handleRun({ keepaliveMs, threads }: RunOptions): RequestHandler {
   return async (req, res) => {
-    const { runtime, loadError, toolset } = getSnapshot(res);
+    const { runtime, loadError, toolset, config } = getSnapshot(res);
     // The agent's module did not load (/health says why); the next config version loads it afresh.
     if (runtime === undefined) throw new AppError('service_unavailable', loadError?.message ?? 'No agent is loaded.');
     if (!req.is('application/json')) {
@@ -23,18 +32,37 @@ export function handleRun({ keepaliveMs }: { keepaliveMs?: number }): RequestHan
         errors: formatZodIssues(parsed.error),
       });
     }
-    const input = parsed.data as RunAgentInput;
+    const subject = (res.locals.claims as { sub?: string } | undefined)?.sub;
+    // Without the database the run still goes ahead, only without its stored thread.
+    const thread = await (threads === undefined
+      ? undefined
+      : continueAguiThread(threads, config.agent.id, parsed.data as RunAgentInput, subject).catch((error: unknown) => {
+          req.log.warn({ err: error }, 'could not load the stored thread; running without it');
+          return undefined;
+        }));
+    const input = thread?.input ?? (parsed.data as RunAgentInput);
 
     // The client going away aborts the model call and any MCP call through this signal.
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const log = req.log.child({ thread_id: input.threadId, run_id: input.runId });
     const stream = openEventStream(req, res, keepaliveMs);
+    const collector = createMessageCollector();
+    let finished = false;
     try {
       const events = runtime.run({ input, signal: abort.signal, toolbox: toolset });
       for await (const event of guardEventOrder(events, input, abort.signal, log)) {
+        collector.observe(event);
+        finished = event.type === EventType.RUN_FINISHED;
         await stream.send(event);
         if (abort.signal.aborted) break;
+      }
+      // Stored before the stream ends, so the client's next run sees this one. RUN_FINISHED is already
+      // sent, so a storage failure can only be logged.
+      if (threads !== undefined && thread !== undefined && finished) {
+        await storeAguiRun(threads, config.agent.id, thread, collector.messages()).catch((error: unknown) =>
+          log.error({ err: error }, 'could not store the run in its thread'),
+        );
       }
     } finally {
       stream.end();

@@ -1,0 +1,38 @@
+// Runs the agent without a client stream (messaging webhooks): the same runtime, toolbox and event
+// order guard as /agent/run, collected into the messages and text the run produced.
+import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag-ui/core';
+import type { Logger } from '@agentplane/server-kit';
+import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
+import { createMessageCollector } from './collect-messages.js';
+import { guardEventOrder } from './event-order-guard.js';
+
+export type CompletedRun =
+  | { finished: true; messages: Message[]; text: string }
+  | { finished: false; code: string; message: string };
+
+export async function runToCompletion(
+  snapshot: AgentSnapshot,
+  input: RunAgentInput,
+  signal: AbortSignal,
+  logger: Logger,
+): Promise<CompletedRun> {
+  const { runtime, loadError, toolset } = snapshot;
+  if (runtime === undefined) {
+    return { finished: false, code: 'agent_not_loaded', message: loadError?.message ?? 'No agent is loaded.' };
+  }
+  const collector = createMessageCollector();
+  let last: BaseEvent | undefined;
+  for await (const event of guardEventOrder(runtime.run({ input, signal, toolbox: toolset }), input, signal, logger)) {
+    collector.observe(event);
+    last = event;
+  }
+  if (last?.type === EventType.RUN_FINISHED) {
+    return { finished: true, messages: collector.messages(), text: collector.text() };
+  }
+  const error = last as { code?: string; message?: string } | undefined;
+  return {
+    finished: false,
+    code: error?.code ?? (signal.aborted ? 'aborted' : 'agent_error'),
+    message: error?.message ?? 'The run ended without finishing.',
+  };
+}

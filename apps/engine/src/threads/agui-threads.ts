@@ -1,0 +1,42 @@
+// The thread rule of /agent/run (database mode). A run whose messages carry no history (no assistant
+// or tool message, typically just the new user message) continues its stored thread: the stored
+// messages go first. Every finished run stores the messages the thread does not have yet (by AG-UI
+// message id), so clients that send their full history keep working and nothing is stored twice.
+// Threads belong to the caller: the key includes the token's subject, so a threadId alone never
+// reads someone else's conversation.
+import type { Message, RunAgentInput } from '@ag-ui/core';
+import type pg from 'pg';
+import { appendThreadMessages, loadThreadMessages, withTransaction } from './thread-store.js';
+
+export type AguiThread = { key: string; input: RunAgentInput; storedIds: Set<string> };
+
+export function aguiThreadKey(threadId: string, subject: string | undefined): string {
+  return subject === undefined ? `agui:${threadId}` : `agui:${encodeURIComponent(subject)}:${threadId}`;
+}
+
+const carriesHistory = (messages: Message[]) =>
+  messages.some((message) => message.role === 'assistant' || message.role === 'tool');
+
+export async function continueAguiThread(
+  pool: pg.Pool,
+  agentId: string,
+  input: RunAgentInput,
+  subject: string | undefined,
+): Promise<AguiThread> {
+  const key = aguiThreadKey(input.threadId, subject);
+  const stored = await loadThreadMessages(pool, agentId, key);
+  const storedIds = new Set(stored.map((message) => message.id));
+  if (stored.length === 0 || carriesHistory(input.messages)) return { key, input, storedIds };
+  const fresh = input.messages.filter((message) => !storedIds.has(message.id));
+  return { key, input: { ...input, messages: [...stored, ...fresh] }, storedIds };
+}
+
+export async function storeAguiRun(
+  pool: pg.Pool,
+  agentId: string,
+  thread: AguiThread,
+  produced: Message[],
+): Promise<void> {
+  const added = [...thread.input.messages, ...produced].filter((message) => !thread.storedIds.has(message.id));
+  await withTransaction(pool, (client) => appendThreadMessages(client, agentId, thread.key, added));
+}

@@ -1,0 +1,68 @@
+// Conversation threads in PostgreSQL: one per agent and external key ("whatsapp:<phone>",
+// "agui:<subject>:<threadId>"), holding the AG-UI messages of its finished runs in order.
+import type { Message } from '@ag-ui/core';
+import type pg from 'pg';
+
+export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+/** How many stored messages a run sees at most: the newest, starting at a user turn. */
+export const THREAD_HISTORY_LIMIT = 200;
+
+const LOAD = `
+  SELECT m.message FROM conversation_messages m
+  JOIN conversation_threads t ON t.id = m.thread_id
+  WHERE t.agent_id = $1 AND t.external_key = $2
+  ORDER BY m.seq DESC LIMIT $3`;
+
+// The upsert locks the thread row until the transaction ends, so concurrent appends take turns.
+const UPSERT_THREAD = `
+  INSERT INTO conversation_threads (agent_id, external_key) VALUES ($1, $2)
+  ON CONFLICT (agent_id, external_key) DO UPDATE SET updated_at = now()
+  RETURNING id`;
+
+const APPEND = `
+  INSERT INTO conversation_messages (thread_id, seq, message)
+  SELECT $1, (SELECT coalesce(max(seq), 0) FROM conversation_messages WHERE thread_id = $1) + t.ord, t.message
+  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(message, ord)`;
+
+export async function loadThreadMessages(
+  db: Queryable,
+  agentId: string,
+  key: string,
+  limit = THREAD_HISTORY_LIMIT,
+): Promise<Message[]> {
+  const { rows } = await db.query<{ message: Message }>(LOAD, [agentId, key, limit]);
+  const messages = rows.map((row) => row.message).reverse();
+  // A history cut in the middle of a turn could start with a tool result whose call is gone.
+  const start = rows.length < limit ? 0 : messages.findIndex((message) => message.role === 'user');
+  return start < 0 ? [] : messages.slice(start);
+}
+
+/** Appends inside the caller's transaction (`db` must be a client in BEGIN). */
+export async function appendThreadMessages(
+  db: Queryable,
+  agentId: string,
+  key: string,
+  messages: Message[],
+): Promise<void> {
+  if (messages.length === 0) return;
+  const {
+    rows: [thread],
+  } = await db.query<{ id: string }>(UPSERT_THREAD, [agentId, key]);
+  await db.query(APPEND, [thread?.id, JSON.stringify(messages)]);
+}
+
+export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,286 @@
+// From webhook to reply against a real PostgreSQL, a fake Graph API and the mock or a fake OpenAI
+// model: one reply per message, de-duplication, restarts, Graph failures, threads and replicas.
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunningEngine } from '../start-engine.js';
+import type { TestConfigOptions } from '../testing/engine-configs.js';
+import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
+import { startTestEngine } from '../testing/test-engine.js';
+import { waitUntil } from '../testing/wait-until.js';
+import {
+  makeWebhookPayload,
+  makeWhatsAppConfig,
+  type PublishedAgent,
+  postWebhook,
+  publishWhatsAppAgent,
+  type TextMessage,
+  type WhatsAppTestConfig,
+} from '../testing/whatsapp-agent.js';
+
+const UNSUPPORTED_REPLY = 'Text only here, please.';
+
+let database: TestDatabase;
+let graph: FakeGraphApi;
+let model: FakeOpenAiServer;
+let engines: RunningEngine[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  graph = await startFakeGraphApi();
+  model = await startFakeOpenAiServer();
+});
+
+afterEach(async () => {
+  for (const engine of engines) await engine.shutdown();
+  engines = [];
+});
+
+afterAll(async () => {
+  await graph?.close();
+  await model?.close();
+  await database?.drop();
+});
+
+async function startAgentEngine(agent: PublishedAgent, env: Record<string, string> = {}): Promise<RunningEngine> {
+  const engine = await startTestEngine({
+    AGENT_ID: agent.agentId,
+    DATABASE_URL: database.url,
+    ENGINE_CONFIG_POLL_MS: '50',
+    GRAPH_API_BASE_URL: graph.baseUrl,
+    GRAPH_API_TIMEOUT_MS: '2000',
+    WHATSAPP_POLL_MS: '50',
+    WHATSAPP_RETRY_BASE_MS: '20',
+    WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: UNSUPPORTED_REPLY,
+    ...env,
+  });
+  engines.push(engine);
+  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
+  return engine;
+}
+
+type Setup = { whatsapp: WhatsAppTestConfig; agent: PublishedAgent; engine: RunningEngine };
+
+async function setUp(
+  options: TestConfigOptions = {},
+  whatsapp = makeWhatsAppConfig({ apiVersion: 'v19.0' }),
+  env: Record<string, string> = {},
+): Promise<Setup> {
+  const agent = await publishWhatsAppAgent(database, whatsapp, options);
+  return { whatsapp, agent, engine: await startAgentEngine(agent, env) };
+}
+
+const fakeModel = (): TestConfigOptions => ({ model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl } });
+
+async function send(setup: Setup, ...messages: TextMessage[]): Promise<Response> {
+  const response = await postWebhook(setup.engine.url, makeWebhookPayload(setup.whatsapp.phoneNumberId, messages));
+  expect(response.status).toBe(200);
+  return response;
+}
+
+const repliesTo = (setup: Pick<Setup, 'whatsapp'>) =>
+  graph.delivered.filter((request) => request.path.includes(`/${setup.whatsapp.phoneNumberId}/`));
+const callsFor = (setup: Pick<Setup, 'whatsapp'>) =>
+  graph.requests.filter((request) => request.path.includes(`/${setup.whatsapp.phoneNumberId}/`));
+
+const rowsOf = (agentId: string) =>
+  database.prisma.inboundMessage.findMany({ where: { agentId }, orderBy: { createdAt: 'asc' } });
+
+async function waitForStatus(agentId: string, status: string, count = 1): Promise<void> {
+  await waitUntil(async () => (await rowsOf(agentId)).filter((row) => row.status === status).length === count, {
+    what: `${count} message(s) ${status}`,
+  });
+}
+
+describe('answering a text message', () => {
+  it("sends exactly one reply with the agent's answer to the sender, with the configured token and version", async () => {
+    const setup = await setUp();
+    const started = Date.now();
+    await send(setup, { from: '491700000001', text: 'hello there' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    await waitForStatus(setup.agent.agentId, 'done');
+    expect(repliesTo(setup)).toHaveLength(1);
+    const [reply] = repliesTo(setup);
+    expect(reply?.path).toBe(`/v19.0/${setup.whatsapp.phoneNumberId}/messages`);
+    expect(reply?.authorization).toBe(`Bearer ${setup.whatsapp.accessToken}`);
+    expect(reply?.body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '491700000001',
+      type: 'text',
+      text: { preview_url: false, body: 'You said: hello there' },
+    });
+  });
+
+  it('answers a message delivered three times once: one run, one reply', async () => {
+    const setup = await setUp(fakeModel());
+    model.script({ text: ['only once'] });
+    const runsBefore = model.requests.length;
+    const message = { from: '491700000002', id: `wamid.${randomUUID()}`, text: 'hi' };
+    await Promise.all([send(setup, message), send(setup, message), send(setup, message)]);
+    await waitForStatus(setup.agent.agentId, 'done');
+    expect(await rowsOf(setup.agent.agentId)).toHaveLength(1);
+    expect(model.requests.length - runsBefore).toBe(1);
+    expect(repliesTo(setup).map((request) => request.body.text?.body)).toEqual(['only once']);
+  });
+
+  it('answers anything but text with the configured polite reply, without running the agent', async () => {
+    const setup = await setUp(fakeModel());
+    const runsBefore = model.requests.length;
+    await send(setup, { from: '491700000003', type: 'image' });
+    await waitForStatus(setup.agent.agentId, 'done');
+    expect(repliesTo(setup).map((request) => request.body.text?.body)).toEqual([UNSUPPORTED_REPLY]);
+    expect(model.requests.length).toBe(runsBefore);
+  });
+
+  it('splits a reply longer than 4096 characters into parts sent in order', async () => {
+    const setup = await setUp();
+    const text = Array.from({ length: 1000 }, (_, i) => `word${i}`).join(' ');
+    await send(setup, { from: '491700000004', text });
+    await waitForStatus(setup.agent.agentId, 'done');
+    const parts = repliesTo(setup).map((request) => request.body.text?.body ?? '');
+    expect(parts.length).toBe(2);
+    for (const part of parts) expect(part.length).toBeLessThanOrEqual(4096);
+    expect(parts.join(' ')).toBe(`You said: ${text}`);
+  });
+
+  it('uses an access token the manager publishes for the next message', async () => {
+    const setup = await setUp();
+    const rotated = { ...setup.whatsapp, accessToken: 'rotated-access-token' };
+    await setup.agent.publish(setup.agent.configWith(rotated));
+    await waitUntil(
+      async () => setup.engine.holder.current()?.config.integrations[0]?.config.accessToken === rotated.accessToken,
+      {
+        what: 'the new token to be applied',
+      },
+    );
+    await send(setup, { from: '491700000005', text: 'hi' });
+    await waitForStatus(setup.agent.agentId, 'done');
+    expect(repliesTo(setup).map((request) => request.authorization)).toEqual(['Bearer rotated-access-token']);
+  });
+});
+
+describe('durability', () => {
+  it('answers a message acknowledged by an engine that stopped before replying, once, after a restart', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    const agent = await publishWhatsAppAgent(database, whatsapp, fakeModel());
+    const first = await startAgentEngine(agent);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    model.script({ gate, turn: { text: ['too late'] } }, { text: ['answered after the restart'] });
+    const runsBefore = model.requests.length;
+    await send({ whatsapp, agent, engine: first }, { from: '491700000010', text: 'are you there?' });
+    await waitUntil(() => model.requests.length === runsBefore + 1, { what: 'the first engine to ask the model' });
+    await first.shutdown();
+    engines = engines.filter((engine) => engine !== first);
+    release();
+    expect(repliesTo({ whatsapp })).toHaveLength(0);
+    expect((await rowsOf(agent.agentId))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+
+    await startAgentEngine(agent);
+    await waitForStatus(agent.agentId, 'done');
+    expect(repliesTo({ whatsapp }).map((request) => request.body.text?.body)).toEqual(['answered after the restart']);
+  });
+
+  it('takes over a message whose engine died while holding it, once its lease ran out', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    const agent = await publishWhatsAppAgent(database, whatsapp);
+    const integrationId = (agent.configWith(whatsapp).integrations[0] as { id: string }).id;
+    await database.prisma.inboundMessage.create({
+      data: {
+        agentId: agent.agentId,
+        integrationId,
+        providerMessageId: `wamid.${randomUUID()}`,
+        sender: '491700000011',
+        payload: { from: '491700000011', id: 'x', type: 'text', text: { body: 'still there?' } },
+        status: 'processing',
+        attempts: 1,
+        lockedUntil: new Date(Date.now() - 1000),
+      },
+    });
+    await startAgentEngine(agent);
+    await waitForStatus(agent.agentId, 'done');
+    expect(repliesTo({ whatsapp }).map((request) => request.body.text?.body)).toEqual(['You said: still there?']);
+  });
+
+  it('never answers a message twice with two replicas claiming from the same queue', async () => {
+    const setup = await setUp();
+    await startAgentEngine(setup.agent);
+    const messages = Array.from({ length: 12 }, (_, i) => ({ from: `49170000100${i}`, text: `message ${i}` }));
+    await send(setup, ...messages);
+    await waitForStatus(setup.agent.agentId, 'done', messages.length);
+    const bodies = repliesTo(setup).map((request) => `${request.body.to}:${request.body.text?.body}`);
+    expect(bodies.sort()).toEqual(messages.map((message) => `${message.from}:You said: ${message.text}`).sort());
+  });
+});
+
+describe('Graph API failures', () => {
+  it('retries after 500 twice and delivers one reply on the third attempt, without running the agent again', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    graph.script(whatsapp.phoneNumberId, { status: 500 }, { status: 500 });
+    const setup = await setUp(fakeModel(), whatsapp);
+    model.script({ text: ['worth the wait'] });
+    const runsBefore = model.requests.length;
+    await send(setup, { from: '491700000020', text: 'hi' });
+    await waitForStatus(setup.agent.agentId, 'done');
+    expect(callsFor(setup)).toHaveLength(3);
+    expect(repliesTo(setup).map((request) => request.body.text?.body)).toEqual(['worth the wait']);
+    expect(model.requests.length - runsBefore).toBe(1);
+    expect((await rowsOf(setup.agent.agentId))[0]?.attempts).toBe(3);
+  });
+
+  it('marks the message failed on a 401 from Graph, with its error code, and does not retry', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    graph.script(whatsapp.phoneNumberId, { status: 401, code: 190, message: 'Invalid OAuth access token.' });
+    const setup = await setUp({}, whatsapp);
+    await send(setup, { from: '491700000021', text: 'hi' });
+    await waitForStatus(setup.agent.agentId, 'failed');
+    const [row] = await rowsOf(setup.agent.agentId);
+    expect(row?.lastError).toMatch(/401.*code 190/);
+    expect(row?.lastError).not.toContain(whatsapp.accessToken);
+    // Retries would come every few tens of ms here: none comes.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(callsFor(setup)).toHaveLength(1);
+  });
+
+  it('gives up after WHATSAPP_MAX_ATTEMPTS when Graph keeps failing', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    graph.script(whatsapp.phoneNumberId, ...Array.from({ length: 10 }, () => ({ status: 503 })));
+    const setup = await setUp({}, whatsapp, { WHATSAPP_MAX_ATTEMPTS: '3' });
+    await send(setup, { from: '491700000022', text: 'hi' });
+    await waitForStatus(setup.agent.agentId, 'failed');
+    expect(callsFor(setup)).toHaveLength(3);
+  });
+});
+
+describe('conversation threads', () => {
+  it('gives the second message from a sender the first turn as history', async () => {
+    const setup = await setUp(fakeModel());
+    model.script({ text: ['Nice to meet you, Ada.'] }, { text: ['You are Ada.'] });
+    const before = model.requests.length;
+    await send(setup, { from: '491700000030', text: 'My name is Ada.' });
+    await waitForStatus(setup.agent.agentId, 'done');
+    await send(setup, { from: '491700000030', text: 'What is my name?' });
+    await waitForStatus(setup.agent.agentId, 'done', 2);
+    const second = model.requests[before + 1]?.body.messages.map(({ role, content }) => ({ role, content }));
+    expect(second).toEqual([
+      { role: 'user', content: 'My name is Ada.' },
+      { role: 'assistant', content: 'Nice to meet you, Ada.' },
+      { role: 'user', content: 'What is my name?' },
+    ]);
+  });
+
+  it('keeps senders apart: another sender starts with no history', async () => {
+    const setup = await setUp(fakeModel());
+    model.script({ text: ['one'] }, { text: ['two'] });
+    const before = model.requests.length;
+    await send(setup, { from: '491700000031', text: 'first sender' });
+    await waitForStatus(setup.agent.agentId, 'done');
+    await send(setup, { from: '491700000032', text: 'second sender' });
+    await waitForStatus(setup.agent.agentId, 'done', 2);
+    expect(model.requests[before + 1]?.body.messages).toEqual([{ role: 'user', content: 'second sender' }]);
+  });
+});

@@ -1,0 +1,208 @@
+// The webhook's HTTP contract against a database-mode engine: the verify handshake, signatures,
+// malformed bodies, disabled integrations, file mode and live config changes.
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { RunningEngine } from '../start-engine.js';
+import { makeLlmEngineConfig } from '../testing/engine-configs.js';
+import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
+import { startFileEngine, startTestEngine } from '../testing/test-engine.js';
+import { waitUntil } from '../testing/wait-until.js';
+import {
+  makeWebhookPayload,
+  makeWhatsAppConfig,
+  type PublishedAgent,
+  postWebhook,
+  publishWhatsAppAgent,
+  verifyUrl,
+  withWhatsApp,
+} from '../testing/whatsapp-agent.js';
+import { signBody } from './verify-webhook.js';
+
+let database: TestDatabase;
+let graph: FakeGraphApi;
+const engines: RunningEngine[] = [];
+
+async function startAgentEngine(agent: PublishedAgent): Promise<RunningEngine> {
+  const engine = await startTestEngine({
+    AGENT_ID: agent.agentId,
+    DATABASE_URL: database.url,
+    ENGINE_CONFIG_POLL_MS: '50',
+    GRAPH_API_BASE_URL: graph.baseUrl,
+    WHATSAPP_POLL_MS: '50',
+  });
+  engines.push(engine);
+  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
+  return engine;
+}
+
+const queued = async (agentId: string) => database.prisma.inboundMessage.count({ where: { agentId } });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  graph = await startFakeGraphApi();
+});
+
+afterAll(async () => {
+  for (const engine of engines) await engine.shutdown();
+  await graph?.close();
+  await database?.drop();
+});
+
+describe('GET /integrations/whatsapp/webhook (verify handshake)', () => {
+  const whatsapp = makeWhatsAppConfig();
+  let engine: RunningEngine;
+  beforeAll(async () => {
+    engine = await startAgentEngine(await publishWhatsAppAgent(database, whatsapp));
+  });
+
+  it('echoes hub.challenge as text/plain when the mode is subscribe and the verify token matches', async () => {
+    const response = await fetch(
+      verifyUrl(engine.url, {
+        'hub.mode': 'subscribe',
+        'hub.verify_token': whatsapp.verifyToken,
+        'hub.challenge': '1158201444',
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe('1158201444');
+  });
+
+  it.each([
+    ['a wrong verify token', { 'hub.mode': 'subscribe', 'hub.verify_token': 'wrong', 'hub.challenge': 'c' }],
+    ['a token that is only a prefix', { 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-', 'hub.challenge': 'c' }],
+    ['a wrong mode', { 'hub.mode': 'unsubscribe', 'hub.verify_token': whatsapp.verifyToken, 'hub.challenge': 'c' }],
+    ['no mode', { 'hub.verify_token': whatsapp.verifyToken, 'hub.challenge': 'c' }],
+    ['no verify token', { 'hub.mode': 'subscribe', 'hub.challenge': 'c' }],
+    ['no challenge', { 'hub.mode': 'subscribe', 'hub.verify_token': whatsapp.verifyToken }],
+    ['no parameters at all', {}],
+  ])('answers 403 problem+json for %s', async (_name, params) => {
+    const response = await fetch(verifyUrl(engine.url, params as Record<string, string>));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await response.text()).not.toContain(whatsapp.verifyToken);
+  });
+});
+
+describe('POST /integrations/whatsapp/webhook (signature and payload)', () => {
+  const whatsapp = makeWhatsAppConfig({ appSecret: 'app-secret-for-tests' });
+  let agent: PublishedAgent;
+  let engine: RunningEngine;
+  beforeAll(async () => {
+    agent = await publishWhatsAppAgent(database, whatsapp);
+    engine = await startAgentEngine(agent);
+  });
+
+  it('accepts a delivery signed with the app secret, answering 200 at once', async () => {
+    const before = await queued(agent.agentId);
+    const response = await postWebhook(engine.url, makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '4915' }]), {
+      appSecret: whatsapp.appSecret,
+    });
+    expect(response.status).toBe(200);
+    expect(await queued(agent.agentId)).toBe(before + 1);
+  });
+
+  it('answers 401 to a signature made with another secret, and stores nothing', async () => {
+    const before = await queued(agent.agentId);
+    const response = await postWebhook(engine.url, makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '4915' }]), {
+      appSecret: 'another-secret',
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await queued(agent.agentId)).toBe(before);
+  });
+
+  it('answers 401 to a delivery without a signature', async () => {
+    const response = await postWebhook(engine.url, makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '4915' }]));
+    expect(response.status).toBe(401);
+  });
+
+  it('answers 401 when the body was altered after signing', async () => {
+    const signed = JSON.stringify(makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '4915', text: 'pay 10' }]));
+    const signature = signBody(signed, whatsapp.appSecret ?? '');
+    const before = await queued(agent.agentId);
+    const response = await postWebhook(engine.url, signed.replace('pay 10', 'pay 99'), { signature });
+    expect(response.status).toBe(401);
+    expect(await queued(agent.agentId)).toBe(before);
+  });
+
+  it('answers 400 to a signed body that is not JSON or not a Cloud API payload, and keeps serving', async () => {
+    for (const body of ['{"object":', JSON.stringify({ object: 'whatsapp_business_account', entry: 'x' })]) {
+      const response = await postWebhook(engine.url, body, { appSecret: whatsapp.appSecret });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
+    const messageWithoutSender = {
+      object: 'whatsapp_business_account',
+      entry: [{ changes: [{ value: { messages: [{ id: 'x', type: 'text' }] } }] }],
+    };
+    expect((await postWebhook(engine.url, messageWithoutSender, { appSecret: whatsapp.appSecret })).status).toBe(400);
+    expect((await fetch(`${engine.url}/health`)).status).toBe(200);
+  });
+
+  it('acknowledges status updates without queueing anything', async () => {
+    const before = await queued(agent.agentId);
+    const statuses = [{ id: 'wamid.out', status: 'delivered', timestamp: '1', recipient_id: '4915' }];
+    const response = await postWebhook(engine.url, makeWebhookPayload(whatsapp.phoneNumberId, [], statuses), {
+      appSecret: whatsapp.appSecret,
+    });
+    expect(response.status).toBe(200);
+    expect(await queued(agent.agentId)).toBe(before);
+  });
+});
+
+describe('which engines answer the webhook', () => {
+  it('answers 404 when the integration is disabled, and stores nothing', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    const agent = await publishWhatsAppAgent(database, whatsapp, { enabled: false });
+    const engine = await startAgentEngine(agent);
+    const verify = await fetch(
+      verifyUrl(engine.url, {
+        'hub.mode': 'subscribe',
+        'hub.verify_token': whatsapp.verifyToken,
+        'hub.challenge': 'c',
+      }),
+    );
+    expect(verify.status).toBe(404);
+    const post = await postWebhook(engine.url, makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '1' }]));
+    expect(post.status).toBe(404);
+    expect(await queued(agent.agentId)).toBe(0);
+  });
+
+  it('answers 404 for an agent without any WhatsApp integration', async () => {
+    const engine = await startFileEngine(makeLlmEngineConfig());
+    engines.push(engine);
+    expect((await postWebhook(engine.url, makeWebhookPayload('1', [{ from: '1' }]))).status).toBe(404);
+  });
+
+  it('answers 503 in file mode, where there is no durable queue, saying why', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    const engine = await startFileEngine(withWhatsApp(makeLlmEngineConfig(), whatsapp));
+    engines.push(engine);
+    const response = await postWebhook(engine.url, makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '1' }]));
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/DATABASE_URL/);
+  });
+
+  it('uses a new verify token and app secret as soon as the manager publishes them', async () => {
+    const first = makeWhatsAppConfig({ appSecret: 'first-secret' });
+    const agent = await publishWhatsAppAgent(database, first);
+    const engine = await startAgentEngine(agent);
+    const second = { ...first, verifyToken: 'rotated-verify-token', appSecret: 'second-secret' };
+    await agent.publish(agent.configWith(second));
+    const handshake = (token: string) =>
+      fetch(verifyUrl(engine.url, { 'hub.mode': 'subscribe', 'hub.verify_token': token, 'hub.challenge': 'ok' }));
+    await waitUntil(async () => (await handshake('rotated-verify-token')).status === 200, {
+      what: 'the new verify token to be used',
+    });
+    expect((await handshake(first.verifyToken)).status).toBe(403);
+    const payload = makeWebhookPayload(first.phoneNumberId, [{ from: '1' }]);
+    expect((await postWebhook(engine.url, payload, { appSecret: 'first-secret' })).status).toBe(401);
+    expect((await postWebhook(engine.url, payload, { appSecret: 'second-secret' })).status).toBe(200);
+    // Disabling the integration stops the webhook at once.
+    await agent.publish(agent.configWith(second, { enabled: false }));
+    await waitUntil(async () => (await handshake('rotated-verify-token')).status === 404, {
+      what: 'the disabled integration to answer 404',
+    });
+  });
+});
