@@ -40,9 +40,12 @@ export type FakeOpenAiServer = {
 
 type ChunkDelta = Record<string, unknown>;
 
-function encodeChunk(delta: ChunkDelta, finishReason: string | null = null): string {
+// Each completion has its own id, as with real providers (LangGraph's message reducer keys on it).
+let completions = 0;
+
+function encodeChunk(id: string, delta: ChunkDelta, finishReason: string | null = null): string {
   const body = {
-    id: 'chatcmpl-fake',
+    id,
     object: 'chat.completion.chunk',
     created: 1_700_000_000,
     model: 'fake-model',
@@ -52,16 +55,17 @@ function encodeChunk(delta: ChunkDelta, finishReason: string | null = null): str
 }
 
 function* streamTurn(turn: { text?: string[]; toolCalls?: ScriptedToolCall[] }): Generator<string> {
-  yield encodeChunk({ role: 'assistant', content: '' });
-  for (const text of turn.text ?? []) yield encodeChunk({ content: text });
+  const id = `chatcmpl-fake-${++completions}`;
+  yield encodeChunk(id, { role: 'assistant', content: '' });
+  for (const text of turn.text ?? []) yield encodeChunk(id, { content: text });
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
-    yield encodeChunk({
+    yield encodeChunk(id, {
       tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
     });
     for (const fragment of call.arguments)
-      yield encodeChunk({ tool_calls: [{ index, function: { arguments: fragment } }] });
+      yield encodeChunk(id, { tool_calls: [{ index, function: { arguments: fragment } }] });
   }
-  yield encodeChunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop');
+  yield encodeChunk(id, {}, turn.toolCalls?.length ? 'tool_calls' : 'stop');
   yield 'data: [DONE]\n\n';
 }
 

@@ -100,6 +100,18 @@ describe('CUSTOM agents', () => {
     await waitUntil(() => teardowns.count > before, { what: 'the agent stream to be torn down' });
   });
 
+  it('serves the example custom agent shipped in examples/', async () => {
+    const examples = fileURLToPath(new URL('../../../examples', import.meta.url));
+    const config = makeCustomEngineConfig('custom/echo-agent.js:createAgent');
+    const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: examples } });
+    engines.push(engine);
+    const { result, failure } = await runWithClient(engine, 'hi');
+    expect(failure).toBeUndefined();
+    expect(result?.newMessages).toEqual([
+      expect.objectContaining({ role: 'assistant', content: 'You said: hi. My tools: none.' }),
+    ]);
+  });
+
   it('describes a custom agent in /agent/capabilities', async () => {
     const body = (await (await fetch(`${echo.url}/agent/capabilities`)).json()) as Record<string, unknown>;
     expect(body).toMatchObject({ framework: 'CUSTOM', supported: true, identity: { name: 'custom echo' } });
