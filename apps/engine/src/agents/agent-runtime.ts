@@ -24,6 +24,8 @@ export type AgentRunRequest = {
   /** Aborted when the client goes away: stop the model call and any tool call. */
   signal: AbortSignal;
   toolbox: AgentToolbox;
+  /** The token's subject, when the run was authenticated: frameworks with their own memory scope threads by it. */
+  subject?: string | undefined;
 };
 
 /**

@@ -50,7 +50,7 @@ export function handleRun({ keepaliveMs, threads }: RunOptions): RequestHandler 
     const collector = createMessageCollector();
     let finished = false;
     try {
-      const events = runtime.run({ input, signal: abort.signal, toolbox: toolset });
+      const events = runtime.run({ input, signal: abort.signal, toolbox: toolset, subject });
       for await (const event of guardEventOrder(events, input, abort.signal, log)) {
         collector.observe(event);
         finished = event.type === EventType.RUN_FINISHED;

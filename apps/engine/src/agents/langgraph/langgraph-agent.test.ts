@@ -106,12 +106,13 @@ describe('a LangGraph graph (the example tool agent)', () => {
     expect(model.requests[0]?.body.messages.at(-1)).toEqual({ role: 'user', content: 'hi' });
   });
 
-  it('calls an MCP tool the model asks for, streams the call and its result, and answers', async () => {
+  it('calls an MCP tool the model asks for, streams the call and its result, answers, and remembers it once', async () => {
     model.script(
       { toolCalls: [{ id: 'call_echo', name: 'everything__echo', arguments: ['{"mess', 'age":"hi"}'] }] },
       { text: ['It said hi.'] },
     );
-    const { types, result, failure, last } = await say(newAgent(toolAgent), 'echo hi');
+    const agent = newAgent(toolAgent);
+    const { types, result, failure, last } = await say(agent, 'echo hi');
     expect(failure).toBeUndefined();
     expect(last?.type).toBe(EventType.RUN_FINISHED);
     expect(types).toEqual(
@@ -139,6 +140,20 @@ describe('a LangGraph graph (the example tool agent)', () => {
       tool_call_id: 'call_echo',
       content: 'Echo: hi',
     });
+
+    // The next turn on the thread, with the client sending its whole history back: the model sees the
+    // conversation once, from the graph's memory.
+    model.script({ text: ['You are welcome.'] });
+    const next = await say(agent, 'thanks');
+    expect(next.failure).toBeUndefined();
+    expect(model.requests[2]?.body.messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
   });
 
   it('describes the graph in /agent/capabilities with its MCP tools', async () => {

@@ -1,8 +1,9 @@
 // LANGGRAPH agents: a LangGraph.js graph from the operator's module (`path.js:export`), compiled or a
-// builder, run with the engine's checkpointer so AG-UI threads (threadId = LangGraph thread_id) keep
-// their memory. Each run sends the graph's state as STATE_SNAPSHOT at its start and end, and ends
-// with an `interrupt` outcome when the graph stopped in interrupt(); the next run answers it through
-// RunAgentInput.resume (one entry: Command({resume: payload}); several: keyed by interrupt id).
+// builder, run with the engine's checkpointer so AG-UI threads keep their memory (LangGraph thread_id =
+// the AG-UI threadId, prefixed with the token subject of an authenticated caller). Each run sends the
+// graph's state as STATE_SNAPSHOT at its start and end, and ends with an `interrupt` outcome when the
+// graph stopped in interrupt(); the next run answers it through RunAgentInput.resume (one entry:
+// Command({resume: payload}); several: a map keyed by interrupt id).
 import { randomUUID } from 'node:crypto';
 import { type BaseEvent, EventType, type Interrupt, type RunAgentInput } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
@@ -14,7 +15,7 @@ import { AgentLoadError, describeValue, importAgentExport } from '../modules/loa
 import { type Checkpointer, createCheckpointer } from './create-checkpointer.js';
 import { type EngineToolContext, runInEngineTools, withEngineTools } from './engine-tools.js';
 import { createGraphEventMapper, type GraphStreamEvent } from './map-graph-events.js';
-import { selectNewMessages } from './to-langchain-messages.js';
+import { readRememberedThread, selectNewMessages } from './to-langchain-messages.js';
 import { toLangChainTools } from './to-langchain-tools.js';
 
 type GraphConfig = { configurable: { thread_id: string }; signal?: AbortSignal };
@@ -118,6 +119,15 @@ function buildResume(input: RunAgentInput): Command | undefined {
   });
 }
 
+/**
+ * The LangGraph thread of an AG-UI thread: its id, prefixed with the caller's token subject when there
+ * is one, so that knowing someone's threadId never opens their conversation (as the engine's own
+ * thread store does).
+ */
+export function toGraphThreadId(threadId: string, subject: string | undefined): string {
+  return subject === undefined ? threadId : `${encodeURIComponent(subject)}:${threadId}`;
+}
+
 /** Pulls `source` inside the tool context, so graph code calling getMcpTools() during a run gets this agent's tools. */
 async function* pullWithTools<T>(context: EngineToolContext, source: AsyncIterable<T>): AsyncGenerator<T> {
   const iterator = runInEngineTools(context, () => source[Symbol.asyncIterator]());
@@ -139,22 +149,19 @@ async function* runGraph(
 ): AsyncGenerator<BaseEvent> {
   const { input, signal } = request;
   const { threadId, runId } = input;
-  const config: GraphConfig = { configurable: { thread_id: threadId } };
+  const config: GraphConfig = { configurable: { thread_id: toGraphThreadId(threadId, request.subject) } };
   const hasMemory = Boolean(graph.checkpointer);
   yield { type: EventType.RUN_STARTED, threadId, runId };
 
   const before = hasMemory ? await graph.getState(config) : undefined;
-  const remembered = before?.values.messages;
-  const known = Array.isArray(remembered)
-    ? new Set(remembered.flatMap((message: { id?: unknown }) => (typeof message.id === 'string' ? [message.id] : [])))
-    : undefined;
+  const remembered = readRememberedThread(before?.values.messages);
   const current = toClientState(before?.values);
   yield { type: EventType.STATE_SNAPSHOT, snapshot: current };
 
   const resume = buildResume(input);
   const graphInput = resume ?? {
     ...readStateEdits(input, current),
-    messages: selectNewMessages(input.messages, known),
+    messages: selectNewMessages(input.messages, remembered),
   };
   const mapper = createGraphEventMapper();
   const events = graph.streamEvents(graphInput, { ...config, signal, version: 'v2' });

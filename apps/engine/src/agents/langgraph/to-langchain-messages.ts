@@ -44,14 +44,32 @@ export function toLangChainMessage(message: Message): BaseMessage | undefined {
   }
 }
 
+/** What a thread's checkpoint already holds: message ids and the tool calls that have their result. */
+export type RememberedThread = { messageIds: ReadonlySet<string>; answeredToolCalls: ReadonlySet<string> };
+
+export function readRememberedThread(messages: unknown): RememberedThread | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  const messageIds = new Set<string>();
+  const answeredToolCalls = new Set<string>();
+  for (const message of messages as { id?: unknown; tool_call_id?: unknown }[]) {
+    if (typeof message?.id === 'string') messageIds.add(message.id);
+    if (typeof message?.tool_call_id === 'string') answeredToolCalls.add(message.tool_call_id);
+  }
+  return { messageIds, answeredToolCalls };
+}
+
 /**
  * The messages to give the graph. A thread without a checkpoint gets the client's whole history. A
  * thread the graph already remembers gets only what it has not seen: messages whose id it does not
- * hold, and never assistant messages, which the graph wrote itself (the client may know them under
- * another id), so history sent again is not added twice.
+ * hold, never assistant messages (the graph wrote them itself, and the client may know them under
+ * another id), and tool results only for calls still unanswered (a frontend tool's result), so history
+ * sent again is not added twice.
  */
-export function selectNewMessages(messages: readonly Message[], known: ReadonlySet<string> | undefined): BaseMessage[] {
-  return messages
-    .filter((message) => known === undefined || (message.role !== 'assistant' && !known.has(message.id)))
-    .flatMap((message) => toLangChainMessage(message) ?? []);
+export function selectNewMessages(messages: readonly Message[], thread: RememberedThread | undefined): BaseMessage[] {
+  const isNew = (message: Message) => {
+    if (thread === undefined) return true;
+    if (message.role === 'assistant' || thread.messageIds.has(message.id)) return false;
+    return message.role !== 'tool' || !thread.answeredToolCalls.has(message.toolCallId);
+  };
+  return messages.filter(isNew).flatMap((message) => toLangChainMessage(message) ?? []);
 }

@@ -1,0 +1,54 @@
+// LangGraph threads per caller, on the runtime itself: the same AG-UI threadId under two token subjects
+// is two conversations.
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
+import { createLogger } from '@agentplane/server-kit';
+import { describe, expect, it } from '@jest/globals';
+import type { AgentRuntime } from '../agent-runtime.js';
+import { loadLangGraphAgent, toGraphThreadId } from './langgraph-agent.js';
+
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
+const NO_TOOLS = { tools: [], call: async () => ({ text: 'no tools', isError: true }) };
+
+async function reply(runtime: AgentRuntime, threadId: string, content: string, subject?: string) {
+  const input: RunAgentInput = {
+    threadId,
+    runId: randomUUID(),
+    messages: [{ id: randomUUID(), role: 'user', content }],
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+  };
+  const events: BaseEvent[] = [];
+  const request = { input, signal: new AbortController().signal, toolbox: NO_TOOLS, subject };
+  for await (const event of runtime.run(request)) events.push(event);
+  return events
+    .filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT)
+    .map((event) => event.delta)
+    .join('');
+}
+
+describe('LangGraph threads', () => {
+  it('keeps the conversations of two callers apart even when they use the same threadId', async () => {
+    const runtime = await loadLangGraphAgent({
+      reference: 'memory-graph.js:builder',
+      agentsDir: FIXTURES,
+      version: 1,
+      toolbox: NO_TOOLS,
+      databaseUrl: undefined,
+      logger: createLogger({ name: 'graph-threads-test', level: 'silent' }),
+    });
+    const threadId = randomUUID();
+    expect(await reply(runtime, threadId, 'I am Alice', 'alice')).toBe('I remember: I am Alice');
+    expect(await reply(runtime, threadId, 'who was here?', 'bob')).toBe('I remember: who was here?');
+    expect(await reply(runtime, threadId, 'me again', 'alice')).toBe('I remember: I am Alice | me again');
+    await runtime.close?.();
+  });
+
+  it('uses the AG-UI threadId as is without a subject, and escapes the subject', () => {
+    expect(toGraphThreadId('t-1', undefined)).toBe('t-1');
+    expect(toGraphThreadId('t-1', 'user:42')).toBe('user%3A42:t-1');
+  });
+});
