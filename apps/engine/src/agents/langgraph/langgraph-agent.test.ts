@@ -95,12 +95,13 @@ describe('a LangGraph graph (the example tool agent)', () => {
     expect(events.filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT).map((event) => event.delta)).toEqual(
       ['Hel', 'lo ', 'there'],
     );
-    expect(events).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ type: EventType.STEP_STARTED, stepName: 'agent' }),
-        expect.objectContaining({ type: EventType.STEP_FINISHED, stepName: 'agent' }),
-      ]),
+    const steps = events.filter(
+      (event) => event.type === EventType.STEP_STARTED || event.type === EventType.STEP_FINISHED,
     );
+    expect(steps).toEqual([
+      expect.objectContaining({ type: EventType.STEP_STARTED, stepName: 'agent' }),
+      expect.objectContaining({ type: EventType.STEP_FINISHED, stepName: 'agent' }),
+    ]);
     expect(result?.newMessages).toEqual([expect.objectContaining({ role: 'assistant', content: 'Hello there' })]);
     expect(model.requests[0]?.authorization).toBe('Bearer sk-graph');
     expect(model.requests[0]?.body.messages.at(-1)).toEqual({ role: 'user', content: 'hi' });

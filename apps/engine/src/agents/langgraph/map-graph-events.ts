@@ -186,8 +186,9 @@ export function createGraphEventMapper() {
     }
   }
 
+  // LangGraph's own nodes (__start__, which writes the input into the state) are not steps of the agent.
   function isNodeRun(event: GraphStreamEvent): boolean {
-    return event.metadata?.langgraph_node === event.name;
+    return event.metadata?.langgraph_node === event.name && !event.name.startsWith('__');
   }
 
   return {
