@@ -2,6 +2,7 @@ import { type Logger, notFoundHandler, problemHandler, requestLogger } from '@ag
 import express, { type Express } from 'express';
 import type { ConfigHolder } from './config-source/config-holder.js';
 import { healthRouter } from './health/health-router.js';
+import { corsForAllowedOrigins } from './http/browser-access.js';
 import { infoRouter } from './info/info-router.js';
 import { runRouter } from './runs/run-router.js';
 import { type WhatsAppInbox, whatsappRouter } from './whatsapp/whatsapp-router.js';
@@ -14,13 +15,16 @@ export type EngineDependencies = {
   keepaliveMs?: number;
   /** Database mode only: the WhatsApp queue and conversation threads (pool) and the worker to wake. */
   store?: WhatsAppInbox;
+  /** Browser origins allowed to call the agent endpoints (ENGINE_CORS_ORIGINS). */
+  corsOrigins?: string[];
 };
 
 /** Builds the engine's Express app from its dependencies, without listening. */
-export function createEngineApp({ logger, holder, keepaliveMs, store }: EngineDependencies): Express {
+export function createEngineApp({ logger, holder, keepaliveMs, store, corsOrigins = [] }: EngineDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLogger(logger));
+  app.use(corsForAllowedOrigins(corsOrigins));
   app.use(healthRouter(holder));
   app.use(infoRouter(holder));
   app.use(

@@ -32,6 +32,11 @@ const ZEngineEnv = z.object({
     .optional(),
   // The manager's tokens are trusted by default wherever it is known; http is allowed for a manager
   // reached over a private network (compose), https anywhere else.
+  ENGINE_CORS_ORIGINS: z
+    .string()
+    .transform(splitList)
+    .pipe(z.array(z.url().transform((value) => new URL(value).origin)))
+    .optional(),
   ENGINE_MANAGER_ISSUER: z
     .url({ protocol: /^https?$/, error: 'must be the manager issuer URL, e.g. http://manager:8000' })
     .transform((value) => new URL(value).origin)
@@ -85,6 +90,8 @@ export type EngineEnv = {
   oidcFallback: TSsoConfig | undefined;
   /** Tokens the manager mints for this agent (iss = this, aud = the agent id) are accepted too. */
   managerIssuer: string | undefined;
+  /** Browser origins allowed to call the agent endpoints with a bearer token. */
+  corsOrigins: string[];
   whatsapp: WhatsAppSettings;
   secretsKey: string | undefined;
   previousSecretsKeys: string[];
@@ -154,6 +161,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     authDisabled: parsed.ENGINE_AUTH === 'disabled',
     oidcFallback: readOidcFallback(parsed),
     managerIssuer: parsed.ENGINE_MANAGER_ISSUER,
+    corsOrigins: parsed.ENGINE_CORS_ORIGINS ?? [],
     whatsapp: {
       graphApiBaseUrl: parsed.GRAPH_API_BASE_URL,
       graphApiTimeoutMs: parsed.GRAPH_API_TIMEOUT_MS,

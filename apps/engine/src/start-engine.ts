@@ -69,6 +69,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   const app = createEngineApp({
     logger,
     holder,
+    corsOrigins: env.corsOrigins,
     ...(options.keepaliveMs === undefined ? {} : { keepaliveMs: options.keepaliveMs }),
     ...(pool === undefined || worker === undefined ? {} : { store: { pool, wake: worker.wake } }),
   });

@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { makeLlmEngineConfig } from '../testing/engine-configs.js';
+import { startFileEngine } from '../testing/test-engine.js';
+
+const FRONTEND = 'https://app.example.com';
+
+describe('browser access to the agent endpoints', () => {
+  it('grants CORS to ENGINE_CORS_ORIGINS only, for bearer calls without cookies', async () => {
+    const engine = await startFileEngine(makeLlmEngineConfig(), { env: { ENGINE_CORS_ORIGINS: `${FRONTEND}/` } });
+    try {
+      const preflight = await fetch(`${engine.url}/agent/run`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: FRONTEND,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(FRONTEND);
+      expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+
+      const read = await fetch(`${engine.url}/agent/capabilities`, { headers: { Origin: FRONTEND } });
+      expect(read.headers.get('access-control-allow-origin')).toBe(FRONTEND);
+      const foreign = await fetch(`${engine.url}/agent/capabilities`, { headers: { Origin: 'https://evil.example' } });
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await engine.shutdown();
+    }
+  });
+
+  it('grants nothing when no origin is configured', async () => {
+    const engine = await startFileEngine(makeLlmEngineConfig());
+    try {
+      const response = await fetch(`${engine.url}/agent/capabilities`, { headers: { Origin: FRONTEND } });
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await engine.shutdown();
+    }
+  });
+});
