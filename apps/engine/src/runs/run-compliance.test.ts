@@ -7,6 +7,7 @@ import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { everythingStdioServer } from '../testing/everything-server.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
+import { runWithClient } from '../testing/run-with-client.js';
 import { startFileEngine } from '../testing/test-engine.js';
 import { waitUntil } from '../testing/wait-until.js';
 
@@ -31,26 +32,6 @@ afterAll(async () => {
 beforeEach(() => {
   model.requests.length = 0;
 });
-
-/** Runs the agent through HttpAgent and records every event its verified pipeline delivered. */
-async function runWithClient(agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0] = {}) {
-  const events: BaseEvent[] = [];
-  let failure: unknown;
-  const result = await agent
-    .runAgent(parameters, {
-      onEvent: ({ event }) => {
-        events.push(event);
-      },
-      onRunFailed: ({ error }) => {
-        failure = error;
-      },
-    })
-    .catch((error: unknown) => {
-      failure = error;
-      return undefined;
-    });
-  return { events, result, failure, last: events.at(-1) };
-}
 
 function newAgent(content: string, extra: Message[] = []) {
   return new HttpAgent({

@@ -2,11 +2,12 @@
 // consumes what the engine relays.
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
+import { EventType, HttpAgent } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { everythingStdioServer } from '../../testing/everything-server.js';
 import { makeCustomEngineConfig } from '../../testing/module-engine-configs.js';
+import { runWithClient } from '../../testing/run-with-client.js';
 import { startFileEngine } from '../../testing/test-engine.js';
 import { waitUntil } from '../../testing/wait-until.js';
 
@@ -23,31 +24,13 @@ async function startCustomEngine(module: string, options: { tools?: boolean } = 
   return engine;
 }
 
-async function runWithClient(engine: RunningEngine, content: string) {
+async function say(engine: RunningEngine, content: string) {
   const agent = new HttpAgent({
     url: `${engine.url}/agent/run`,
     threadId: randomUUID(),
     initialMessages: [{ id: randomUUID(), role: 'user', content }],
   });
-  const events: BaseEvent[] = [];
-  let failure: unknown;
-  const result = await agent
-    .runAgent(
-      {},
-      {
-        onEvent: ({ event }) => {
-          events.push(event);
-        },
-        onRunFailed: ({ error }) => {
-          failure = error;
-        },
-      },
-    )
-    .catch((error: unknown) => {
-      failure = error;
-      return undefined;
-    });
-  return { events, result, failure };
+  return runWithClient(agent);
 }
 
 let echo: RunningEngine;
@@ -62,7 +45,7 @@ afterAll(async () => {
 
 describe('CUSTOM agents', () => {
   it('relays the events of the agent the factory made, with the config and tools it was given', async () => {
-    const { events, result, failure } = await runWithClient(echo, 'hello');
+    const { events, result, failure } = await say(echo, 'hello');
     expect(failure).toBeUndefined();
     expect(events.map((event) => event.type)).toEqual([
       EventType.RUN_STARTED,
@@ -82,7 +65,7 @@ describe('CUSTOM agents', () => {
   });
 
   it('lets the agent call its MCP tools through ctx.callTool', async () => {
-    const { result, failure } = await runWithClient(echo, 'tool ping');
+    const { result, failure } = await say(echo, 'tool ping');
     expect(failure).toBeUndefined();
     expect(result?.newMessages).toEqual([expect.objectContaining({ content: 'tool said: Echo: ping' })]);
   });
@@ -93,7 +76,7 @@ describe('CUSTOM agents', () => {
     const fixtureUrl = new URL('./fixtures/out-of-order-agent.js?v=1', import.meta.url).href;
     const { teardowns } = (await import(fixtureUrl)) as { teardowns: { count: number } };
     const before = teardowns.count;
-    const { events, failure } = await runWithClient(engine, 'hi');
+    const { events, failure } = await say(engine, 'hi');
     expect(events.map((event) => event.type)).toEqual([EventType.RUN_STARTED, EventType.RUN_ERROR]);
     expect(events.at(-1)).toMatchObject({ code: 'protocol_violation' });
     expect(failure).toBeUndefined();
@@ -105,7 +88,7 @@ describe('CUSTOM agents', () => {
     const config = makeCustomEngineConfig('custom/echo-agent.js:createAgent');
     const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: examples } });
     engines.push(engine);
-    const { result, failure } = await runWithClient(engine, 'hi');
+    const { result, failure } = await say(engine, 'hi');
     expect(failure).toBeUndefined();
     expect(result?.newMessages).toEqual([
       expect.objectContaining({ role: 'assistant', content: 'You said: hi. My tools: none.' }),

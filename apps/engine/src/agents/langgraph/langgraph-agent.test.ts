@@ -4,13 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BaseEvent, EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
+import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { everythingStdioServer } from '../../testing/everything-server.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../testing/fake-openai-server.js';
 import { makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
+import { runWithClient } from '../../testing/run-with-client.js';
 import { startFileEngine, startTestEngine } from '../../testing/test-engine.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
@@ -66,22 +67,7 @@ function newAgent(engine: RunningEngine, threadId = randomUUID()) {
 
 async function say(agent: HttpAgent, content: string, parameters: RunAgentParameters = {}) {
   if (content !== '') agent.addMessage({ id: randomUUID(), role: 'user', content });
-  const events: BaseEvent[] = [];
-  let failure: unknown;
-  const result = await agent
-    .runAgent(parameters, {
-      onEvent: ({ event }) => {
-        events.push(event);
-      },
-      onRunFailed: ({ error }) => {
-        failure = error;
-      },
-    })
-    .catch((error: unknown) => {
-      failure = error;
-      return undefined;
-    });
-  return { events, result, failure, types: events.map((event) => event.type), last: events.at(-1) };
+  return runWithClient(agent, parameters);
 }
 
 describe('a LangGraph graph (the example tool agent)', () => {
