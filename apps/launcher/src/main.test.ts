@@ -139,6 +139,33 @@ describe('pnpm start', () => {
     expect(await second.launched.exit).toBe(0);
   });
 
+  it('takes its services down with it when it is killed outright', async () => {
+    const database: TestDatabase = await createTestDatabase({ migrated: false });
+    cleanups.push(() => database.drop());
+    const { launched, manager, engine } = await start({
+      DATABASE_URL: database.url,
+      AGENTPLANE_DATA_DIR: await dataDir(),
+    });
+    launched.child.kill('SIGKILL');
+    await launched.exit;
+    const stopped = async (url: string) => {
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline) {
+        if (
+          await fetch(url).then(
+            () => false,
+            () => true,
+          )
+        )
+          return true;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return false;
+    };
+    expect(await stopped(`${manager}/api/v1/healthz`)).toBe(true);
+    expect(await stopped(`${engine}/health`)).toBe(true);
+  });
+
   it('exits non-zero with the reason when the database cannot be reached', async () => {
     const launched = launch({
       DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none',

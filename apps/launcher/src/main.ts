@@ -37,6 +37,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  // A closed terminal sends SIGHUP; without a handler the launcher would die and leave the services behind.
+  process.on('SIGHUP', () => void stopAll(0));
   const supervise = (service: ServiceProcess) => {
     services.push(service);
     void service.exited.then((code) => {

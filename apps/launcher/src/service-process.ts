@@ -14,8 +14,9 @@ export function startService(name: string, entry: string, env: NodeJS.ProcessEnv
   // Its own process group: a Ctrl-C at the terminal reaches only the launcher, which stops the
   // services in order; the exit hook below still takes them down if the launcher dies first.
   const child = spawn(process.execPath, [entry], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The stdin pipe closes if the launcher dies without stopping the service (SIGKILL): the service then exits.
+    env: { ...env, AGENTPLANE_EXIT_WITH_PARENT: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
   const killOnExit = () => child.kill('SIGKILL');

@@ -53,6 +53,11 @@ export async function serve(handler: RequestListener, options: ServeOptions): Pr
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    // A supervisor (the local launcher) gives its services a stdin pipe: when the supervisor dies,
+    // even by SIGKILL, the pipe closes and the service shuts down instead of living on orphaned.
+    if (process.env.AGENTPLANE_EXIT_WITH_PARENT === '1') {
+      process.stdin.on('end', () => onSignal('SIGTERM')).resume();
+    }
   }
   return { server, url, shutdown };
 }
