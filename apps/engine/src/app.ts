@@ -1,8 +1,13 @@
-import { type Logger, notFoundHandler, problemHandler, requestLogger } from '@agentplane/server-kit';
+import {
+  corsForAllowedOrigins,
+  type Logger,
+  notFoundHandler,
+  problemHandler,
+  requestLogger,
+} from '@agentplane/server-kit';
 import express, { type Express } from 'express';
 import type { ConfigHolder } from './config-source/config-holder.js';
 import { healthRouter } from './health/health-router.js';
-import { corsForAllowedOrigins } from './http/browser-access.js';
 import { infoRouter } from './info/info-router.js';
 import { runRouter } from './runs/run-router.js';
 import { type WhatsAppInbox, whatsappRouter } from './whatsapp/whatsapp-router.js';
@@ -24,7 +29,16 @@ export function createEngineApp({ logger, holder, keepaliveMs, store, corsOrigin
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLogger(logger));
-  app.use(corsForAllowedOrigins(corsOrigins));
+  // A browser frontend on an allowed origin streams with a manager-minted bearer token: no cookies,
+  // so CORS is granted without credentials.
+  app.use(
+    corsForAllowedOrigins(corsOrigins, {
+      credentials: false,
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
+      exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id'],
+    }),
+  );
   app.use(healthRouter(holder));
   app.use(infoRouter(holder));
   app.use(

@@ -1,6 +1,12 @@
 import type { OpenApiRoute } from '@agentplane/contracts';
 import { createSecretBox, type Db, readMigrationStatus } from '@agentplane/db';
-import { type Logger, notFoundHandler, problemHandler, requestLogger } from '@agentplane/server-kit';
+import {
+  corsForAllowedOrigins,
+  type Logger,
+  notFoundHandler,
+  problemHandler,
+  requestLogger,
+} from '@agentplane/server-kit';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { addAgentRoutes } from './agents/agent-routes.js';
 import { addAuthRoutes } from './auth/auth-routes.js';
@@ -11,7 +17,7 @@ import type { PrismaSessionStore } from './auth/session-store.js';
 import type { ManagerConfig } from './config.js';
 import { addHealthRoutes } from './health/health-routes.js';
 import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
-import { corsForAllowedOrigins, requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/security.js';
+import { requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/security.js';
 import { addOpenApiRoutes } from './openapi/openapi-routes.js';
 import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from './resources/resource-kinds.js';
 import { addResourceRoutes } from './resources/resource-routes.js';
@@ -52,7 +58,13 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
   app.set('trust proxy', config.trustProxy ?? false);
   app.use(requestLogger(logger));
   app.use(securityHeaders());
-  app.use(corsForAllowedOrigins(config.corsOrigins));
+  app.use(
+    corsForAllowedOrigins(config.corsOrigins, {
+      credentials: true,
+      allowedHeaders: ['Content-Type', 'X-Workspace-Id', 'X-Request-Id'],
+      exposedHeaders: ['X-Total-Count', 'X-Request-Id', 'Retry-After'],
+    }),
+  );
   app.use(requireTrustedOrigin({ publicOrigin: config.publicOrigin, allowed: config.corsOrigins }));
   app.use(requireJsonBody);
   app.use(express.json({ limit: '1mb' }));

@@ -1,3 +1,4 @@
+export { type AllowedOriginsOptions, corsForAllowedOrigins } from './allowed-origins.js';
 export { AppError, type AppErrorOptions, ERROR_STATUS, type ErrorCode, type FieldError } from './app-error.js';
 export { ConfigError, parseEnv } from './env.js';
 export { ZLogLevel, ZPort } from './env-fields.js';

@@ -1,7 +1,6 @@
 // Cross-site protection: together, a JSON-only body and an Origin allow-list stop a cross-site form
 // from riding the session cookie, and CORS with credentials is granted to the allow-list only.
 import { AppError } from '@agentplane/server-kit';
-import cors from 'cors';
 import type { Request, RequestHandler } from 'express';
 import helmet from 'helmet';
 
@@ -9,16 +8,6 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function securityHeaders(): RequestHandler {
   return helmet();
-}
-
-export function corsForAllowedOrigins(allowed: string[]): RequestHandler {
-  return cors({
-    origin: (origin, callback) => callback(null, origin !== undefined && allowed.includes(origin)),
-    credentials: true,
-    exposedHeaders: ['X-Total-Count', 'X-Request-Id', 'Retry-After'],
-    allowedHeaders: ['Content-Type', 'X-Workspace-Id', 'X-Request-Id'],
-    maxAge: 600,
-  });
 }
 
 function hasBody(req: Request): boolean {

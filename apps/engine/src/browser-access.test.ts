@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { startFileEngine } from '../testing/test-engine.js';
+import { makeLlmEngineConfig } from './testing/engine-configs.js';
+import { startFileEngine } from './testing/test-engine.js';
 
 const FRONTEND = 'https://app.example.com';
 
