@@ -46,6 +46,14 @@ describe('loadManagerConfig', () => {
     expect(() => loadManagerConfig({ ...base, SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY: must be 32 random bytes/);
   });
 
+  it('prepares statements unless told not to', () => {
+    expect(loadManagerConfig(base).preparedStatements).toBe(true);
+    expect(loadManagerConfig({ ...base, DATABASE_PREPARED_STATEMENTS: 'false' }).preparedStatements).toBe(false);
+    expect(() => loadManagerConfig({ ...base, DATABASE_PREPARED_STATEMENTS: 'off' })).toThrow(
+      /DATABASE_PREPARED_STATEMENTS/,
+    );
+  });
+
   it('names a bad CORS origin', () => {
     expect(() => loadManagerConfig({ ...base, CORS_ORIGINS: 'not a url' })).toThrow(/CORS_ORIGINS/);
   });

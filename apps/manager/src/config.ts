@@ -27,6 +27,7 @@ const ZManagerEnv = z
     PORT: ZPort.default(8000),
     HOST: z.string().min(1).default('0.0.0.0'),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL'),
+    DATABASE_PREPARED_STATEMENTS: ZBooleanFlag.default(true),
     LOG_LEVEL: ZLogLevel,
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SESSION_SECRET_PREVIOUS: ZCommaList.optional(),
@@ -66,6 +67,8 @@ export type ManagerConfig = {
   port: number;
   host: string;
   databaseUrl: string;
+  /** Off behind a pooler that cannot keep prepared statements (PgBouncer in transaction mode before 1.21). */
+  preparedStatements: boolean;
   logLevel: string;
   session: {
     /** The first secret signs new cookies; the others still verify cookies signed before a rotation. */
@@ -94,6 +97,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     port: parsed.PORT,
     host: parsed.HOST,
     databaseUrl: parsed.DATABASE_URL,
+    preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS,
     logLevel: parsed.LOG_LEVEL,
     session: {
       secrets: [

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
       'SESSION_SECRET is not set: using a random secret, so every restart signs everybody out. Set it in any shared deployment.',
     );
   }
-  const db = createPrisma(config.databaseUrl);
+  const db = createPrisma(config.databaseUrl, { preparedStatements: config.preparedStatements });
   const sessionStore = new PrismaSessionStore(db);
   const app = createManagerApp({ config, db, logger, sessionStore });
 
