@@ -20,22 +20,22 @@ import type { Db, Prisma, SecretBox, Tx } from '@agentplane/db';
 import type { z } from 'zod';
 
 /** The columns every managed resource row has, plus the typed object's own columns. */
-export type ResourceRow = {
+export type StoredResourceRow = {
   id: string;
-  workspaceId: string;
   name: string;
   createdAt: Date;
   updatedAt: Date;
-  _count: { agents: number };
 } & Record<string, unknown>;
 
-/** The part of a Prisma model delegate the shared service uses; each kind's delegate has it. */
+/** A row as the API shows it: with the number of agents that reference it. */
+export type ResourceRow = StoredResourceRow & { agentCount: number };
+
+/** The part of a Prisma model delegate the shared service uses for writes; each kind's delegate has it. */
 export type ResourceDelegate = {
-  findMany(args: object): Promise<ResourceRow[]>;
-  findFirst(args: object): Promise<ResourceRow | null>;
+  findFirst(args: object): Promise<{ id: string } | null>;
   count(args: object): Promise<number>;
-  create(args: object): Promise<ResourceRow>;
-  update(args: object): Promise<ResourceRow>;
+  create(args: object): Promise<StoredResourceRow>;
+  update(args: object): Promise<unknown>;
   deleteMany(args: object): Promise<{ count: number }>;
 };
 
@@ -53,6 +53,9 @@ export type ResourceKind<Typed> = {
   updateBody: z.ZodType<{ name: string } & Record<string, unknown>>;
   response: z.ZodType;
   delegate: (db: Db | Tx) => ResourceDelegate;
+  /** Where rows live, for the reads done in SQL: the typed object's columns under its field names, and
+   * the table and column that link agents to a resource. */
+  storage: { table: string; typedColumns: string; agentLinks: { table: string; column: string } };
   /** The typed object as stored columns, secrets sealed. */
   toColumns: (typed: Typed, box: SecretBox) => Record<string, unknown>;
   /** The typed object from a stored row, secrets opened. */
@@ -72,6 +75,11 @@ export const INTEGRATIONS: ResourceKind<TIntegrationConfig> = {
   updateBody: ZIntegrationUpdate,
   response: ZIntegration,
   delegate: (db) => asDelegate(db.integration),
+  storage: {
+    table: 'integrations',
+    typedColumns: 'r.provider::text AS provider, r.enabled, r.config',
+    agentLinks: { table: 'agent_integrations', column: 'integration_id' },
+  },
   toColumns: (typed, box) => {
     const sealed = mapIntegrationSecrets(typed, box.seal);
     return { provider: sealed.provider, enabled: sealed.enabled, config: sealed.config };
@@ -93,6 +101,11 @@ export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
   updateBody: ZMcpServerUpdate,
   response: ZMcpServer,
   delegate: (db) => asDelegate(db.mcpServer),
+  storage: {
+    table: 'mcp_servers',
+    typedColumns: 'r.config',
+    agentLinks: { table: 'agent_mcp_servers', column: 'mcp_server_id' },
+  },
   toColumns: (typed, box) => ({ config: mapMcpServerSecrets(typed, box.seal) }),
   fromRow: (row, box) => mapMcpServerSecrets(row.config as TMcpServerConfig, box.open),
   agentsReferencing: (id) => ({ mcpServers: { some: { mcpServerId: id } } }),
@@ -107,6 +120,7 @@ export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {
   updateBody: ZSsoUpdate,
   response: ZSso,
   delegate: (db) => asDelegate(db.ssoConfig),
+  storage: { table: 'sso_configs', typedColumns: 'r.config', agentLinks: { table: 'agents', column: 'sso_id' } },
   toColumns: (typed) => ({ config: typed }),
   fromRow: (row) => row.config as TSsoConfig,
   agentsReferencing: (id) => ({ ssoId: id }),

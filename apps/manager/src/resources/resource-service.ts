@@ -1,13 +1,12 @@
 // Create, read, update and delete for every managed resource kind. agent_count is read in the same
-// query as the resource, and a PATCH republishes the engine config of every agent that uses it.
+// query as the resource (resource-reads), and a PATCH republishes the engine config of every agent that uses it.
 import { type Db, inTransaction, isForeignKeyViolation, type SecretBox } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
+import { readResource, readResourcePage } from './resource-reads.js';
 
 export type ResourceContext = { db: Db; box: SecretBox; workspaceId: string };
-
-const WITH_AGENT_COUNT = { _count: { select: { agents: true } } } as const;
 
 function toResponse<T>(kind: ResourceKind<T>, row: ResourceRow, box: SecretBox) {
   return {
@@ -16,7 +15,7 @@ function toResponse<T>(kind: ResourceKind<T>, row: ResourceRow, box: SecretBox) 
     [kind.key]: kind.fromRow(row, box),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
-    agent_count: row._count.agents,
+    agent_count: row.agentCount,
   };
 }
 
@@ -31,22 +30,14 @@ export async function listResources<T>(
 ) {
   const where = { workspaceId: ctx.workspaceId };
   const [rows, total] = await Promise.all([
-    kind.delegate(ctx.db).findMany({
-      where,
-      include: WITH_AGENT_COUNT,
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: page.limit,
-      skip: page.offset,
-    }),
+    readResourcePage(ctx.db, kind, ctx.workspaceId, page),
     kind.delegate(ctx.db).count({ where }),
   ]);
   return { items: rows.map((row) => toResponse(kind, row, ctx.box)), total };
 }
 
 export async function getResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, id: string) {
-  const row = await kind
-    .delegate(ctx.db)
-    .findFirst({ where: { id, workspaceId: ctx.workspaceId }, include: WITH_AGENT_COUNT });
+  const row = await readResource(ctx.db, kind, ctx.workspaceId, id);
   if (!row) throw notFound(kind);
   return toResponse(kind, row, ctx.box);
 }
@@ -54,9 +45,8 @@ export async function getResource<T>(kind: ResourceKind<T>, ctx: ResourceContext
 export async function createResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, body: { name: string; typed: T }) {
   const row = await kind.delegate(ctx.db).create({
     data: { workspaceId: ctx.workspaceId, name: body.name, ...kind.toColumns(body.typed, ctx.box) },
-    include: WITH_AGENT_COUNT,
   });
-  return toResponse(kind, row, ctx.box);
+  return toResponse(kind, { ...row, agentCount: 0 }, ctx.box);
 }
 
 /** A full replacement; the agents that use the resource get their new engine config in the same transaction. */
@@ -77,7 +67,7 @@ export async function updateResource<T>(
       .update({ where: { id }, data: { name: body.name, ...kind.toColumns(body.typed, ctx.box) } });
     const agents = await tx.agent.findMany({ where: kind.agentsReferencing(id), select: { id: true } });
     await publishEngineConfigs(tx, { agentIds: agents.map((agent) => agent.id), box: ctx.box });
-    const row = await kind.delegate(tx).findFirst({ where: { id }, include: WITH_AGENT_COUNT });
+    const row = await readResource(tx, kind, ctx.workspaceId, id);
     if (!row) throw notFound(kind);
     return toResponse(kind, row, ctx.box);
   });
