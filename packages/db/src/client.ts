@@ -1,8 +1,15 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { type Prisma, PrismaClient } from './generated/prisma/client.js';
 import { statementNamesBySql } from './prepared/statement-names.js';
 
-export type Db = PrismaClient;
+export type Db = PrismaClient & {
+  /**
+   * One SQL statement straight on Prisma's own pool, prepared by name as Prisma's statements are, but
+   * without Prisma's per-query work. For the reads every request makes; everything else goes through Prisma.
+   */
+  readonly sql: <Row>(text: string, values: readonly unknown[]) => Promise<Row[]>;
+};
 /** The client handed to code running inside `db.$transaction(async (tx) => …)`. */
 export type Tx = Prisma.TransactionClient;
 
@@ -16,10 +23,33 @@ export type CreatePrismaOptions = {
   preparedStatements?: boolean;
 };
 
+// A transaction's client forwards unknown properties to the base client, `sql` included, so only
+// identity tells the two apart.
+const baseClients = new WeakSet<object>();
+
 export function createPrisma(databaseUrl: string, options: CreatePrismaOptions = {}): Db {
-  const adapter = new PrismaPg(
-    { connectionString: databaseUrl, max: options.maxConnections ?? 10 },
-    options.preparedStatements === false ? {} : { statementNameGenerator: statementNamesBySql() },
-  );
-  return new PrismaClient({ adapter });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10 });
+  const statementName = options.preparedStatements === false ? () => '' : statementNamesBySql();
+  const client = new PrismaClient({
+    adapter: new PrismaPg(pool, { statementNameGenerator: statementName }),
+  });
+  const disconnectPrisma = client.$disconnect.bind(client);
+  baseClients.add(client);
+  return Object.assign(client, {
+    sql: async <Row>(text: string, values: readonly unknown[]) =>
+      (await pool.query({ name: statementName({ sql: text }), text, values: [...values] })).rows as Row[],
+    // The pool is ours, so it is ours to end, whether or not Prisma ever connected through it.
+    $disconnect: async () => {
+      await disconnectPrisma();
+      if (!pool.ended) await pool.end();
+    },
+  });
+}
+
+/**
+ * Runs SQL with `db.sql` outside a transaction and through the transaction's own connection inside
+ * one, so that code shared by both paths reads what its transaction sees.
+ */
+export function querySql<Row>(db: Db | Tx, text: string, values: readonly unknown[]): Promise<Row[]> {
+  return baseClients.has(db) ? (db as Db).sql<Row>(text, values) : db.$queryRawUnsafe<Row[]>(text, ...values);
 }

@@ -1,4 +1,4 @@
-export { type CreatePrismaOptions, createPrisma, type Db, type Tx } from './client.js';
+export { type CreatePrismaOptions, createPrisma, type Db, querySql, type Tx } from './client.js';
 export { isForeignKeyViolation, isRetryableTransactionError, isUniqueViolation } from './errors.js';
 export { Prisma } from './generated/prisma/client.js';
 export {

@@ -12,6 +12,14 @@ const MAX_TRACKED_TOUCHES = 50_000;
 
 type Callback = (error?: unknown) => void;
 
+// Every authenticated request runs this, so it goes straight to the pool as a prepared statement.
+const LOAD_SESSION_SQL = `
+  SELECT s.data, s.expires_at, s.created_at,
+         COALESCE((SELECT json_agg(json_build_object('workspaceId', m.workspace_id, 'role', m.role)
+                                   ORDER BY m.created_at, m.workspace_id)
+                   FROM memberships m WHERE m.user_id = s.user_id), '[]'::json) AS memberships
+  FROM sessions s WHERE s.sid = $1`;
+
 type SessionRow = {
   data: SessionData;
   expires_at: Date;
@@ -34,12 +42,8 @@ export class PrismaSessionStore extends session.Store {
    * request sees membership changes at once without a second query to find them.
    */
   override get(sid: string, callback: (error: unknown, session?: SessionData | null) => void): void {
-    this.db.$queryRaw<SessionRow[]>`
-      SELECT s.data, s.expires_at, s.created_at,
-             COALESCE((SELECT json_agg(json_build_object('workspaceId', m.workspace_id, 'role', m.role)
-                                       ORDER BY m.created_at, m.workspace_id)
-                       FROM memberships m WHERE m.user_id = s.user_id), '[]'::json) AS memberships
-      FROM sessions s WHERE s.sid = ${sid}`
+    this.db
+      .sql<SessionRow>(LOAD_SESSION_SQL, [sid])
       .then(async ([row]) => {
         if (!row) return callback(null, null);
         const now = this.now();

@@ -1,7 +1,7 @@
 // Resource reads in SQL. Prisma's `_count` joins a GROUP BY over the whole link table, which grows with
 // every agent of every workspace; the correlated count here reads only this resource's links, through
 // their index. Table and column names come from the fixed kinds, never from input.
-import type { Db, Tx } from '@agentplane/db';
+import { type Db, querySql, type Tx } from '@agentplane/db';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
 
 function selectResources<T>(kind: ResourceKind<T>): string {
@@ -17,10 +17,10 @@ export async function readResource<T>(
   workspaceId: string,
   id: string,
 ): Promise<ResourceRow | undefined> {
-  const [row] = await db.$queryRawUnsafe<ResourceRow[]>(
+  const [row] = await querySql<ResourceRow>(
+    db,
     `${selectResources(kind)} WHERE r.id = $1::uuid AND r.workspace_id = $2::uuid`,
-    id,
-    workspaceId,
+    [id, workspaceId],
   );
   return row;
 }
@@ -32,10 +32,8 @@ export function readResourcePage<T>(
   workspaceId: string,
   page: { limit: number; offset: number },
 ): Promise<ResourceRow[]> {
-  return db.$queryRawUnsafe<ResourceRow[]>(
+  return db.sql<ResourceRow>(
     `${selectResources(kind)} WHERE r.workspace_id = $1::uuid ORDER BY r.created_at, r.id LIMIT $2 OFFSET $3`,
-    workspaceId,
-    page.limit,
-    page.offset,
+    [workspaceId, page.limit, page.offset],
   );
 }
