@@ -1,38 +1,102 @@
-// Benchmark 1: an authenticated single-resource read through the manager, next to the bare baseline.
+// Benchmark 1: an authenticated single-resource read through the manager, next to the bare baseline and
+// the stack-floor yardstick. The contenders take turns in short rounds, and each figure is the median of
+// its rounds: on a shared machine the CPU time available drifts by tens of percent over a minute, and a
+// ratio of two runs made at different moments measures the drift as much as the code.
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
 import { type LoadResult, runLoad } from './load.js';
 import { ManagerClient, whatsapp } from './manager-client.js';
-import { startService } from './service-process.js';
+import { type Service, startService } from './service-process.js';
 
-export type ReadComparison = { manager: LoadResult; bare: LoadResult; ratio: number };
+type Name = 'manager' | 'bare' | 'stackFloor';
+type Contender = { url: string; headers: Record<string, string> };
+export type ReadFigures = { requestsPerSecond: number; p99Ms: number };
+export type ReadComparison = {
+  rounds: number;
+  manager: ReadFigures;
+  bare: ReadFigures;
+  stackFloor: ReadFigures;
+  /** Median over rounds of manager / bare req/s, each pair measured back to back. */
+  ratio: number;
+  stackFloorRatio: number;
+};
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+const figures = (results: LoadResult[]): ReadFigures => ({
+  requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
+  p99Ms: median(results.map((result) => result.p99Ms)),
+});
+
+async function startYardstick(file: string, databaseUrl: string): Promise<Service> {
+  return startService(
+    fileURLToPath(new URL(file, import.meta.url)),
+    { DATABASE_URL: databaseUrl },
+    '/health',
+    await findFreePort(),
+  );
+}
+
+async function signedInToStackFloor(url: string): Promise<Record<string, string>> {
+  const response = await fetch(`${url}/session`, { method: 'POST' });
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
+  if (response.status !== 204 || !cookie) throw new Error(`stack floor sign-in failed: ${response.status}`);
+  return { cookie };
+}
 
 export async function benchManagerRead(options: {
   managerUrl: string;
   databaseUrl: string;
   durationSeconds: number;
   connections: number;
+  rounds: number;
 }): Promise<ReadComparison> {
   const client = await ManagerClient.signUp(options.managerUrl);
   const integration = await client.send<{ id: string }>('POST', '/api/v1/integrations/', whatsapp());
   const path = `/integrations/${integration.id}`;
-
-  const bare = await startService(
-    fileURLToPath(new URL('./bare-server.js', import.meta.url)),
-    { DATABASE_URL: options.databaseUrl },
-    '/health',
-    await findFreePort(),
-  );
+  const bare = await startYardstick('./bare-server.js', options.databaseUrl);
+  const floor = await startYardstick('./stack-floor-server.js', options.databaseUrl);
   try {
-    const load = { connections: options.connections, durationSeconds: options.durationSeconds };
-    // A short warm-up of each, so JIT and pools are in their steady state when measured.
-    await runLoad({ ...load, durationSeconds: 2, url: `${options.managerUrl}/api/v1${path}`, headers: client.headers });
-    await runLoad({ ...load, durationSeconds: 2, url: bare.url + path });
-    const manager = await runLoad({ ...load, url: `${options.managerUrl}/api/v1${path}`, headers: client.headers });
-    const baseline = await runLoad({ ...load, url: bare.url + path });
-    if (manager.non2xx + manager.errors > 0) throw new Error(`manager answered errors: ${JSON.stringify(manager)}`);
-    return { manager, bare: baseline, ratio: manager.requestsPerSecond / baseline.requestsPerSecond };
+    const contenders: Record<Name, Contender> = {
+      manager: { url: `${options.managerUrl}/api/v1${path}`, headers: client.headers },
+      bare: { url: bare.url + path, headers: {} },
+      stackFloor: { url: floor.url + path, headers: await signedInToStackFloor(floor.url) },
+    };
+    const load = (contender: Contender, durationSeconds: number) =>
+      runLoad({ ...contender, connections: options.connections, durationSeconds });
+    // Warm-up, so that JIT and pools are in their steady state when measured.
+    for (const contender of Object.values(contenders)) await load(contender, 2);
+
+    const results: Record<Name, LoadResult[]> = { manager: [], bare: [], stackFloor: [] };
+    const ratios = { manager: [] as number[], stackFloor: [] as number[] };
+    const names = Object.keys(contenders) as Name[];
+    for (let round = 0; round < options.rounds; round++) {
+      // Alternating the order keeps whoever runs first from always meeting the same moment of drift.
+      const order = round % 2 === 0 ? names : [...names].reverse();
+      const measured = {} as Record<Name, LoadResult>;
+      for (const name of order) {
+        const result = await load(contenders[name], options.durationSeconds);
+        if (result.non2xx + result.errors > 0) throw new Error(`${name} answered errors: ${JSON.stringify(result)}`);
+        measured[name] = result;
+        results[name].push(result);
+      }
+      ratios.manager.push(measured.manager.requestsPerSecond / measured.bare.requestsPerSecond);
+      ratios.stackFloor.push(measured.stackFloor.requestsPerSecond / measured.bare.requestsPerSecond);
+    }
+    return {
+      rounds: options.rounds,
+      manager: figures(results.manager),
+      bare: figures(results.bare),
+      stackFloor: figures(results.stackFloor),
+      ratio: median(ratios.manager),
+      stackFloorRatio: median(ratios.stackFloor),
+    };
   } finally {
-    await bare.stop();
+    await Promise.all([bare.stop(), floor.stop()]);
   }
 }
