@@ -63,12 +63,21 @@ export async function benchEngineRuns(options: {
   const url = `${engine.url}/agent/run`;
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' };
   try {
-    await runLoad({ url, method: 'POST', headers, body: runBody('warm up'), connections: 10, durationSeconds: 2 });
+    // Every run is a new conversation, as with many users: one shared thread would make every run wait
+    // for the previous one's append and read an ever longer history.
+    await runLoad({
+      url,
+      method: 'POST',
+      headers,
+      body: () => runBody('warm up'),
+      connections: 10,
+      durationSeconds: 2,
+    });
     const load = await runLoad({
       url,
       method: 'POST',
       headers,
-      body: runBody('Hello, how are you today?'),
+      body: () => runBody('Hello, how are you today?'),
       connections: 20,
       durationSeconds: options.durationSeconds,
     });

@@ -6,15 +6,21 @@ export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: numb
 export async function runLoad(options: {
   url: string;
   method?: 'GET' | 'POST';
-  body?: string;
+  /** A function makes a new body for every request. */
+  body?: string | (() => string);
   headers?: Record<string, string>;
   connections: number;
   durationSeconds: number;
 }): Promise<LoadResult> {
+  const { body } = options;
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
-    ...(options.body === undefined ? {} : { body: options.body }),
+    ...(typeof body === 'function'
+      ? { requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }] }
+      : body === undefined
+        ? {}
+        : { body }),
     headers: options.headers ?? {},
     connections: options.connections,
     duration: options.durationSeconds,
