@@ -6,7 +6,7 @@
 // reads someone else's conversation.
 import type { Message, RunAgentInput } from '@ag-ui/core';
 import type pg from 'pg';
-import { appendThreadMessages, loadThreadMessages, withTransaction } from './thread-store.js';
+import { appendThreadMessages, loadThreadMessages } from './thread-store.js';
 
 export type AguiThread = { key: string; input: RunAgentInput; storedIds: Set<string> };
 
@@ -38,5 +38,5 @@ export async function storeAguiRun(
   produced: Message[],
 ): Promise<void> {
   const added = [...thread.input.messages, ...produced].filter((message) => !thread.storedIds.has(message.id));
-  await withTransaction(pool, (client) => appendThreadMessages(client, agentId, thread.key, added));
+  await appendThreadMessages(pool, agentId, thread.key, added);
 }

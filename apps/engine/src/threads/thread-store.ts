@@ -14,16 +14,19 @@ const LOAD = `
   WHERE t.agent_id = $1 AND t.external_key = $2
   ORDER BY m.seq DESC LIMIT $3`;
 
-// The upsert locks the thread row until the transaction ends, so concurrent appends take turns.
-const UPSERT_THREAD = `
-  INSERT INTO conversation_threads (agent_id, external_key) VALUES ($1, $2)
-  ON CONFLICT (agent_id, external_key) DO UPDATE SET updated_at = now()
-  RETURNING id`;
-
+// One statement: the upsert creates the thread or locks it and moves its last_seq past the new
+// messages, and they are numbered from the value it returns. A concurrent append to the same thread
+// waits for the lock and then sees the committed last_seq, so the two never share a seq.
 const APPEND = `
+  WITH thread AS (
+    INSERT INTO conversation_threads (agent_id, external_key, last_seq) VALUES ($1, $2, $3)
+    ON CONFLICT (agent_id, external_key)
+    DO UPDATE SET last_seq = conversation_threads.last_seq + EXCLUDED.last_seq, updated_at = now()
+    RETURNING id, last_seq
+  )
   INSERT INTO conversation_messages (thread_id, seq, message)
-  SELECT $1, (SELECT coalesce(max(seq), 0) FROM conversation_messages WHERE thread_id = $1) + t.ord, t.message
-  FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(message, ord)`;
+  SELECT thread.id, thread.last_seq - $3 + t.ord, t.message
+  FROM thread, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS t(message, ord)`;
 
 export async function loadThreadMessages(
   db: Queryable,
@@ -38,7 +41,7 @@ export async function loadThreadMessages(
   return start < 0 ? [] : messages.slice(start);
 }
 
-/** Appends inside the caller's transaction (`db` must be a client in BEGIN). */
+/** Appends to the thread, creating it if need be; atomic alone, or part of the caller's transaction. */
 export async function appendThreadMessages(
   db: Queryable,
   agentId: string,
@@ -46,10 +49,7 @@ export async function appendThreadMessages(
   messages: Message[],
 ): Promise<void> {
   if (messages.length === 0) return;
-  const {
-    rows: [thread],
-  } = await db.query<{ id: string }>(UPSERT_THREAD, [agentId, key]);
-  await db.query(APPEND, [thread?.id, JSON.stringify(messages)]);
+  await db.query(APPEND, [agentId, key, messages.length, JSON.stringify(messages)]);
 }
 
 export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
