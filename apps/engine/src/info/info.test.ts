@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ScratchDirs } from '@agentplane/db/testing';
 import { ConfigError } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
@@ -43,8 +43,11 @@ beforeAll(async () => {
   });
 });
 
+const scratch = new ScratchDirs();
+
 afterAll(async () => {
   await engine?.shutdown();
+  await scratch.removeAll();
 });
 
 describe('GET /', () => {
@@ -125,7 +128,7 @@ describe('GET /agent/capabilities', () => {
 
 describe('file mode', () => {
   async function writeText(name: string, text: string): Promise<string> {
-    const file = path.join(await mkdtemp(path.join(tmpdir(), 'engine-file-')), name);
+    const file = path.join(await scratch.make('engine-file-'), name);
     await writeFile(file, text);
     return file;
   }

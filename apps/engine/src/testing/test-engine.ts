@@ -1,5 +1,5 @@
 // Starts a real engine in this process on a loopback port, in file or database mode.
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,7 +44,7 @@ export async function startTestEngine(
   };
 }
 
-export async function writeConfigFile(config: unknown): Promise<string> {
+async function writeConfigFile(config: unknown): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'engine-config-'));
   const file = path.join(dir, 'agent.json');
   await writeFile(file, JSON.stringify(config, null, 2));
@@ -53,5 +53,13 @@ export async function writeConfigFile(config: unknown): Promise<string> {
 
 /** An engine serving `config` from a JSON file (no database), with auth disabled unless options.env says otherwise. */
 export async function startFileEngine(config: unknown, options: TestEngineOptions = {}): Promise<RunningEngine> {
-  return startTestEngine({ ENGINE_CONFIG_FILE: await writeConfigFile(config) }, options);
+  const file = await writeConfigFile(config);
+  const engine = await startTestEngine({ ENGINE_CONFIG_FILE: file }, options);
+  return {
+    ...engine,
+    shutdown: async () => {
+      await engine.shutdown();
+      await rm(path.dirname(file), { recursive: true, force: true });
+    },
+  };
 }

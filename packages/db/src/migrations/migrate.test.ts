@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
+import { ScratchDirs } from '../testing/scratch-dirs.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { migrate, readMigrationStatus } from './migrate.js';
 import { defaultMigrationsDir, MigrationChecksumError } from './migration-files.js';
@@ -33,8 +33,11 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
   }
 }
 
+const scratch = new ScratchDirs();
+afterAll(() => scratch.removeAll());
+
 async function migrationsDirWith(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'agentplane-migrations-'));
+  const dir = await scratch.make('agentplane-migrations-');
   for (const [name, sql] of Object.entries(files)) {
     await mkdir(path.join(dir, name));
     await writeFile(path.join(dir, name, 'migration.sql'), sql);

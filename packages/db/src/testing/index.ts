@@ -6,6 +6,7 @@ export {
   makeUser,
   makeWorkspace,
 } from './factories.js';
+export { ScratchDirs } from './scratch-dirs.js';
 export {
   type CreateTestDatabaseOptions,
   createTestDatabase,

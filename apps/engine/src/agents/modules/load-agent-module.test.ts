@@ -38,7 +38,7 @@ describe('importAgentExport under plain Node (the engine in production)', () => 
     // jest keeps the first text it read of a file, so this runs where the engine runs: Node itself.
     const loader = path.join(import.meta.dirname, 'load-agent-module.ts');
     const script = `
-      import { mkdtemp, writeFile } from 'node:fs/promises';
+      import { mkdtemp, rm, writeFile } from 'node:fs/promises';
       import { tmpdir } from 'node:os';
       import path from 'node:path';
       const { importAgentExport } = await import(${JSON.stringify(loader)});
@@ -48,6 +48,7 @@ describe('importAgentExport under plain Node (the engine in production)', () => 
       await writeFile(path.join(dir, 'agent.js'), 'export const value = "fixed";');
       const again = await importAgentExport('agent.js:value', dir, 1);
       const next = await importAgentExport('agent.js:value', dir, 2);
+      await rm(dir, { recursive: true });
       console.log(JSON.stringify([first, again, next]));
     `;
     const { stdout } = await run(

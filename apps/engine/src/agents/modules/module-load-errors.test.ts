@@ -3,12 +3,11 @@
 // so fixing the reference and publishing recovers without a restart. (A file fixed in place is
 // covered in load-agent-module.test.ts, under plain Node: jest keeps the first text of a file it read.)
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
-import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, makeAgent, makeWorkspace, ScratchDirs, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { makeCustomEngineConfig, makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
@@ -76,14 +75,17 @@ async function expectUnavailable(engine: RunningEngine, code: string, reason: Re
 }
 
 let agentsDir: string;
+const scratch = new ScratchDirs();
 
 beforeAll(async () => {
-  agentsDir = await mkdtemp(path.join(tmpdir(), 'engine-agents-'));
+  agentsDir = await scratch.make('engine-agents-');
   await writeFile(path.join(agentsDir, 'good.js'), GOOD_AGENT);
   await writeFile(path.join(agentsDir, 'syntax.js'), 'export const createAgent = ;\n');
   await writeFile(path.join(agentsDir, 'number.js'), 'export const createAgent = 1;\n');
   await writeFile(path.join(agentsDir, 'throws.js'), "throw new Error('cannot start: no settings');\n");
 });
+
+afterAll(() => scratch.removeAll());
 
 describe('each class of module error makes the engine degraded and its runs 503', () => {
   const cases: [string, string, 'CUSTOM' | 'LANGGRAPH', string, RegExp][] = [
