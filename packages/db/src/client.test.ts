@@ -58,6 +58,15 @@ describe('db.sql', () => {
     expect((await listPrepared(db)).map((row) => row.statement)).toContain(text);
   });
 
+  it('survives the server dropping its idle connection, and reconnects', async () => {
+    const db = client({ maxConnections: 1 });
+    const [{ pid }] = await db.sql<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
+    await database.prisma.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const [again] = await db.sql<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
+    expect(again?.pid).not.toBe(pid);
+  });
+
   it('is ended with the client, even when Prisma itself never connected', async () => {
     const db = createPrisma(database.url, { maxConnections: 1 });
     await db.sql('SELECT 1', []);

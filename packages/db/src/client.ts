@@ -29,6 +29,9 @@ const baseClients = new WeakSet<object>();
 
 export function createPrisma(databaseUrl: string, options: CreatePrismaOptions = {}): Db {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10 });
+  // The server may drop an idle connection (a restart, a failover, an idle timeout). pg discards it and
+  // the next query opens another; unheard, the 'error' event would end the process.
+  pool.on('error', () => {});
   const statementName = options.preparedStatements === false ? () => '' : statementNamesBySql();
   const client = new PrismaClient({
     adapter: new PrismaPg(pool, { statementNameGenerator: statementName }),
