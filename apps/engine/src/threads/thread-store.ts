@@ -8,6 +8,7 @@ export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 /** How many stored messages a run sees at most: the newest, starting at a user turn. */
 export const THREAD_HISTORY_LIMIT = 200;
 
+// Every run makes this query and APPEND; they go by name, so each connection parses and plans them once.
 const LOAD = `
   SELECT m.message FROM conversation_messages m
   JOIN conversation_threads t ON t.id = m.thread_id
@@ -34,7 +35,11 @@ export async function loadThreadMessages(
   key: string,
   limit = THREAD_HISTORY_LIMIT,
 ): Promise<Message[]> {
-  const { rows } = await db.query<{ message: Message }>(LOAD, [agentId, key, limit]);
+  const { rows } = await db.query<{ message: Message }>({
+    name: 'load-thread-messages',
+    text: LOAD,
+    values: [agentId, key, limit],
+  });
   const messages = rows.map((row) => row.message).reverse();
   // A history cut in the middle of a turn could start with a tool result whose call is gone.
   const start = rows.length < limit ? 0 : messages.findIndex((message) => message.role === 'user');
@@ -49,7 +54,11 @@ export async function appendThreadMessages(
   messages: Message[],
 ): Promise<void> {
   if (messages.length === 0) return;
-  await db.query(APPEND, [agentId, key, messages.length, JSON.stringify(messages)]);
+  await db.query({
+    name: 'append-thread-messages',
+    text: APPEND,
+    values: [agentId, key, messages.length, JSON.stringify(messages)],
+  });
 }
 
 export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
