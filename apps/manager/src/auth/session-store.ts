@@ -1,6 +1,7 @@
 // express-session's store on our own Prisma client and `sessions` table. Beyond the cookie's idle
 // expiry it enforces an absolute lifetime, and keeps user_id so that a user's sessions go with them.
 import type { Db } from '@agentplane/db';
+import DataLoader from 'dataloader';
 import session, { type SessionData } from 'express-session';
 
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
@@ -12,15 +13,17 @@ const MAX_TRACKED_TOUCHES = 50_000;
 
 type Callback = (error?: unknown) => void;
 
-// Every authenticated request runs this, so it goes straight to the pool as a prepared statement.
-const LOAD_SESSION_SQL = `
-  SELECT s.data, s.expires_at, s.created_at,
+// Every authenticated request needs this, so it goes straight to the pool as a prepared statement,
+// for all the sessions that requests arriving together ask for.
+const LOAD_SESSIONS_SQL = `
+  SELECT s.sid, s.data, s.expires_at, s.created_at,
          COALESCE((SELECT json_agg(json_build_object('workspaceId', m.workspace_id, 'role', m.role)
                                    ORDER BY m.created_at, m.workspace_id)
                    FROM memberships m WHERE m.user_id = s.user_id), '[]'::json) AS memberships
-  FROM sessions s WHERE s.sid = $1`;
+  FROM sessions s WHERE s.sid = ANY($1::text[])`;
 
 type SessionRow = {
+  sid: string;
   data: SessionData;
   expires_at: Date;
   created_at: Date;
@@ -29,6 +32,16 @@ type SessionRow = {
 
 export class PrismaSessionStore extends session.Store {
   private readonly lastTouched = new Map<string, number>();
+  // Requests that arrive in one turn of the event loop share one query, so under load several
+  // sessions cost one round trip; none is cached, each request still reads its session afresh.
+  private readonly loader = new DataLoader<string, SessionRow | undefined>(
+    async (sids) => {
+      const rows = await this.db.sql<SessionRow>(LOAD_SESSIONS_SQL, [[...sids]]);
+      const bySid = new Map(rows.map((row) => [row.sid, row]));
+      return sids.map((sid) => bySid.get(sid));
+    },
+    { cache: false, batchScheduleFn: (run) => setImmediate(run), maxBatchSize: 200 },
+  );
 
   constructor(
     private readonly db: Db,
@@ -42,9 +55,9 @@ export class PrismaSessionStore extends session.Store {
    * request sees membership changes at once without a second query to find them.
    */
   override get(sid: string, callback: (error: unknown, session?: SessionData | null) => void): void {
-    this.db
-      .sql<SessionRow>(LOAD_SESSION_SQL, [sid])
-      .then(async ([row]) => {
+    this.loader
+      .load(sid)
+      .then(async (row) => {
         if (!row) return callback(null, null);
         const now = this.now();
         if (row.expires_at.getTime() <= now || row.created_at.getTime() + SESSION_ABSOLUTE_MS <= now) {

@@ -1,0 +1,77 @@
+// The store's batching: concurrent loads share a query, and nothing is cached between requests.
+import { createTestDatabase, makeUser, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { SessionData } from 'express-session';
+import { PrismaSessionStore } from './session-store.js';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
+
+const cookie = { originalMaxAge: 60_000, expires: new Date(Date.now() + 60_000), httpOnly: true, path: '/' };
+
+function promised<T>(call: (callback: (error: unknown, value?: T) => void) => void): Promise<T | undefined> {
+  return new Promise((resolve, reject) => call((error, value) => (error ? reject(error) : resolve(value))));
+}
+
+/** The store over the real database, counting the SQL statements it sends straight to the pool. */
+function countingStore() {
+  const counter = { statements: 0 };
+  const db = new Proxy(database.prisma, {
+    get(target, property, receiver) {
+      if (property !== 'sql') return Reflect.get(target, property, receiver);
+      return (...args: Parameters<typeof target.sql>) => {
+        counter.statements++;
+        return target.sql(...args);
+      };
+    },
+  });
+  return { store: new PrismaSessionStore(db), counter };
+}
+
+async function signedIn(store: PrismaSessionStore, sid: string) {
+  const user = await makeUser(database.prisma);
+  const workspace = await makeWorkspace(database.prisma);
+  await database.prisma.membership.create({ data: { userId: user.id, workspaceId: workspace.id, role: 'admin' } });
+  const data = { cookie, userId: user.id } as unknown as SessionData;
+  await promised<void>((callback) => store.set(sid, data, callback));
+  return { userId: user.id, workspaceId: workspace.id };
+}
+
+describe('PrismaSessionStore.get', () => {
+  it('loads the sessions asked for together in one query, each with its own user and memberships', async () => {
+    const { store, counter } = countingStore();
+    const alice = await signedIn(store, 'sid-alice');
+    const bob = await signedIn(store, 'sid-bob');
+    counter.statements = 0;
+
+    const load = (sid: string) => promised<SessionData | null>((callback) => store.get(sid, callback));
+    const [a, b, missing, again] = await Promise.all([
+      load('sid-alice'),
+      load('sid-bob'),
+      load('sid-nobody'),
+      load('sid-alice'),
+    ]);
+
+    expect(counter.statements).toBe(1);
+    expect(a).toMatchObject({ userId: alice.userId, memberships: [{ workspaceId: alice.workspaceId, role: 'admin' }] });
+    expect(b).toMatchObject({ userId: bob.userId, memberships: [{ workspaceId: bob.workspaceId, role: 'admin' }] });
+    expect(missing).toBeNull();
+    expect(again).toMatchObject({ userId: alice.userId });
+  });
+
+  it('reads afresh for every load: a membership removed or a session destroyed shows at once', async () => {
+    const { store, counter } = countingStore();
+    const carol = await signedIn(store, 'sid-carol');
+    const load = () => promised<SessionData | null>((callback) => store.get('sid-carol', callback));
+    expect((await load())?.memberships).toHaveLength(1);
+
+    await database.prisma.membership.deleteMany({ where: { userId: carol.userId } });
+    expect((await load())?.memberships).toEqual([]);
+    await promised<void>((callback) => store.destroy('sid-carol', callback));
+    expect(await load()).toBeNull();
+    expect(counter.statements).toBe(3);
+  });
+});
