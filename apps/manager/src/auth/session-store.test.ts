@@ -2,6 +2,7 @@
 import { createTestDatabase, makeUser, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SessionData } from 'express-session';
+import { countingSql } from '../testing/counting-sql.js';
 import { PrismaSessionStore } from './session-store.js';
 
 let database: TestDatabase;
@@ -18,16 +19,7 @@ function promised<T>(call: (callback: (error: unknown, value?: T) => void) => vo
 
 /** The store over the real database, counting the SQL statements it sends straight to the pool. */
 function countingStore() {
-  const counter = { statements: 0 };
-  const db = new Proxy(database.prisma, {
-    get(target, property, receiver) {
-      if (property !== 'sql') return Reflect.get(target, property, receiver);
-      return (...args: Parameters<typeof target.sql>) => {
-        counter.statements++;
-        return target.sql(...args);
-      };
-    },
-  });
+  const { db, counter } = countingSql(database.prisma);
   return { store: new PrismaSessionStore(db), counter };
 }
 

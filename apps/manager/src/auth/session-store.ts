@@ -1,8 +1,8 @@
 // express-session's store on our own Prisma client and `sessions` table. Beyond the cookie's idle
 // expiry it enforces an absolute lifetime, and keeps user_id so that a user's sessions go with them.
 import type { Db } from '@agentplane/db';
-import DataLoader from 'dataloader';
 import session, { type SessionData } from 'express-session';
+import { perTurnLoader } from '../batching/per-turn-loader.js';
 
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -32,16 +32,11 @@ type SessionRow = {
 
 export class PrismaSessionStore extends session.Store {
   private readonly lastTouched = new Map<string, number>();
-  // Requests that arrive in one turn of the event loop share one query, so under load several
-  // sessions cost one round trip; none is cached, each request still reads its session afresh.
-  private readonly loader = new DataLoader<string, SessionRow | undefined>(
-    async (sids) => {
-      const rows = await this.db.sql<SessionRow>(LOAD_SESSIONS_SQL, [[...sids]]);
-      const bySid = new Map(rows.map((row) => [row.sid, row]));
-      return sids.map((sid) => bySid.get(sid));
-    },
-    { cache: false, batchScheduleFn: (run) => setImmediate(run), maxBatchSize: 200 },
-  );
+  private readonly sessions = perTurnLoader<string, SessionRow | undefined>(async (sids) => {
+    const rows = await this.db.sql<SessionRow>(LOAD_SESSIONS_SQL, [[...sids]]);
+    const bySid = new Map(rows.map((row) => [row.sid, row]));
+    return sids.map((sid) => bySid.get(sid));
+  });
 
   constructor(
     private readonly db: Db,
@@ -55,7 +50,7 @@ export class PrismaSessionStore extends session.Store {
    * request sees membership changes at once without a second query to find them.
    */
   override get(sid: string, callback: (error: unknown, session?: SessionData | null) => void): void {
-    this.loader
+    this.sessions
       .load(sid)
       .then(async (row) => {
         if (!row) return callback(null, null);

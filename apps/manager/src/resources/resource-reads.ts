@@ -2,15 +2,19 @@
 // every agent of every workspace; the correlated count here reads only this resource's links, through
 // their index. Table and column names come from the fixed kinds, never from input.
 import { type Db, querySql, type Tx } from '@agentplane/db';
+import type DataLoader from 'dataloader';
+import { perTurnLoader } from '../batching/per-turn-loader.js';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
 
 function selectResources<T>(kind: ResourceKind<T>): string {
   const { table, typedColumns, agentLinks } = kind.storage;
-  return `SELECT r.id::text AS id, r.name, ${typedColumns}, r.created_at AS "createdAt", r.updated_at AS "updatedAt",
+  return `SELECT r.id::text AS id, r.workspace_id::text AS "workspaceId", r.name, ${typedColumns},
+    r.created_at AS "createdAt", r.updated_at AS "updatedAt",
     (SELECT count(*) FROM ${agentLinks.table} l WHERE l.${agentLinks.column} = r.id)::int AS "agentCount"
   FROM ${table} r`;
 }
 
+/** Reads one resource where a transaction must see it (or its absence) as it stands within. */
 export async function readResource<T>(
   db: Db | Tx,
   kind: ResourceKind<T>,
@@ -36,4 +40,36 @@ export function readResourcePage<T>(
     `${selectResources(kind)} WHERE r.workspace_id = $1::uuid ORDER BY r.created_at, r.id LIMIT $2 OFFSET $3`,
     [workspaceId, page.limit, page.offset],
   );
+}
+
+type Wanted = { workspaceId: string; id: string };
+const wantedKey = ({ workspaceId, id }: Wanted) => `${workspaceId}/${id}`;
+const loadersByDb = new WeakMap<Db, Map<ResourceKind<unknown>, DataLoader<Wanted, ResourceRow | undefined>>>();
+
+function loaderFor<T>(db: Db, kind: ResourceKind<T>): DataLoader<Wanted, ResourceRow | undefined> {
+  let loaders = loadersByDb.get(db);
+  if (!loaders) {
+    loaders = new Map();
+    loadersByDb.set(db, loaders);
+  }
+  const known = loaders.get(kind as ResourceKind<unknown>);
+  if (known) return known;
+  const loader = perTurnLoader<Wanted, ResourceRow | undefined>(async (wanted) => {
+    // A row answers only the request that names both its id and its workspace.
+    const rows = await db.sql<ResourceRow & { workspaceId: string }>(
+      `${selectResources(kind)}
+         JOIN unnest($1::uuid[], $2::uuid[]) AS wanted(id, workspace_id)
+           ON r.id = wanted.id AND r.workspace_id = wanted.workspace_id`,
+      [wanted.map((item) => item.id), wanted.map((item) => item.workspaceId)],
+    );
+    const byKey = new Map(rows.map((row) => [wantedKey(row), row]));
+    return wanted.map((item) => byKey.get(wantedKey(item)));
+  });
+  loaders.set(kind as ResourceKind<unknown>, loader);
+  return loader;
+}
+
+/** Reads one resource outside any transaction; reads that arrive together share a query (perTurnLoader). */
+export function loadResource<T>(db: Db, kind: ResourceKind<T>, workspaceId: string, id: string) {
+  return loaderFor(db, kind).load({ workspaceId, id });
 }

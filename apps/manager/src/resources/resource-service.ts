@@ -4,7 +4,7 @@ import { type Db, inTransaction, isForeignKeyViolation, type SecretBox } from '@
 import { AppError } from '@agentplane/server-kit';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
-import { readResource, readResourcePage } from './resource-reads.js';
+import { loadResource, readResource, readResourcePage } from './resource-reads.js';
 
 export type ResourceContext = { db: Db; box: SecretBox; workspaceId: string };
 
@@ -37,7 +37,7 @@ export async function listResources<T>(
 }
 
 export async function getResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, id: string) {
-  const row = await readResource(ctx.db, kind, ctx.workspaceId, id);
+  const row = await loadResource(ctx.db, kind, ctx.workspaceId, id);
   if (!row) throw notFound(kind);
   return toResponse(kind, row, ctx.box);
 }
