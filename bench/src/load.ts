@@ -2,6 +2,21 @@ import autocannon from 'autocannon';
 
 export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number };
 
+/** One request of a rotation: a path below the url's origin, with its own headers. */
+export type Target = { path: string; headers: Record<string, string> };
+
+function rotating(targets: Target[]): autocannon.Request[] {
+  let next = 0;
+  return [
+    {
+      setupRequest: (request) => {
+        const target = targets[next++ % targets.length] as Target;
+        return { ...request, path: target.path, headers: { ...request.headers, ...target.headers } };
+      },
+    },
+  ];
+}
+
 /** A bounded autocannon run against loopback. */
 export async function runLoad(options: {
   url: string;
@@ -9,13 +24,16 @@ export async function runLoad(options: {
   /** A function makes a new body for every request. */
   body?: string | (() => string);
   headers?: Record<string, string>;
+  /** Requests go to these in turn instead of to the url's own path. */
+  targets?: Target[];
   connections: number;
   durationSeconds: number;
 }): Promise<LoadResult> {
-  const { body } = options;
+  const { body, targets } = options;
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
+    ...(targets ? { requests: rotating(targets) } : {}),
     ...(typeof body === 'function'
       ? { requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }] }
       : body === undefined

@@ -40,9 +40,10 @@ async function main(): Promise<void> {
       durationSeconds: Math.max(2, Math.round(DURATION_SECONDS / 3)),
       connections: 20,
       rounds: 5,
+      users: 20,
     });
     console.log(
-      `\n1. GET /api/v1/integrations/{id}, authenticated (20 connections; medians of ${read.rounds} interleaved rounds)`,
+      `\n1. GET /api/v1/integrations/{id}, authenticated (20 connections, 20 users' integrations in turn; medians of ${read.rounds} interleaved rounds)`,
     );
     console.log(`   manager:            ${round(read.manager.requestsPerSecond)} req/s, p99 ${read.manager.p99Ms} ms`);
     console.log(`   bare Express + pg:  ${round(read.bare.requestsPerSecond)} req/s, p99 ${read.bare.p99Ms} ms`);

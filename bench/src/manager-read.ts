@@ -1,15 +1,16 @@
 // Benchmark 1: an authenticated single-resource read through the manager, next to the bare baseline and
-// the stack-floor yardstick. The contenders take turns in short rounds, and each figure is the median of
+// the stack-floor yardstick, all three reading the same rows in turn: one integration for each of
+// several signed-in users, so that no two requests in a row read the same row or session. The contenders take turns in short rounds, and each figure is the median of
 // its rounds: on a shared machine the CPU time available drifts by tens of percent over a minute, and a
 // ratio of two runs made at different moments measures the drift as much as the code.
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
-import { type LoadResult, runLoad } from './load.js';
+import { type LoadResult, runLoad, type Target } from './load.js';
 import { ManagerClient, whatsapp } from './manager-client.js';
 import { type Service, startService } from './service-process.js';
 
 type Name = 'manager' | 'bare' | 'stackFloor';
-type Contender = { url: string; headers: Record<string, string> };
+type Contender = { url: string; targets: Target[] };
 export type ReadFigures = { requestsPerSecond: number; p99Ms: number };
 export type ReadComparison = {
   rounds: number;
@@ -49,23 +50,37 @@ async function signedInToStackFloor(url: string): Promise<Record<string, string>
   return { cookie };
 }
 
+/** Users of their own workspaces, each with an integration of its own: each request reads another row. */
+async function readersOf(managerUrl: string, users: number) {
+  const readers = [];
+  for (let user = 0; user < users; user++) {
+    const client = await ManagerClient.signUp(managerUrl);
+    const integration = await client.send<{ id: string }>('POST', '/api/v1/integrations/', whatsapp());
+    readers.push({ headers: client.headers, path: `/integrations/${integration.id}` });
+  }
+  return readers;
+}
+
 export async function benchManagerRead(options: {
   managerUrl: string;
   databaseUrl: string;
   durationSeconds: number;
   connections: number;
   rounds: number;
+  users: number;
 }): Promise<ReadComparison> {
-  const client = await ManagerClient.signUp(options.managerUrl);
-  const integration = await client.send<{ id: string }>('POST', '/api/v1/integrations/', whatsapp());
-  const path = `/integrations/${integration.id}`;
+  const readers = await readersOf(options.managerUrl, options.users);
   const bare = await startYardstick('./bare-server.js', options.databaseUrl);
   const floor = await startYardstick('./stack-floor-server.js', options.databaseUrl);
   try {
+    const floorSession = await signedInToStackFloor(floor.url);
     const contenders: Record<Name, Contender> = {
-      manager: { url: `${options.managerUrl}/api/v1${path}`, headers: client.headers },
-      bare: { url: bare.url + path, headers: {} },
-      stackFloor: { url: floor.url + path, headers: await signedInToStackFloor(floor.url) },
+      manager: {
+        url: options.managerUrl,
+        targets: readers.map(({ headers, path }) => ({ path: `/api/v1${path}`, headers })),
+      },
+      bare: { url: bare.url, targets: readers.map(({ path }) => ({ path, headers: {} })) },
+      stackFloor: { url: floor.url, targets: readers.map(({ path }) => ({ path, headers: floorSession })) },
     };
     const load = (contender: Contender, durationSeconds: number) =>
       runLoad({ ...contender, connections: options.connections, durationSeconds });
