@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
 
 const entryOf = (app: string) => fileURLToPath(new URL(`../../${app}/dist/server.js`, import.meta.url));
-const POLL_MS = 1000;
+// The engine polls so rarely that a change it serves within the test can only have come by NOTIFY.
+// (How fast NOTIFY is, is benchmark 3's business: on a loaded CI machine a timing bound here would flake.)
+const POLL_MS = 120_000;
 
 let database: TestDatabase;
 const children: ChildProcess[] = [];
@@ -131,7 +133,7 @@ describe('manager and engine together', () => {
     });
     expect(anonymous.status).toBe(401);
 
-    // A PATCH of the integration reaches the running engine; NOTIFY makes it well under the poll interval.
+    // A PATCH of the integration reaches the running engine by NOTIFY, long before any poll.
     const configOf = async () => {
       const response = await fetch(`${engineUrl}/agent/config`, { headers: { Authorization: `Bearer ${token}` } });
       return {
@@ -140,14 +142,11 @@ describe('manager and engine together', () => {
       };
     };
     expect((await configOf()).version).toBe(1);
-    const patchedAt = performance.now();
     await api.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsapp('1065550002'));
     const served = await waitFor(async () => {
       const config = await configOf();
       return config.version === 2 ? config : undefined;
     });
-    const delayMs = performance.now() - patchedAt;
-    expect(delayMs).toBeLessThan(POLL_MS);
     expect(served.body.integrations[0]?.config.phoneNumberId).toBe('1065550002');
     expect(JSON.stringify(served.body)).not.toContain('EAAG-e2e-token');
 
@@ -158,25 +157,22 @@ describe('manager and engine together', () => {
 
     // Deleting the agent stops its engine from serving runs.
     await api.expect(204, 'DELETE', `/agents/${agent.id}`);
-    await waitFor(
-      async () => {
-        const response = await fetch(`${engineUrl}/agent/run`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            threadId: 't',
-            runId: 'r',
-            messages: [],
-            tools: [],
-            context: [],
-            state: {},
-            forwardedProps: {},
-          }),
-        });
-        return response.status === 503 ? true : undefined;
-      },
-      2 * POLL_MS + 2000,
-    );
+    await waitFor(async () => {
+      const response = await fetch(`${engineUrl}/agent/run`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          threadId: 't',
+          runId: 'r',
+          messages: [],
+          tools: [],
+          context: [],
+          state: {},
+          forwardedProps: {},
+        }),
+      });
+      return response.status === 503 ? true : undefined;
+    });
     expect((await fetch(`${engineUrl}/health`)).status).toBe(503);
 
     // Now nothing uses the integration.
