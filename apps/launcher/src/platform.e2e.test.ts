@@ -142,11 +142,15 @@ describe('manager and engine together', () => {
       };
     };
     expect((await configOf()).version).toBe(1);
+    const patchedAt = performance.now();
     await api.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsapp('1065550002'));
     const served = await waitFor(async () => {
       const config = await configOf();
       return config.version === 2 ? config : undefined;
     });
+    process.stderr.write(
+      `e2e: PATCH to the engine serving it, by NOTIFY: ${Math.round(performance.now() - patchedAt)} ms\n`,
+    );
     expect(served.body.integrations[0]?.config.phoneNumberId).toBe('1065550002');
     expect(JSON.stringify(served.body)).not.toContain('EAAG-e2e-token');
 
