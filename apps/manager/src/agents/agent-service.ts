@@ -79,8 +79,14 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<str
   }
 }
 
-function linkData(body: TAgentCreate) {
+/** What a create and a full replacement both write: the agent's own columns and its resource links. */
+function agentData(body: TAgentCreate) {
   return {
+    name: body.name,
+    description: body.description ?? null,
+    framework: body.framework,
+    config: body.agent,
+    ssoId: body.resources.sso_id,
     integrations: { create: body.resources.integration_ids.map((integrationId) => ({ integrationId })) },
     mcpServers: { create: body.resources.mcp_server_ids.map((mcpServerId) => ({ mcpServerId })) },
   };
@@ -90,15 +96,7 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
   return writeAndPublish(ctx, async (tx) => {
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     const agent = await tx.agent.create({
-      data: {
-        workspaceId: ctx.workspaceId,
-        name: body.name,
-        description: body.description ?? null,
-        framework: body.framework,
-        config: body.agent,
-        ssoId: body.resources.sso_id,
-        ...linkData(body),
-      },
+      data: { workspaceId: ctx.workspaceId, ...agentData(body) },
       select: { id: true },
     });
     return agent.id;
@@ -115,14 +113,7 @@ export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): 
     await tx.agentMcpServer.deleteMany({ where: { agentId: id } });
     await tx.agent.update({
       where: { id },
-      data: {
-        name: body.name,
-        description: body.description ?? null,
-        framework: body.framework,
-        config: body.agent,
-        ssoId: body.resources.sso_id,
-        ...linkData(body),
-      },
+      data: agentData(body),
     });
     return id;
   });
