@@ -54,14 +54,15 @@ function loaderFor<T>(db: Db, kind: ResourceKind<T>): DataLoader<Wanted, Resourc
   }
   const known = loaders.get(kind as ResourceKind<unknown>);
   if (known) return known;
+  // A row answers only the request that names both its id and its workspace.
+  const text = `${selectResources(kind)}
+    JOIN unnest($1::uuid[], $2::uuid[]) AS wanted(id, workspace_id)
+      ON r.id = wanted.id AND r.workspace_id = wanted.workspace_id`;
   const loader = perTurnLoader<Wanted, ResourceRow | undefined>(async (wanted) => {
-    // A row answers only the request that names both its id and its workspace.
-    const rows = await db.sql<ResourceRow & { workspaceId: string }>(
-      `${selectResources(kind)}
-         JOIN unnest($1::uuid[], $2::uuid[]) AS wanted(id, workspace_id)
-           ON r.id = wanted.id AND r.workspace_id = wanted.workspace_id`,
-      [wanted.map((item) => item.id), wanted.map((item) => item.workspaceId)],
-    );
+    const rows = await db.sql<ResourceRow & { workspaceId: string }>(text, [
+      wanted.map((item) => item.id),
+      wanted.map((item) => item.workspaceId),
+    ]);
     const byKey = new Map(rows.map((row) => [wantedKey(row), row]));
     return wanted.map((item) => byKey.get(wantedKey(item)));
   });
