@@ -32,7 +32,7 @@ export function createPrisma(databaseUrl: string, options: CreatePrismaOptions =
   // The server may drop an idle connection (a restart, a failover, an idle timeout). pg discards it and
   // the next query opens another; unheard, the 'error' event would end the process.
   pool.on('error', () => {});
-  const statementName = options.preparedStatements === false ? () => '' : statementNamesBySql();
+  const statementName = statementNamesBySql(options.preparedStatements === false ? 0 : undefined);
   const client = new PrismaClient({
     adapter: new PrismaPg(pool, { statementNameGenerator: statementName }),
   });

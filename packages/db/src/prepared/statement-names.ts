@@ -9,7 +9,8 @@ const UNNAMED = '';
 /**
  * A `statementNameGenerator` for `@prisma/adapter-pg`. The name is a digest of the SQL, so one text
  * always gets one name. Statements live in the server's memory for as long as the connection does,
- * so after `limit` distinct texts (say, IN lists of ever new lengths) further ones go unnamed.
+ * so after `limit` distinct texts (say, IN lists of ever new lengths) further ones go unnamed; a
+ * limit of 0 names none.
  */
 export function statementNamesBySql(limit = 500): (query: { sql: string }) => string {
   const names = new Map<string, string>();
