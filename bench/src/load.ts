@@ -5,13 +5,18 @@ export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: numb
 /** One request of a rotation: a path below the url's origin, with its own headers. */
 export type Target = { path: string; headers: Record<string, string> };
 
-function rotating(targets: Target[]): autocannon.Request[] {
+/** What changes from one request to the next: the target in turn, a fresh body, or both. */
+function varying(targets: Target[] | undefined, makeBody: (() => string) | undefined): autocannon.Request[] {
   let next = 0;
   return [
     {
       setupRequest: (request) => {
-        const target = targets[next++ % targets.length] as Target;
-        return { ...request, path: target.path, headers: { ...request.headers, ...target.headers } };
+        const target = targets?.[next++ % targets.length];
+        return {
+          ...request,
+          ...(target ? { path: target.path, headers: { ...request.headers, ...target.headers } } : {}),
+          ...(makeBody ? { body: makeBody() } : {}),
+        };
       },
     },
   ];
@@ -33,12 +38,10 @@ export async function runLoad(options: {
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
-    ...(targets ? { requests: rotating(targets) } : {}),
-    ...(typeof body === 'function'
-      ? { requests: [{ setupRequest: (request) => ({ ...request, body: body() }) }] }
-      : body === undefined
-        ? {}
-        : { body }),
+    ...(typeof body === 'string' ? { body } : {}),
+    ...(targets || typeof body === 'function'
+      ? { requests: varying(targets, typeof body === 'function' ? body : undefined) }
+      : {}),
     headers: options.headers ?? {},
     connections: options.connections,
     duration: options.durationSeconds,

@@ -1,11 +1,12 @@
 // Benchmark 1: an authenticated single-resource read through the manager, next to the bare baseline and
 // the stack-floor yardstick, all three reading the same rows in turn: one integration for each of
-// several signed-in users, so that no two requests in a row read the same row or session. The contenders take turns in short rounds, and each figure is the median of
-// its rounds: on a shared machine the CPU time available drifts by tens of percent over a minute, and a
-// ratio of two runs made at different moments measures the drift as much as the code.
+// several signed-in users, so that no two requests in a row read the same row or session. The
+// contenders take turns in short rounds, and each figure is the median of its rounds: on a shared
+// machine the CPU time available drifts by tens of percent over a minute, and a ratio of two runs made
+// at different moments measures the drift as much as the code.
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
-import { type LoadResult, runLoad, type Target } from './load.js';
+import { type LoadResult, percentile, runLoad, type Target } from './load.js';
 import { ManagerClient, whatsapp } from './manager-client.js';
 import { type Service, startService } from './service-process.js';
 
@@ -22,13 +23,7 @@ export type ReadComparison = {
   stackFloorRatio: number;
 };
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? Number.NaN)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
+const median = (values: number[]) => percentile(values, 0.5);
 const figures = (results: LoadResult[]): ReadFigures => ({
   requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
   p99Ms: median(results.map((result) => result.p99Ms)),

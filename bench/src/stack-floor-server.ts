@@ -1,7 +1,8 @@
 // A yardstick for benchmark 1: the bare handler plus only the middleware the manager's stack imposes on
 // every request (pino-http request logs, helmet headers, express-session with a signed cookie), with the
-// session in memory. The manager's figure sits between this and the bare one; the gap to this one is
-// what the manager itself adds: the session and membership read from Postgres, access checks, validation.
+// session in memory and one query per request. It shows what the prescribed middleware alone costs,
+// beside which the manager's own work (session and membership from Postgres, access checks,
+// validation, and the batching that shares its queries) can be judged.
 import { createLogger, requestLogger } from '@agentplane/server-kit';
 import express from 'express';
 import session from 'express-session';
