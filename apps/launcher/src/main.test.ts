@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { startFakeOpenAiServer } from '@agentplane/engine/testing/fake-openai-server';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -124,7 +125,12 @@ describe('pnpm start', () => {
       },
     );
 
-    const second = await start(env);
+    // With OPENAI_API_KEY (and OPENAI_BASE_URL, here a local stand-in), the demo agent uses a real model,
+    // which is offered the tools of the bundled MCP server.
+    const model = await startFakeOpenAiServer();
+    cleanups.push(() => model.close());
+    model.script({ text: ['Hello from the configured model.'] });
+    const second = await start({ ...env, OPENAI_API_KEY: 'sk-launcher-test', OPENAI_BASE_URL: model.baseUrl });
     expect(second.launched.output()).toContain(`(agent ${agentId})`);
     expect(second.launched.output()).not.toContain('with password');
     expect(second.launched.output()).toContain('[migrate] database is up to date');
@@ -134,7 +140,11 @@ describe('pnpm start', () => {
       body: JSON.stringify({ email: 'demo@agentplane.local', password }),
     });
     expect(login.status).toBe(200);
-    expect(await runDemoAgent(second.engine, second.launched.output())).toContain('"type":"RUN_FINISHED"');
+    const reply = await runDemoAgent(second.engine, second.launched.output());
+    expect(reply).toContain('Hello from the configured model.');
+    expect(reply).toContain('"type":"RUN_FINISHED"');
+    expect(model.requests[0]?.authorization).toBe('Bearer sk-launcher-test');
+    expect(model.requests[0]?.body.tools?.map((tool) => tool.function.name)).toContain('everything__echo');
     second.launched.child.kill('SIGINT');
     expect(await second.launched.exit).toBe(0);
   });
