@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPrisma, type Db, querySql } from './client.js';
 import { makeWorkspace } from './testing/factories.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
+import { waitUntil } from './testing/wait-until.js';
 
 let database: TestDatabase;
 const clients: Db[] = [];
@@ -15,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(clients.map((db) => db.$disconnect()));
-  await database.drop();
+  await database?.drop();
 });
 
 type PreparedRow = { name: string; statement: string };
@@ -63,7 +64,13 @@ describe('db.sql', () => {
     const backend = async () => (await db.sql<{ pid: number }>('SELECT pg_backend_pid() AS pid', []))[0]?.pid;
     const first = await backend();
     await database.prisma.$queryRaw`SELECT pg_terminate_backend(${first}::int)`;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The backend wrote its FATAL notice to the idle connection before it exited.
+    await waitUntil(
+      async () =>
+        (await database.prisma.$queryRaw<unknown[]>`SELECT 1 FROM pg_stat_activity WHERE pid = ${first}::int`)
+          .length === 0,
+      { what: 'the terminated backend to exit' },
+    );
     const second = await backend();
     expect(second).toEqual(expect.any(Number));
     expect(second).not.toBe(first);

@@ -17,7 +17,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(async () => {
-  await database.drop();
+  await database?.drop();
 });
 
 const db = () => database.prisma;

@@ -7,18 +7,23 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterAll(() => database.drop());
+afterAll(() => database?.drop());
 
 describe('inTransaction', () => {
   it('retries the transaction PostgreSQL aborts to break a deadlock, so both writers succeed', async () => {
     const [a, b] = await Promise.all([makeWorkspace(database.prisma), makeWorkspace(database.prisma)]);
     let attempts = 0;
-    // Each transaction locks one row, waits, then the other's row: a deadlock PostgreSQL must break.
+    let firstLocks = 0;
+    let bothLocked: () => void = () => {};
+    const bothHoldTheirFirstRow = new Promise<void>((resolve) => (bothLocked = resolve));
+    // Each transaction locks one row, waits until the other holds its own, then asks for the other's
+    // row: a deadlock PostgreSQL must break, whatever the timing. The retry finds the barrier open.
     const crossing = (first: string, second: string) =>
       inTransaction(database.prisma, async (tx) => {
         attempts++;
         await tx.workspace.update({ where: { id: first }, data: { name: `locked by ${first}` } });
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        if (++firstLocks === 2) bothLocked();
+        await bothHoldTheirFirstRow;
         await tx.workspace.update({ where: { id: second }, data: { name: `done by ${first}` } });
         return first;
       });

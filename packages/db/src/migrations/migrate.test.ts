@@ -3,7 +3,7 @@ import { appendFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
+import type pg from 'pg';
 import { ScratchDirs } from '../testing/scratch-dirs.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { migrate, readMigrationStatus } from './migrate.js';
@@ -23,9 +23,8 @@ async function emptyDatabase(): Promise<TestDatabase> {
   return database;
 }
 
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+async function query<T extends pg.QueryResultRow>(database: TestDatabase, sql: string): Promise<T[]> {
+  const client = await database.connectClient();
   try {
     return (await client.query<T>(sql)).rows;
   } finally {
@@ -57,13 +56,13 @@ describe('migrate', () => {
     const { applied } = await migrate({ databaseUrl: database.url });
     expect(applied).toEqual(await projectMigrations());
     const rows = await query<{ name: string; checksum: string }>(
-      database.url,
+      database,
       'SELECT name, checksum FROM schema_migrations ORDER BY name',
     );
     expect(rows.map((row) => row.name)).toEqual(applied);
     for (const row of rows) expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
     const tables = await query<{ table_name: string }>(
-      database.url,
+      database,
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
     );
     expect(tables.map((table) => table.table_name)).toEqual(
@@ -74,9 +73,9 @@ describe('migrate', () => {
   it('does nothing on a second run', async () => {
     const database = await emptyDatabase();
     await migrate({ databaseUrl: database.url });
-    const before = await query(database.url, 'SELECT name, applied_at FROM schema_migrations');
+    const before = await query(database, 'SELECT name, applied_at FROM schema_migrations');
     expect(await migrate({ databaseUrl: database.url })).toEqual({ applied: [] });
-    expect(await query(database.url, 'SELECT name, applied_at FROM schema_migrations')).toEqual(before);
+    expect(await query(database, 'SELECT name, applied_at FROM schema_migrations')).toEqual(before);
   });
 
   it('applies migrations in name order and only the new ones on a later run', async () => {
@@ -91,7 +90,7 @@ describe('migrate', () => {
     expect(await migrate({ databaseUrl: database.url, migrationsDir: dir })).toEqual({
       applied: ['20260101000002_third'],
     });
-    expect(await query(database.url, 'SELECT step FROM log')).toEqual([{ step: 'second' }, { step: 'third' }]);
+    expect(await query(database, 'SELECT step FROM log')).toEqual([{ step: 'second' }, { step: 'third' }]);
   });
 
   it('refuses to run when an applied migration file was changed, naming the file', async () => {
@@ -106,7 +105,7 @@ describe('migrate', () => {
     await expect(run).rejects.toBeInstanceOf(MigrationChecksumError);
     await expect(run).rejects.toThrow('20260101000000_first/migration.sql was changed');
     // Nothing after the changed file ran either.
-    expect(await query(database.url, "SELECT to_regclass('c') AS c")).toEqual([{ c: null }]);
+    expect(await query(database, "SELECT to_regclass('c') AS c")).toEqual([{ c: null }]);
   });
 
   it('rolls a failing migration back whole and reports its name', async () => {
@@ -117,8 +116,8 @@ describe('migrate', () => {
     await expect(migrate({ databaseUrl: database.url, migrationsDir: dir })).rejects.toThrow(
       'Migration 20260101000000_broken failed',
     );
-    expect(await query(database.url, "SELECT to_regclass('half') AS half")).toEqual([{ half: null }]);
-    expect(await query(database.url, 'SELECT name FROM schema_migrations')).toEqual([]);
+    expect(await query(database, "SELECT to_regclass('half') AS half")).toEqual([{ half: null }]);
+    expect(await query(database, 'SELECT name FROM schema_migrations')).toEqual([]);
   });
 
   it('applies the schema exactly once when two runners start at once', async () => {
@@ -133,7 +132,7 @@ describe('migrate', () => {
       migrate({ databaseUrl: database.url, migrationsDir: dir }),
     ]);
     expect(results.map((result) => result.applied.length).sort()).toEqual([0, 2]);
-    expect(await query(database.url, 'SELECT count(*)::int AS n FROM runs')).toEqual([{ n: 1 }]);
+    expect(await query(database, 'SELECT count(*)::int AS n FROM runs')).toEqual([{ n: 1 }]);
   });
 
   it('applies the schema exactly once when two CLI processes start at once', async () => {
@@ -156,7 +155,7 @@ describe('migrate', () => {
     expect([first.code, second.code]).toEqual([0, 0]);
     expect([first.output, second.output].join('\n')).toContain('applied 2 migration(s)');
     expect([first.output, second.output].join('\n')).toContain('database is up to date');
-    expect(await query(database.url, 'SELECT count(*)::int AS n FROM runs')).toEqual([{ n: 1 }]);
+    expect(await query(database, 'SELECT count(*)::int AS n FROM runs')).toEqual([{ n: 1 }]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findFreePort, quoteIdentifier, withDatabase } from '../embedded/database-admin.js';
@@ -24,13 +25,7 @@ export async function setUpTestDatabases(): Promise<void> {
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stopPostgres: (() => Promise<void>) | undefined;
   if (!adminUrl) {
-    const port = await findFreePort();
-    const server = await startEmbeddedPostgres({
-      // Directly under tmp: as root the postgres OS user must be able to reach it.
-      dataDir: path.join(tmpdir(), `agentplane-test-pg-${process.pid}-${port}`),
-      port,
-      persistent: false,
-    });
+    const server = await startEmbeddedPostgresOnFreePort();
     adminUrl = server.url;
     stopPostgres = server.stop;
   } else {
@@ -43,6 +38,24 @@ export async function setUpTestDatabases(): Promise<void> {
   process.env[TEMPLATE_ENV] = template;
   const state: RunState = { adminUrl, template, ...(stopPostgres ? { stopPostgres } : {}) };
   (globalThis as Record<symbol, unknown>)[RUN_STATE] = state;
+}
+
+/**
+ * PostgreSQL cannot listen on port 0 and say which port it got, so a free port is probed; another
+ * process (a parallel package's run) may take it before PostgreSQL binds it, so a failed start retries.
+ */
+async function startEmbeddedPostgresOnFreePort(attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await findFreePort();
+    // Directly under tmp: as root the postgres OS user must be able to reach it.
+    const dataDir = path.join(tmpdir(), `agentplane-test-pg-${process.pid}-${port}`);
+    try {
+      return await startEmbeddedPostgres({ dataDir, port, persistent: false });
+    } catch (error) {
+      await rm(dataDir, { recursive: true, force: true });
+      if (attempt >= attempts) throw error;
+    }
+  }
 }
 
 export async function tearDownTestDatabases(): Promise<void> {

@@ -12,3 +12,4 @@ export {
   createTestDatabase,
   type TestDatabase,
 } from './test-database.js';
+export { waitUntil } from './wait-until.js';

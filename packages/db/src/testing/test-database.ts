@@ -17,6 +17,14 @@ export type TestDatabase = {
   name: string;
   url: string;
   prisma: Db;
+  /** A pool on this database that drop() ends; idle-connection errors are heard, never thrown. */
+  createPool: (options?: { max?: number }) => pg.Pool;
+  /**
+   * A connected client that drop() ends: on this database, or with `admin` on the server's admin
+   * database (for ALTER DATABASE and pg_terminate_backend aimed at this one).
+   */
+  connectClient: (options?: { admin?: boolean }) => Promise<pg.Client>;
+  /** Ends everything handed out, waits until no backend is left on the database, then drops it. */
   drop: () => Promise<void>;
 };
 
@@ -39,8 +47,13 @@ export function requireTestEnv(name: string): string {
   return value;
 }
 
+// An idle client whose backend is terminated (a database dropped WITH (FORCE), a restart) emits
+// 'error'; unheard, that would end the test process.
+const ignoreIdleError = () => {};
+
 export async function withAdminClient<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on('error', ignoreIdleError);
   await client.connect();
   try {
     return await work(client);
@@ -57,15 +70,53 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   await withAdminClient(adminUrl, (client) => createFromTemplate(client, name, template));
   const url = withDatabase(adminUrl, name);
   const prisma = createPrisma(url, { maxConnections: 5 });
+  const handedOut = new Set<pg.Pool | pg.Client>();
   return {
     name,
     url,
     prisma,
+    createPool: ({ max = 10 } = {}) => {
+      const pool = new pg.Pool({ connectionString: url, max });
+      pool.on('error', ignoreIdleError);
+      handedOut.add(pool);
+      return pool;
+    },
+    connectClient: async ({ admin = false } = {}) => {
+      const client = new pg.Client({ connectionString: admin ? adminUrl : url });
+      client.on('error', ignoreIdleError);
+      handedOut.add(client);
+      await client.connect();
+      return client;
+    },
     drop: async () => {
-      await prisma.$disconnect();
+      await Promise.allSettled([prisma.$disconnect(), ...[...handedOut].map(endQuietly)]);
+      handedOut.clear();
+      await waitForNoBackends(adminUrl, name);
       await dropDatabase(adminUrl, name);
     },
   };
+}
+
+// A test may have ended it already, or its server connection may be gone.
+const endQuietly = (handle: pg.Pool | pg.Client) => handle.end().catch(ignoreIdleError);
+
+/**
+ * end() resolves when our side of each socket has closed, which can be before the server's backend has
+ * read the Terminate message. Dropping WITH (FORCE) then would terminate a live backend (57P01) that a
+ * client still listens on. The bound is for processes a suite started and failed to stop: FORCE ends those.
+ */
+async function waitForNoBackends(adminUrl: string, name: string, timeoutMs = 10_000): Promise<void> {
+  await withAdminClient(adminUrl, async (client) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await client.query<{ count: string }>(
+        'SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
+      if (rows[0]?.count === '0' || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
 }
 
 async function createFromTemplate(client: pg.Client, name: string, template: string): Promise<void> {
