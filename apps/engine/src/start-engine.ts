@@ -73,7 +73,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     ...(options.keepaliveMs === undefined ? {} : { keepaliveMs: options.keepaliveMs }),
     ...(pool === undefined || worker === undefined ? {} : { store: { pool, wake: worker.wake } }),
   });
-  const running = await serve(app, {
+  const running = await serve(() => app, {
     port: env.port,
     host: env.host,
     logger,

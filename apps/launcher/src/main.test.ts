@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
-import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { startFakeOpenAiServer } from '@agentplane/engine/testing/fake-openai-server';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
@@ -61,11 +61,17 @@ async function dataDir(): Promise<string> {
 }
 
 async function start(env: NodeJS.ProcessEnv) {
-  const [managerPort, enginePort] = [await findFreePort(), await findFreePort()];
-  const launched = launch({ ...env, MANAGER_PORT: String(managerPort), ENGINE_PORT: String(enginePort) });
+  // Port 0: the services take free ports and the welcome text says which.
+  const launched = launch({ ...env, MANAGER_PORT: '0', ENGINE_PORT: '0' });
   running.push(launched);
   await waitForOutput(launched, /Agentplane is running/);
-  return { launched, manager: `http://127.0.0.1:${managerPort}`, engine: `http://127.0.0.1:${enginePort}` };
+  const portAfter = (label: string) =>
+    launched.output().match(new RegExp(`${label}:\\s+http://localhost:(\\d+)/`))?.[1];
+  return {
+    launched,
+    manager: `http://127.0.0.1:${portAfter('Manager API')}`,
+    engine: `http://127.0.0.1:${portAfter('Demo engine')}`,
+  };
 }
 
 async function runDemoAgent(engine: string, output: string): Promise<string> {
@@ -109,6 +115,7 @@ describe('pnpm start', () => {
 
   it('brings up an embedded PostgreSQL when DATABASE_URL is unset, and a restart keeps the data', async () => {
     const dir = await dataDir();
+    // PostgreSQL cannot listen on port 0 and report the port, so this one is probed.
     const postgresPort = String(await findFreePort());
     const env = { DATABASE_URL: '', AGENTPLANE_DATA_DIR: dir, EMBEDDED_POSTGRES_PORT: postgresPort };
 
@@ -158,22 +165,13 @@ describe('pnpm start', () => {
     });
     launched.child.kill('SIGKILL');
     await launched.exit;
-    const stopped = async (url: string) => {
-      const deadline = Date.now() + 15_000;
-      while (Date.now() < deadline) {
-        if (
-          await fetch(url).then(
-            () => false,
-            () => true,
-          )
-        )
-          return true;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      return false;
-    };
-    expect(await stopped(`${manager}/api/v1/healthz`)).toBe(true);
-    expect(await stopped(`${engine}/health`)).toBe(true);
+    const refuses = (url: string) =>
+      fetch(url).then(
+        () => false,
+        () => true,
+      );
+    await waitUntil(() => refuses(`${manager}/api/v1/healthz`), { what: 'the orphaned manager to exit' });
+    await waitUntil(() => refuses(`${engine}/health`), { what: 'the orphaned engine to exit' });
   });
 
   it('exits non-zero with the reason when the database cannot be reached', async () => {

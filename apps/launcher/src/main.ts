@@ -12,6 +12,7 @@ import { printWelcome } from './print-welcome.js';
 import { type ServiceProcess, startService } from './service-process.js';
 
 const STOP_TIMEOUT_MS = 10_000;
+const portOf = (url: string) => new URL(url).port;
 const entryOf = (app: string) => fileURLToPath(new URL(`../../${app}/dist/server.js`, import.meta.url));
 
 async function main(): Promise<void> {
@@ -52,32 +53,33 @@ async function main(): Promise<void> {
     const { applied } = await migrate({ databaseUrl, log: (line) => say('migrate', line) });
     say('migrate', applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
 
+    // Port 0 (any free port) works too: each service reports the port it got.
     const managerPort = process.env.MANAGER_PORT ?? '8000';
     const enginePort = process.env.ENGINE_PORT ?? '8001';
-    const managerUrl = `http://127.0.0.1:${managerPort}`;
     const shared = { ...process.env, DATABASE_URL: databaseUrl, SECRETS_KEY: await localSecret('SECRETS_KEY') };
 
-    supervise(
-      startService(
-        'manager',
-        entryOf('manager'),
-        { ...shared, PORT: managerPort, SESSION_SECRET: await localSecret('SESSION_SECRET'), ISSUER_URL: managerUrl },
-        0,
-      ),
+    const manager = startService(
+      'manager',
+      entryOf('manager'),
+      { ...shared, PORT: managerPort, SESSION_SECRET: await localSecret('SESSION_SECRET') },
+      0,
     );
+    supervise(manager);
+    const managerUrl = await manager.listening;
     await waitUntilHealthy(`${managerUrl}/api/v1/healthz`);
-    const demo = await ensureDemoAgent(new ManagerApi(managerUrl));
+    const api = new ManagerApi(managerUrl);
+    const demo = await ensureDemoAgent(api);
 
-    supervise(
-      startService(
-        'engine',
-        entryOf('engine'),
-        { ...shared, PORT: enginePort, AGENT_ID: demo.agentId, ENGINE_MANAGER_ISSUER: managerUrl },
-        1,
-      ),
+    const engine = startService(
+      'engine',
+      entryOf('engine'),
+      { ...shared, PORT: enginePort, AGENT_ID: demo.agentId, ENGINE_MANAGER_ISSUER: await api.issuer() },
+      1,
     );
-    await waitUntilHealthy(`http://127.0.0.1:${enginePort}/health`);
-    printWelcome({ managerPort, enginePort, demo });
+    supervise(engine);
+    const engineUrl = await engine.listening;
+    await waitUntilHealthy(`${engineUrl}/health`);
+    printWelcome({ managerPort: portOf(managerUrl), enginePort: portOf(engineUrl), demo });
   } catch (error) {
     say('launcher', `failed to start: ${error instanceof Error ? error.message : String(error)}`);
     await stopAll(1);

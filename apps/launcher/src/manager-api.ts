@@ -19,6 +19,13 @@ export class ManagerApi {
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
   }
 
+  /** The `iss` of the tokens the manager mints, as engines must be told it (ENGINE_MANAGER_ISSUER). */
+  async issuer(): Promise<string> {
+    const response = await fetch(`${this.baseUrl}/.well-known/openid-configuration`);
+    if (!response.ok) throw new Error(`the manager's OIDC discovery answered ${response.status}`);
+    return ((await response.json()) as { issuer: string }).issuer;
+  }
+
   /** Like request, but anything other than the expected status is an error naming the call. */
   async expect<T>(status: number, method: string, path: string, body?: unknown): Promise<T> {
     const response = await this.request<T>(method, path, body);

@@ -7,7 +7,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent } from '@ag-ui/client';
-import { findFreePort } from '@agentplane/db/embedded';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
@@ -20,13 +19,18 @@ const POLL_MS = 120_000;
 let database: TestDatabase;
 const children: ChildProcess[] = [];
 
-function startProcess(app: string, env: NodeJS.ProcessEnv): ChildProcess {
+/** Starts a service on port 0 and resolves with the URL it reports over IPC once it listens. */
+async function startProcess(app: string, env: NodeJS.ProcessEnv): Promise<string> {
   const child = spawn(process.execPath, [entryOf(app)], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   children.push(child);
-  return child;
+  const [message] = (await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => Promise.reject(new Error(`${app} exited (code ${code}) before listening`))),
+  ])) as [{ url: string }];
+  return message.url;
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
@@ -50,21 +54,16 @@ afterAll(async () => {
       await once(child, 'exit');
     }
   }
-  await database.drop();
+  await database?.drop();
 });
 
 describe('manager and engine together', () => {
   it('publishes an agent the engine serves, streams to an AG-UI client, and follows every change', async () => {
-    const [managerPort, enginePort] = [await findFreePort(), await findFreePort()];
-    const managerUrl = `http://127.0.0.1:${managerPort}`;
-    const engineUrl = `http://127.0.0.1:${enginePort}`;
     const secretsKey = randomBytes(32).toString('base64');
-    startProcess('manager', {
-      PORT: String(managerPort),
+    const managerUrl = await startProcess('manager', {
       DATABASE_URL: database.url,
       SECRETS_KEY: secretsKey,
       SESSION_SECRET: randomBytes(32).toString('base64'),
-      ISSUER_URL: managerUrl,
     });
     await waitFor(async () => ((await fetch(`${managerUrl}/api/v1/readyz`)).ok ? true : undefined));
 
@@ -98,12 +97,11 @@ describe('manager and engine together', () => {
     });
 
     // Its engine, as its own process, on the same database.
-    startProcess('engine', {
-      PORT: String(enginePort),
+    const engineUrl = await startProcess('engine', {
       DATABASE_URL: database.url,
       AGENT_ID: agent.id,
       SECRETS_KEY: secretsKey,
-      ENGINE_MANAGER_ISSUER: managerUrl,
+      ENGINE_MANAGER_ISSUER: await api.issuer(),
       ENGINE_CONFIG_POLL_MS: String(POLL_MS),
     });
     await waitFor(async () => ((await fetch(`${engineUrl}/health`)).ok ? true : undefined));

@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import type { Readable } from 'node:stream';
 import { pipeWithPrefix } from './prefixed-output.js';
 
 export type ServiceProcess = {
   name: string;
   child: ChildProcess;
+  /** The URL the service listens on, as it reports once listening; rejects if it exits first. */
+  listening: Promise<string>;
   /** Resolves with the exit code once the process has ended, however it ended. */
   exited: Promise<number | null>;
   stop: (timeoutMs: number) => Promise<void>;
@@ -16,20 +19,31 @@ export function startService(name: string, entry: string, env: NodeJS.ProcessEnv
   const child = spawn(process.execPath, [entry], {
     // The stdin pipe closes if the launcher dies without stopping the service (SIGKILL): the service then exits.
     env: { ...env, AGENTPLANE_EXIT_WITH_PARENT: '1' },
-    stdio: ['pipe', 'pipe', 'pipe'],
+    // The IPC channel carries the URL the service listens on, so that it can be started on port 0.
+    stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
     detached: true,
   });
   const killOnExit = () => child.kill('SIGKILL');
   process.on('exit', killOnExit);
-  pipeWithPrefix(child.stdout, name, index);
-  pipeWithPrefix(child.stderr, name, index);
+  // Spawned with pipes, so both streams exist; the 'ipc' entry only widens their declared type.
+  pipeWithPrefix(child.stdout as Readable, name, index);
+  pipeWithPrefix(child.stderr as Readable, name, index);
   const exited = once(child, 'exit').then(([code]) => {
     process.removeListener('exit', killOnExit);
     return code as number | null;
   });
+  const listening = new Promise<string>((resolve, reject) => {
+    child.on('message', (message: { type?: string; url?: string }) => {
+      if (message.type === 'listening' && message.url) resolve(message.url);
+    });
+    void exited.then((code) => reject(new Error(`${name} exited (code ${code}) before it was listening`)));
+  });
+  // A service that fails to start is reported by whoever awaits it, or by the exit handling.
+  listening.catch(() => {});
   return {
     name,
     child,
+    listening,
     exited,
     stop: async (timeoutMs) => {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -86,6 +86,8 @@ export type ManagerConfig = {
   secretsKey: { current: string; previous: string[] };
   /** `iss` of the agent tokens the manager mints; engines discover its keys at /.well-known/. */
   issuer: string;
+  /** No ISSUER_URL or PUBLIC_URL: the issuer is http://localhost with the port the manager listens on. */
+  issuerIsDefault: boolean;
   agentTokenTtlSeconds: number;
   authRateLimit: { windowMs: number; perIp: number; perEmail: number };
 };
@@ -113,6 +115,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     allowSignup: parsed.ALLOW_SIGNUP,
     secretsKey: { current: parsed.SECRETS_KEY, previous: parsed.SECRETS_KEY_PREVIOUS ?? [] },
     issuer: parsed.ISSUER_URL ?? parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+    issuerIsDefault: !parsed.ISSUER_URL && !parsed.PUBLIC_URL,
     agentTokenTtlSeconds: parsed.AGENT_TOKEN_TTL_SECONDS,
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,

@@ -17,7 +17,6 @@ async function main(): Promise<void> {
   }
   const db = createPrisma(config.databaseUrl, { preparedStatements: config.preparedStatements });
   const sessionStore = new PrismaSessionStore(db);
-  const app = createManagerApp({ config, db, logger, sessionStore });
 
   const prune = setInterval(() => {
     Promise.all([sessionStore.pruneExpired(), pruneRateLimitCounters(db)]).catch((error: unknown) =>
@@ -26,16 +25,21 @@ async function main(): Promise<void> {
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 
-  await serve(app, {
-    port: config.port,
-    host: config.host,
-    logger,
-    handleSignals: true,
-    onClose: async () => {
-      clearInterval(prune);
-      await db.$disconnect();
+  // With PORT=0 only the listening server knows the port the default issuer must name.
+  const issuerFor = (port: number) => (config.issuerIsDefault ? `http://localhost:${port}` : config.issuer);
+  await serve(
+    ({ port }) => createManagerApp({ config: { ...config, issuer: issuerFor(port) }, db, logger, sessionStore }),
+    {
+      port: config.port,
+      host: config.host,
+      logger,
+      handleSignals: true,
+      onClose: async () => {
+        clearInterval(prune);
+        await db.$disconnect();
+      },
     },
-  });
+  );
 }
 
 main().catch((error: unknown) => {

@@ -22,13 +22,25 @@ export type RunningServer = {
   shutdown: () => Promise<void>;
 };
 
-export async function serve(handler: RequestListener, options: ServeOptions): Promise<RunningServer> {
-  const server = createServer(handler);
+/**
+ * Listens on `options.port` (0: any free port), then builds the handler with the URL it got, so that
+ * a service started on port 0 can still name itself (the manager's default token issuer).
+ */
+export async function serve(
+  handlerFor: (listening: { url: string; port: number }) => RequestListener,
+  options: ServeOptions,
+): Promise<RunningServer> {
+  const server = createServer();
   server.listen(options.port, options.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`;
+  // Attached in the same turn as 'listening', so no request can arrive before the handler.
+  server.on('request', handlerFor({ url, port }));
   options.logger.info({ url }, 'listening');
+  // A supervisor that started this service with an IPC channel (the launcher, tests) learns its URL,
+  // so it can start it on port 0 instead of guessing a free port that someone may take first.
+  if (process.send && process.connected) process.send({ type: 'listening', url });
 
   let shuttingDown: Promise<void> | undefined;
   const shutdown = () => {
