@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import { findFreePort } from '@agentplane/db/embedded';
+import type { AddressInfo } from 'node:net';
 import { createLogger } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
@@ -19,14 +20,15 @@ let ctx: ManagerTestContext;
 let server: Server;
 let issuer: string;
 beforeAll(async () => {
-  const port = await findFreePort();
-  issuer = `http://127.0.0.1:${port}`;
+  // The issuer URL is the server's own, so the server listens first and gets its app once that is built.
+  server = createServer((req, res) => ctx.app(req, res)).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   ctx = await startManagerTestApp({ ISSUER_URL: issuer, AGENT_TOKEN_TTL_SECONDS: '120' });
-  server = createServer(ctx.app).listen(port, '127.0.0.1');
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-  await ctx.close();
+  if (server) await new Promise((resolve) => server.close(resolve));
+  await ctx?.close();
 });
 
 async function agentOf(user: Awaited<ReturnType<typeof signUpUser>>): Promise<string> {
