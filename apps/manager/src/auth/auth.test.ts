@@ -12,7 +12,7 @@ let ctx: ManagerTestContext;
 beforeAll(async () => {
   ctx = await startManagerTestApp();
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 function sessionCookieOf(response: request.Response): string {
   const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
@@ -147,24 +147,6 @@ describe('bad sign-ups and sign-ins', () => {
     expectProblemShape(unknownEmail, 401);
     expect(wrongPassword.body.detail).toBe(unknownEmail.body.detail);
     expect(wrongPassword.headers['set-cookie']).toBeUndefined();
-  });
-
-  it('takes comparable time for an unknown email and a wrong password', async () => {
-    const user = await signUpUser(ctx.app);
-    const time = async (email: string) => {
-      const started = performance.now();
-      await request(ctx.app).post('/api/v1/auth/login').send({ email, password: 'not the password' });
-      return performance.now() - started;
-    };
-    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-    const known: number[] = [];
-    const unknown: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      known.push(await time(user.email));
-      unknown.push(await time(`nobody-${round}@example.test`));
-    }
-    // Without the dummy hash an unknown email answers in a fraction of the argon2 time.
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
   });
 
   it('answers 400 to malformed JSON and 401 to logout-free me', async () => {
