@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ZAgent } from '@agentplane/contracts';
+import { waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
 import request from 'supertest';
 import {
   addToWorkspace,
@@ -19,7 +19,7 @@ beforeAll(async () => {
   ctx = await startManagerTestApp();
   owner = await signUpUser(ctx.app);
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 async function createResource(user: SignedInUser, path: string, body: object): Promise<string> {
   const response = await user.agent.post(path).send(body);
@@ -196,8 +196,7 @@ describe('the publish protocol', () => {
     const bystander = await createAgent(user);
 
     // One statement per look, so each look is a single snapshot of the resource and both configs.
-    const reader = new pg.Client({ connectionString: ctx.database.url });
-    await reader.connect();
+    const reader = await ctx.database.connectClient();
     const looks: { resource: string; configs: string[] }[] = [];
     let patching = true;
     const poll = (async () => {
@@ -248,23 +247,21 @@ describe('the publish protocol', () => {
   });
 
   it('NOTIFYs engine_config_changed with the agent id at commit', async () => {
-    const listener = new pg.Client({ connectionString: ctx.database.url });
-    await listener.connect();
+    const listener = await ctx.database.connectClient();
     const heard: string[] = [];
     listener.on('notification', (message) => heard.push(message.payload ?? ''));
     await listener.query('LISTEN engine_config_changed');
-    try {
-      const user = await signUpUser(ctx.app);
-      const agent = await createAgent(user);
-      await user.agent.patch(`/api/v1/agents/${agent.id}`).send(agentBody({}, { name: 'changed' }));
-      await user.agent.delete(`/api/v1/agents/${agent.id}`);
-      // A refused write publishes nothing.
-      await user.agent.post('/api/v1/agents/').send(agentBody({ integration_ids: [randomUUID()] }));
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(heard).toEqual([agent.id, agent.id, agent.id]);
-    } finally {
-      await listener.end();
-    }
+    const user = await signUpUser(ctx.app);
+    const agent = await createAgent(user);
+    await user.agent.patch(`/api/v1/agents/${agent.id}`).send(agentBody({}, { name: 'changed' }));
+    await user.agent.delete(`/api/v1/agents/${agent.id}`);
+    // A refused write publishes nothing. Notifications arrive in commit order, so once the marker
+    // agent's is heard, anything the refused write had sent would have been heard before it.
+    const refused = await user.agent.post('/api/v1/agents/').send(agentBody({ integration_ids: [randomUUID()] }));
+    expect(refused.status).toBe(422);
+    const marker = await createAgent(user);
+    await waitUntil(() => heard.includes(marker.id), { what: "the marker agent's NOTIFY" });
+    expect(heard).toEqual([agent.id, agent.id, agent.id, marker.id]);
   });
 });
 
