@@ -28,7 +28,7 @@ beforeAll(async () => {
   requireFreshBuild();
   ctx = await startManagerTestApp({ ALLOW_SIGNUP: 'false' });
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 function runCli(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   const child = spawn(process.execPath, [MAIN, ...args], {

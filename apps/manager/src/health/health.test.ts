@@ -19,7 +19,7 @@ beforeAll(async () => {
   [migrated, empty] = await Promise.all([createTestDatabase(), createTestDatabase({ migrated: false })]);
 });
 afterAll(async () => {
-  await Promise.all([migrated.drop(), empty.drop()]);
+  await Promise.all([migrated?.drop(), empty?.drop()]);
 });
 
 describe('GET /api/v1/healthz', () => {

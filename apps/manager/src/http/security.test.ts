@@ -12,7 +12,7 @@ let ctx: ManagerTestContext;
 beforeAll(async () => {
   ctx = await startManagerTestApp({ CORS_ORIGINS: FRONTEND });
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 describe('cross-site protection', () => {
   it('refuses a form post that rides the session cookie (415)', async () => {

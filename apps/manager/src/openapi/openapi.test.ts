@@ -12,7 +12,7 @@ beforeAll(async () => {
   ctx = await startManagerTestApp();
   document = (await request(ctx.app).get('/api/v1/openapi.json')).body;
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 /** Every method and path Express actually routes under /api/v1, read from the router itself. */
 function expressRoutes(): string[] {

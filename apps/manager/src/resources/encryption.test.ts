@@ -6,7 +6,7 @@ let ctx: ManagerTestContext;
 beforeAll(async () => {
   ctx = await startManagerTestApp();
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 async function rawRowsText(table: string): Promise<string> {
   const rows = await ctx.database.prisma.$queryRawUnsafe<unknown[]>(`SELECT * FROM ${table}`);

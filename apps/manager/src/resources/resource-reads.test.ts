@@ -16,7 +16,7 @@ let database: TestDatabase;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterAll(() => database.drop());
+afterAll(() => database?.drop());
 
 describe('loadResource', () => {
   it('answers concurrent reads with one query per kind, each with the row of its own workspace only', async () => {

@@ -72,7 +72,7 @@ beforeAll(async () => {
   ctx = await startManagerTestApp();
   [owner, stranger] = await Promise.all([signUpUser(ctx.app), signUpUser(ctx.app)]);
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 describe.each(KINDS)('/api/v1/$segment', (kind) => {
   const collection = `/api/v1/${kind.segment}/`;

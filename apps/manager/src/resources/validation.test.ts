@@ -15,7 +15,7 @@ beforeAll(async () => {
   ctx = await startManagerTestApp();
   user = await signUpUser(ctx.app);
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 async function expectRefused(path: string, body: unknown, fieldPath: string) {
   const created = await user.agent.post(path).send(body as object);

@@ -22,7 +22,7 @@ beforeAll(async () => {
   ctx = await startManagerTestApp();
   for (const name of CAST) cast[name] = await signUpUser(ctx.app, { name: `Cast ${name}` });
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 /** A fresh workspace founded by cast.owner, with the given cast members added in order, through the API. */
 async function makeTeam(roles: Partial<Record<Exclude<CastName, 'owner'>, TRole>> = {}): Promise<string> {

@@ -35,7 +35,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   app = createProbeApp(database.prisma);
 });
-afterAll(() => database.drop());
+afterAll(() => database?.drop());
 
 function probe(userId: string, minRole: TRole, workspaceHeader?: string | string[]) {
   const req = request(app).get(`/needs/${minRole}`).set('x-test-user-id', userId);

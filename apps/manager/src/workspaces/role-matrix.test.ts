@@ -37,7 +37,7 @@ beforeAll(async () => {
     users[name] = await signUpUser(ctx.app, { name: `Matrix ${name}` });
   }
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 /** A workspace founded by someone else, where the actor holds `role` and `target` is a plain member. */
 async function makeFixture(actor: Actor): Promise<Fixture> {

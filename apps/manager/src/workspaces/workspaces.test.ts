@@ -26,7 +26,7 @@ beforeAll(async () => {
   alice = await signUpUser(ctx.app, { name: 'Alice' });
   bob = await signUpUser(ctx.app, { name: 'Bob Secretname' });
 });
-afterAll(() => ctx.close());
+afterAll(() => ctx?.close());
 
 async function createWorkspace(user: SignedInUser, name: string) {
   const response = await user.agent.post('/api/v1/workspaces/').send({ name });
