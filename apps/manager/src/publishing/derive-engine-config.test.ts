@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { ZodError } from 'zod';
 import { deriveEngineConfig } from './derive-engine-config.js';
 
 const agent = {
@@ -42,9 +43,21 @@ describe('deriveEngineConfig', () => {
     });
   });
 
-  it('refuses to publish a config no engine would accept', () => {
-    expect(() =>
-      deriveEngineConfig({ agent: { ...agent, framework: 'CUSTOM' }, integrations: [], mcpServers: [], sso: null }),
-    ).toThrow();
+  it('refuses to publish an agent whose config does not fit its framework, naming what is wrong', () => {
+    const derive = () =>
+      deriveEngineConfig({ agent: { ...agent, framework: 'CUSTOM' }, integrations: [], mcpServers: [], sso: null });
+    expect(derive).toThrow(ZodError);
+    expect(derive).toThrow(
+      expect.objectContaining({
+        issues: [
+          expect.objectContaining({ code: 'invalid_type', path: ['agent', 'config', 'module'] }),
+          expect.objectContaining({
+            code: 'unrecognized_keys',
+            path: ['agent', 'config'],
+            keys: ['model', 'maxSteps'],
+          }),
+        ],
+      }),
+    );
   });
 });
