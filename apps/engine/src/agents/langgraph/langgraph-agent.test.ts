@@ -2,7 +2,6 @@
 // against the local OpenAI-compatible server and the real MCP "everything" server, and fixture graphs
 // for thread memory (PostgreSQL checkpointer) and interrupts.
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
@@ -12,7 +11,7 @@ import { everythingStdioServer } from '../../testing/everything-server.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../testing/fake-openai-server.js';
 import { makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
 import { runWithClient } from '../../testing/run-with-client.js';
-import { startFileEngine, startTestEngine } from '../../testing/test-engine.js';
+import { startFileEngine } from '../../testing/test-engine.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
@@ -154,21 +153,6 @@ describe('a LangGraph graph (the example tool agent)', () => {
       humanInTheLoop: { interrupts: true },
     });
     expect(body.tools.items.map((tool) => tool.name)).toContain('everything__echo');
-  });
-});
-
-describe('the example config', () => {
-  it('loads examples/langgraph-agent.yaml with its graph', async () => {
-    const engine = await startTestEngine({
-      ENGINE_CONFIG_FILE: path.join(EXAMPLES, 'langgraph-agent.yaml'),
-      ENGINE_AGENTS_DIR: EXAMPLES,
-    });
-    try {
-      const body = (await (await fetch(`${engine.url}/health`)).json()) as { status: string };
-      expect(body.status).toBe('ok');
-    } finally {
-      await engine.shutdown();
-    }
   });
 });
 
