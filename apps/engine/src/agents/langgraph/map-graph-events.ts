@@ -135,6 +135,9 @@ export function createGraphEventMapper() {
       }
       run.streamed = true;
       call.name ||= piece.name ?? '';
+      // A first fragment without an id got a made-up one; the real id, which the tool's result will
+      // carry, replaces it as long as nothing was sent under the made-up one.
+      if (!call.started && piece.id) call.id = piece.id;
       const delta = piece.args ?? '';
       call.args += delta;
       if (!call.started && call.name !== '') {
