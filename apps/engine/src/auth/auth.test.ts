@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { findFreePort } from '../testing/free-port.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
+import { holdRefusingPort } from '../testing/refusing-port.js';
 import { startFileEngine } from '../testing/test-engine.js';
 
 const RUN_INPUT = {
@@ -220,14 +220,16 @@ describe('where the OIDC settings come from', () => {
   });
 
   it('answers 503, not 401, when the issuer cannot be reached to fetch its keys', async () => {
-    const port = await findFreePort();
-    const sso = { issuer: `http://127.0.0.1:${port}`, audience: 'agents' };
-    const engine = await startFileEngine(makeLlmEngineConfig({ sso, agentId: randomUUID() }));
+    const unreachable = await holdRefusingPort();
+    const sso = { issuer: unreachable.origin, audience: 'agents' };
+    let engine: RunningEngine | undefined;
     try {
+      engine = await startFileEngine(makeLlmEngineConfig({ sso, agentId: randomUUID() }));
       const response = await getConfig(engine, await issuer.sign({ iss: sso.issuer, aud: sso.audience }));
       expect(response.status).toBe(503);
     } finally {
-      await engine.shutdown();
+      await engine?.shutdown();
+      await unreachable.release();
     }
   });
 });

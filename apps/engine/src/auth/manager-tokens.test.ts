@@ -33,6 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (server === undefined) return;
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });

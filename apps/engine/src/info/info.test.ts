@@ -9,15 +9,15 @@ import { stringify } from 'yaml';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { everythingStdioServer } from '../testing/everything-server.js';
-import { findFreePort } from '../testing/free-port.js';
+import { holdRefusingPort, type RefusingPort } from '../testing/refusing-port.js';
 import { startFileEngine, startTestEngine } from '../testing/test-engine.js';
 
 const INTEGRATION_ID = randomUUID();
 let engine: RunningEngine;
-let deadPort: number;
+let offline: RefusingPort;
 
 beforeAll(async () => {
-  deadPort = await findFreePort();
+  offline = await holdRefusingPort();
   const config = makeLlmEngineConfig({
     name: 'support',
     mcpServers: [
@@ -25,7 +25,7 @@ beforeAll(async () => {
       {
         name: 'offline',
         transport: 'streamable_http',
-        url: `http://127.0.0.1:${deadPort}/mcp`,
+        url: `${offline.origin}/mcp`,
         headers: { Authorization: 'Bearer header-secret' },
       },
     ],
@@ -47,6 +47,7 @@ const scratch = new ScratchDirs();
 
 afterAll(async () => {
   await engine?.shutdown();
+  await offline?.release();
   await scratch.removeAll();
 });
 

@@ -1,12 +1,11 @@
 // The real @modelcontextprotocol/server-everything as a test peer: over stdio (spawned by the engine)
-// or over streamable HTTP (spawned here on a free loopback port).
+// or over the network (spawned here on a loopback port of its own choosing).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { TMcpServerConfigInput } from '@agentplane/contracts';
-import { findFreePort } from './free-port.js';
-import { waitUntil } from './wait-until.js';
+import { waitUntil } from '@agentplane/db/testing';
 
 const packageJson = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json');
 export const EVERYTHING_ENTRY = path.join(path.dirname(packageJson), 'dist', 'index.js');
@@ -24,6 +23,16 @@ export function everythingStdioServer(overrides: Partial<TMcpServerConfigInput> 
 
 export type EverythingHttpServer = { url: string; stop: () => Promise<void> };
 
+// The server binds PORT and logs PORT back, so with PORT=0 it cannot say which port it got. This
+// preload reports the bound port through Node's net.server.listen tracing channel, so the child can
+// bind port 0 itself: a port probed free beforehand could be taken by another process first.
+const REPORT_PORT = `data:text/javascript,${encodeURIComponent(`
+  import { tracingChannel } from 'node:diagnostics_channel';
+  tracingChannel('net.server.listen').subscribe({
+    asyncEnd: ({ server }) => process.stderr.write('test peer bound port ' + server.address().port + '\\n'),
+  });`)}`;
+const BOUND_PORT = /test peer bound port (\d+)/;
+
 const HTTP_MODES = {
   streamableHttp: { path: '/mcp', ready: 'listening on port' },
   sse: { path: '/sse', ready: 'running on port' },
@@ -33,27 +42,27 @@ const HTTP_MODES = {
 export async function startEverythingHttpServer(
   mode: keyof typeof HTTP_MODES = 'streamableHttp',
 ): Promise<EverythingHttpServer> {
-  // The server takes its port from PORT and has no way to report a port 0 choice, hence a free port first.
-  const port = await findFreePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING_ENTRY, mode], {
-    env: { ...process.env, PORT: String(port) },
+  const child: ChildProcess = spawn(process.execPath, ['--import', REPORT_PORT, EVERYTHING_ENTRY, mode], {
+    env: { ...process.env, PORT: '0' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let output = '';
   child.stderr?.on('data', (data: Buffer) => {
     output += data.toString();
   });
-  await waitUntil(() => output.includes(HTTP_MODES[mode].ready) || child.exitCode !== null, {
-    what: `server-everything (${mode}) to listen`,
-  });
-  if (child.exitCode !== null) throw new Error(`server-everything exited: ${output}`);
-  return {
-    url: `http://127.0.0.1:${port}${HTTP_MODES[mode].path}`,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    },
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
   };
+  const started = () => output.includes(HTTP_MODES[mode].ready) && BOUND_PORT.test(output);
+  try {
+    await waitUntil(() => started() || child.exitCode !== null, { what: `server-everything (${mode}) to listen` });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  if (!started()) throw new Error(`server-everything did not start: ${output}`);
+  return { url: `http://127.0.0.1:${BOUND_PORT.exec(output)?.[1]}${HTTP_MODES[mode].path}`, stop };
 }
