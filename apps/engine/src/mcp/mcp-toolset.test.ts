@@ -1,8 +1,9 @@
 import { once } from 'node:events';
-import { createServer, type IncomingHttpHeaders, request } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type TMcpServerConfigInput, ZMcpServerConfig } from '@agentplane/contracts';
+import { waitUntil } from '@agentplane/db/testing';
 import { createLogger } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
@@ -12,7 +13,8 @@ import {
   everythingStdioServer,
   startEverythingHttpServer,
 } from '../testing/everything-server.js';
-import { findFreePort } from '../testing/free-port.js';
+import { type RecordingProxy, startRecordingProxy } from '../testing/recording-proxy.js';
+import { holdRefusingPort, type RefusingPort } from '../testing/refusing-port.js';
 import { startWebSocketMcpServer } from '../testing/websocket-mcp-server.js';
 import { connectMcpToolset, type McpToolset } from './mcp-toolset.js';
 
@@ -22,18 +24,19 @@ const never = new AbortController().signal;
 
 describe('MCP toolset against server-everything', () => {
   let http: EverythingHttpServer;
+  let remote: RecordingProxy;
+  let dead: RefusingPort;
   let toolset: McpToolset;
-  let deadPort: number;
 
   beforeAll(async () => {
     http = await startEverythingHttpServer();
-    deadPort = await findFreePort();
+    [remote, dead] = await Promise.all([startRecordingProxy(http.url), holdRefusingPort()]);
     toolset = await connectMcpToolset(
       servers(
         // 3 s: the timeout also bounds connecting, and starting a stdio server on a loaded CI machine can take over 1 s.
         everythingStdioServer({ name: 'local', env: { AGENTPLANE_PROBE: 'from-config' }, timeoutSeconds: 3 }),
-        { name: 'remote', transport: 'streamable_http', url: http.url, headers: { 'X-Probe': 'yes' } },
-        { name: 'dead-http', transport: 'streamable_http', url: `http://127.0.0.1:${deadPort}/mcp`, timeoutSeconds: 2 },
+        { name: 'remote', transport: 'streamable_http', url: remote.url, headers: { 'X-Probe': 'yes' } },
+        { name: 'dead-http', transport: 'streamable_http', url: `${dead.origin}/mcp`, timeoutSeconds: 2 },
         { name: 'dead-stdio', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] },
       ),
       logger,
@@ -42,6 +45,7 @@ describe('MCP toolset against server-everything', () => {
 
   afterAll(async () => {
     await toolset?.close();
+    await Promise.all([remote?.close(), dead?.release()]);
     await http?.stop();
   });
 
@@ -82,18 +86,23 @@ describe('MCP toolset against server-everything', () => {
     expect(env.PATH).toBeDefined();
   });
 
+  // The operation takes ten minutes and the SDK's own request timeout is 60 s: within this test's 30 s
+  // time limit, only the 3 s timeout can end the call.
   it('honours timeoutSeconds on a call, as an error outcome the model can read', async () => {
-    const started = Date.now();
-    const outcome = await toolset.call('local__trigger-long-running-operation', { duration: 10, steps: 10 }, never);
+    const outcome = await toolset.call('local__trigger-long-running-operation', { duration: 600, steps: 600 }, never);
     expect(outcome).toEqual({ text: expect.stringMatching(/timed out after 3 s/), isError: true });
-    expect(Date.now() - started).toBeLessThan(8000);
-  });
+  }, 30_000);
 
-  it('rejects when the run is aborted during a call', async () => {
+  it('rejects when the run is aborted during a call, and tells the server to cancel it', async () => {
     const abort = new AbortController();
-    const call = toolset.call('remote__trigger-long-running-operation', { duration: 5, steps: 5 }, abort.signal);
-    setTimeout(() => abort.abort(), 100);
-    await expect(call).rejects.toThrow();
+    const seen = remote.rpcMethods.length;
+    const reached = (method: string) => remote.rpcMethods.slice(seen).includes(method);
+    // Ten minutes: only the abort can end the call within the test.
+    const call = toolset.call('remote__trigger-long-running-operation', { duration: 600, steps: 600 }, abort.signal);
+    await waitUntil(() => reached('tools/call'), { what: 'the call to reach the server' });
+    abort.abort();
+    await expect(call).rejects.toThrow(/aborted/);
+    await waitUntil(() => reached('notifications/cancelled'), { what: 'the cancellation to reach the server' });
   });
 
   it('answers an unknown tool name with an error outcome', async () => {
@@ -181,29 +190,6 @@ describe('transports and their settings', () => {
   });
 });
 
-/** A pass-through proxy in front of an MCP server that records the method of every request. */
-async function startRecordingProxy(target: string) {
-  const methods: string[] = [];
-  const server = createServer((req, res) => {
-    methods.push(req.method ?? '');
-    const upstream = request(target, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(upstream);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    methods,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 describe('closing a toolset', () => {
   it('ends the stdio process, and the HTTP session only when terminateOnClose is set', async () => {
     const http = await startEverythingHttpServer();
@@ -219,8 +205,8 @@ describe('closing a toolset', () => {
       );
       expect(toolset.statuses().every((status) => status.status === 'connected')).toBe(true);
       await toolset.close();
-      expect(ending.methods).toContain('DELETE');
-      expect(keeping.methods).not.toContain('DELETE');
+      expect(ending.httpMethods).toContain('DELETE');
+      expect(keeping.httpMethods).not.toContain('DELETE');
       await expect(toolset.call('everything__echo', { message: 'x' }, never)).resolves.toMatchObject({ isError: true });
     } finally {
       await Promise.all([ending.close(), keeping.close()]);
