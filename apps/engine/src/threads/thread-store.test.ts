@@ -1,7 +1,7 @@
 import type { Message } from '@ag-ui/core';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import pg from 'pg';
+import type pg from 'pg';
 import { appendThreadMessages, loadThreadMessages, withTransaction } from './thread-store.js';
 
 let database: TestDatabase;
@@ -10,12 +10,11 @@ let agentId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: database.url, max: 10 });
+  pool = database.createPool({ max: 10 });
   agentId = (await makeAgent(database.prisma, (await makeWorkspace(database.prisma)).id)).id;
 });
 
 afterAll(async () => {
-  await pool?.end();
   await database?.drop();
 });
 
