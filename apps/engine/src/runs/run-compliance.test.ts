@@ -2,6 +2,7 @@
 // LLM agent on the OpenAI-compatible path against a local fake provider and a real MCP server.
 import { randomUUID } from 'node:crypto';
 import { type BaseEvent, EventType, HttpAgent, type Message } from '@ag-ui/client';
+import { waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
@@ -9,7 +10,6 @@ import { everythingStdioServer } from '../testing/everything-server.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { runWithClient } from '../testing/run-with-client.js';
 import { startFileEngine } from '../testing/test-engine.js';
-import { waitUntil } from '../testing/wait-until.js';
 
 let model: FakeOpenAiServer;
 let engine: RunningEngine;

@@ -1,12 +1,11 @@
 // The webhook's HTTP contract against a database-mode engine: the verify handshake, signatures,
 // malformed bodies, disabled integrations, file mode and live config changes.
-import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { startFileEngine, startTestEngine } from '../testing/test-engine.js';
-import { waitUntil } from '../testing/wait-until.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,

@@ -3,13 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent } from '@ag-ui/client';
+import { waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { everythingStdioServer } from '../../testing/everything-server.js';
 import { makeCustomEngineConfig } from '../../testing/module-engine-configs.js';
 import { runWithClient } from '../../testing/run-with-client.js';
 import { startFileEngine } from '../../testing/test-engine.js';
-import { waitUntil } from '../../testing/wait-until.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const engines: RunningEngine[] = [];

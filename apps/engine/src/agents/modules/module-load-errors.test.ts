@@ -7,12 +7,18 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
-import { createTestDatabase, makeAgent, makeWorkspace, ScratchDirs, type TestDatabase } from '@agentplane/db/testing';
+import {
+  createTestDatabase,
+  makeAgent,
+  makeWorkspace,
+  ScratchDirs,
+  type TestDatabase,
+  waitUntil,
+} from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { makeCustomEngineConfig, makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
 import { startFileEngine, startTestEngine } from '../../testing/test-engine.js';
-import { waitUntil } from '../../testing/wait-until.js';
 
 type Health = {
   status: string;
