@@ -182,15 +182,21 @@ export function startWhatsAppWorker({
 
   const loop = async () => {
     while (!stopping.signal.aborted) {
-      const snapshot = source.current();
-      let claim: ClaimedMessage | undefined;
-      if (snapshot !== undefined) {
-        try {
-          claim = await claimInboundMessage(pool, agentId, settings.leaseMs);
-        } catch (error) {
-          log.warn({ err: error }, 'could not claim a WhatsApp message');
-        }
+      if (source.current() === undefined) {
+        await sleep(settings.pollMs);
+        continue;
       }
+      let claim: ClaimedMessage | undefined;
+      try {
+        claim = await claimInboundMessage(pool, agentId, settings.leaseMs);
+      } catch (error) {
+        log.warn({ err: error }, 'could not claim a WhatsApp message');
+      }
+      // The config is taken after the claim, never before: a message that came in after a new config
+      // was applied (a rotated access token, say) must be answered with that config.
+      const snapshot = source.current();
+      // A failed release only delays the message until its lease runs out.
+      if (claim !== undefined && snapshot === undefined) await releaseClaim(pool, claim).catch(() => undefined);
       if (claim === undefined || snapshot === undefined) {
         await sleep(settings.pollMs);
         continue;
