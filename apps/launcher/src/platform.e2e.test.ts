@@ -60,10 +60,18 @@ afterAll(async () => {
 describe('manager and engine together', () => {
   it('publishes an agent the engine serves, streams to an AG-UI client, and follows every change', async () => {
     const secretsKey = randomBytes(32).toString('base64');
+    const everything = path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+      'dist/index.js',
+    );
+    // The operator permits the bundled MCP server's command line, on the manager and on the engine.
+    const everythingLine = { command: process.execPath, args: [everything, 'stdio'] };
+    const stdioCommands = JSON.stringify([everythingLine]);
     const managerUrl = await startProcess('manager', {
       DATABASE_URL: database.url,
       SECRETS_KEY: secretsKey,
       SESSION_SECRET: randomBytes(32).toString('base64'),
+      MCP_STDIO_COMMANDS: stdioCommands,
     });
     await waitFor(async () => ((await fetch(`${managerUrl}/api/v1/readyz`)).ok ? true : undefined));
 
@@ -73,13 +81,9 @@ describe('manager and engine together', () => {
       email: `e2e-${randomUUID()}@example.test`,
       password: 'e2e password!',
     });
-    const everything = path.join(
-      path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
-      'dist/index.js',
-    );
     const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
       name: 'everything',
-      mcp_server: { name: 'everything', transport: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
+      mcp_server: { name: 'everything', transport: 'stdio', ...everythingLine },
     });
     const whatsapp = (phoneNumberId: string) => ({
       name: 'support line',
@@ -103,8 +107,12 @@ describe('manager and engine together', () => {
       SECRETS_KEY: secretsKey,
       ENGINE_MANAGER_ISSUER: await api.issuer(),
       ENGINE_CONFIG_POLL_MS: String(POLL_MS),
+      MCP_STDIO_COMMANDS: stdioCommands,
     });
     await waitFor(async () => ((await fetch(`${engineUrl}/health`)).ok ? true : undefined));
+    // The engine spawned the stdio server because its own MCP_STDIO_COMMANDS permits it too.
+    const health = (await (await fetch(`${engineUrl}/health`)).json()) as { status: string; mcp: unknown[] };
+    expect(health).toMatchObject({ status: 'ok', mcp: [{ name: 'everything', status: 'connected' }] });
 
     // The frontend streams from the engine with a token the manager minted for it.
     const { access_token: token } = await api.expect<{ access_token: string }>(

@@ -3,6 +3,7 @@ import type { Db, SecretBox } from '@agentplane/db';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
+import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
 import type { ResourceKind } from './resource-kinds.js';
@@ -17,7 +18,7 @@ import {
 
 export const ZIdParams = z.strictObject({ id: ZUuid });
 
-export type ResourceRouteDependencies = { db: Db; box: SecretBox };
+export type ResourceRouteDependencies = { db: Db; box: SecretBox; policy: OperatorPolicy };
 
 /** The spec's common pattern (POST /, GET /, GET /{id}, PATCH /{id}, DELETE /{id}) for one resource kind. */
 export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependencies, kind: ResourceKind<T>): void {
