@@ -70,7 +70,9 @@ const ZEngineEnv = z.object({
   MCP_STDIO_CWD_ROOT: z.string().regex(/^\//, 'must be an absolute path').optional(),
   MODEL_API_KEY_ENVS: ZModelApiKeyEnvsSetting.optional(),
   OPENAI_API_KEY: z.string().optional(),
-  OPENAI_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://localhost:11434/v1' }).optional(),
+  OPENAI_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://localhost:11434/v1' })
+    .optional(),
 });
 
 /** How WhatsApp messages are queued, retried and answered (database mode). */

@@ -9,7 +9,7 @@ import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.
 import type { AgentTool, AgentToolbox, ToolOutcome } from '../agents/agent-runtime.js';
 import { describeToolResult } from './describe-tool-result.js';
 import { openMcpTransport } from './open-mcp-transport.js';
-import { checkStdioLaunch, type StdioPolicy, StdioLaunchRefused } from './stdio-policy.js';
+import { checkStdioLaunch, StdioLaunchRefused, type StdioPolicy } from './stdio-policy.js';
 import { createToolNamer } from './tool-names.js';
 
 export type McpServerStatus = { name: string; status: 'connected' | 'failed'; tools: number; error?: string };
@@ -95,7 +95,8 @@ async function connectServer(
     return { connection, tools };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof StdioLaunchRefused) log.error({ reason: message }, 'MCP server refused by the operator policy');
+    if (error instanceof StdioLaunchRefused)
+      log.error({ reason: message }, 'MCP server refused by the operator policy');
     else log.warn({ err: error }, 'MCP server skipped: it could not be reached');
     connection.status = { name: server.name, status: 'failed', tools: 0, error: message };
     await closeConnection(connection, log);

@@ -3,9 +3,9 @@ import type { Db, SecretBox } from '@agentplane/db';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
-import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
+import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import type { ResourceKind } from './resource-kinds.js';
 import {
   createResource,

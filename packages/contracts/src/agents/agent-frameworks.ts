@@ -14,10 +14,13 @@ const ZModel = z
     // `mock` is a deterministic model for demos and tests.
     provider: z.enum(LLM_PROVIDERS),
     name: ZNonBlankString,
-    baseUrl: z.url({ protocol: /^https?$/ }).optional().meta({
-      description:
-        "An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only",
-    }),
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .meta({
+        description:
+          "An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only",
+      }),
     apiKey: z.string().min(1).max(4096).optional().meta({
       description: 'The API key for this model: a secret, sealed at rest and in the published engine config',
     }),

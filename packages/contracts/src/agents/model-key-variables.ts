@@ -8,7 +8,8 @@ import { ENV_VARIABLE_NAME } from '../mcp-servers/launch-variables.js';
  * (DATABASE_URL and libpq's PG* variables), the sealing and session keys, the engine's own settings
  * and credentials (ENGINE_*, AGENT_*), and OPENAI_API_KEY, which only ever goes to OPENAI_BASE_URL.
  */
-const PLATFORM_VARIABLE = /^(?:DATABASE_|TEST_DATABASE_|BENCH_DATABASE_|PG|SECRETS_KEY|SESSION_SECRET|ENGINE_|AGENT_|OPENAI_)/;
+const PLATFORM_VARIABLE =
+  /^(?:DATABASE_|TEST_DATABASE_|BENCH_DATABASE_|PG|SECRETS_KEY|SESSION_SECRET|ENGINE_|AGENT_|OPENAI_)/;
 
 /** Why a name may not be listed in MODEL_API_KEY_ENVS, or undefined when it may. */
 function describeRefusedKeyVariable(name: string): string | undefined {

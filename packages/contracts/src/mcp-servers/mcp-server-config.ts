@@ -38,7 +38,10 @@ const ZStdioEnv = z
     }
   })
   .default(() => ({}))
-  .meta({ description: 'Environment of a stdio server (secrets, sealed at rest). Loader and interpreter variables (PATH, NODE_OPTIONS, LD_PRELOAD, PYTHONPATH…) are refused' });
+  .meta({
+    description:
+      'Environment of a stdio server (secrets, sealed at rest). Loader and interpreter variables (PATH, NODE_OPTIONS, LD_PRELOAD, PYTHONPATH…) are refused',
+  });
 
 const ZStdioCwd = z
   .string()
@@ -47,7 +50,10 @@ const ZStdioCwd = z
     (cwd) => cwd.startsWith('/') && !cwd.split('/').includes('..'),
     'must be an absolute path without ".." segments',
   )
-  .meta({ description: "Working directory of a stdio server: absolute, and inside the operator's MCP_STDIO_CWD_ROOT (refused when that is unset)" });
+  .meta({
+    description:
+      "Working directory of a stdio server: absolute, and inside the operator's MCP_STDIO_CWD_ROOT (refused when that is unset)",
+  });
 
 export const ZMcpServerConfig = z
   .strictObject({
@@ -55,11 +61,17 @@ export const ZMcpServerConfig = z
     transport: z.enum(MCP_TRANSPORTS).default('streamable_http'),
     // Checked against the transport below, which also reports an empty url once rather than twice.
     url: z.string().optional(),
-    command: ZNonBlankString.optional().meta({ description: "Executable of a stdio server. The command line (command and args) must be one the operator permits in MCP_STDIO_COMMANDS; none is by default" }),
+    command: ZNonBlankString.optional().meta({
+      description:
+        'Executable of a stdio server. The command line (command and args) must be one the operator permits in MCP_STDIO_COMMANDS; none is by default',
+    }),
     args: z
       .array(z.string())
       .default(() => [])
-      .meta({ description: 'Arguments of a stdio server: the ones an MCP_STDIO_COMMANDS entry pins, then only the extra arguments it allows' }),
+      .meta({
+        description:
+          'Arguments of a stdio server: the ones an MCP_STDIO_COMMANDS entry pins, then only the extra arguments it allows',
+      }),
     headers: z.record(z.string(), z.string()).default(() => ({})),
     env: ZStdioEnv,
     cwd: ZStdioCwd.optional(),

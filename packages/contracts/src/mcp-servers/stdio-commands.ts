@@ -23,7 +23,9 @@ export const ZStdioCommandRule = z.strictObject({
    * false: no argument may follow the pinned ones. A regular expression: up to STDIO_EXTRA_ARGS_MAX
    * arguments may follow, each matching it as a whole (it is anchored).
    */
-  extraArgs: z.union([z.literal(false), z.string().min(1).refine(isRegExp, 'must be a valid regular expression')]).default(false),
+  extraArgs: z
+    .union([z.literal(false), z.string().min(1).refine(isRegExp, 'must be a valid regular expression')])
+    .default(false),
 });
 export type TStdioCommandRule = z.infer<typeof ZStdioCommandRule>;
 

@@ -35,7 +35,10 @@ export function mapMcpServerSecrets<T extends Pick<TMcpServerConfig, 'headers' |
 }
 
 /** An LLM agent's `model.apiKey`. */
-export function mapLlmConfigSecrets<T extends Pick<TLlmAgentConfig, 'model'>>(config: T, transform: SecretTransform): T {
+export function mapLlmConfigSecrets<T extends Pick<TLlmAgentConfig, 'model'>>(
+  config: T,
+  transform: SecretTransform,
+): T {
   const { apiKey } = config.model;
   return apiKey === undefined ? config : { ...config, model: { ...config.model, apiKey: transform(apiKey) } };
 }
