@@ -45,7 +45,6 @@ const ZStdioEnv = z
 
 const ZStdioCwd = z
   .string()
-  .min(1)
   .refine(
     (cwd) => cwd.startsWith('/') && !cwd.split('/').includes('..'),
     'must be an absolute path without ".." segments',
