@@ -1,37 +1,21 @@
 // The manager and an engine as separate processes on one database, driven as a product is: over HTTP,
 // with a frontend's session on the manager and an AG-UI client on the engine.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
+import { ServiceProcesses } from './testing/service-processes.js';
 
-const entryOf = (app: string) => fileURLToPath(new URL(`../../${app}/dist/server.js`, import.meta.url));
 // The engine polls so rarely that a change it serves within the test can only have come by NOTIFY.
 // (How fast NOTIFY is, is benchmark 3's business: on a loaded CI machine a timing bound here would flake.)
 const POLL_MS = 120_000;
 
 let database: TestDatabase;
-const children: ChildProcess[] = [];
-
-/** Starts a service on port 0 and resolves with the URL it reports over IPC once it listens. */
-async function startProcess(app: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(process.execPath, [entryOf(app)], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  children.push(child);
-  const [message] = (await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(([code]) => Promise.reject(new Error(`${app} exited (code ${code}) before listening`))),
-  ])) as [{ url: string }];
-  return message.url;
-}
+const services = new ServiceProcesses();
+const startProcess = (app: 'manager' | 'engine', env: NodeJS.ProcessEnv) => services.start(app, env);
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -48,12 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  }
+  await services.stopAll();
   await database?.drop();
 });
 
