@@ -51,6 +51,6 @@ describe('operator policy settings', () => {
     ['MODEL_API_KEY_ENVS', 'OPENAI_API_KEY'],
     ['OPENAI_BASE_URL', 'not a url'],
   ])('stop the engine on %s=%s, naming the variable', (name, value) => {
-    expect(() => loadEngineEnv({ ...FILE, [name]: value })).toThrow(new RegExp(`${name}:`));
+    expect(() => loadEngineEnv({ ...FILE, [name]: value })).toThrow(new RegExp(`^  ${name}[.:]`, 'm'));
   });
 });

@@ -14,7 +14,8 @@ import { agentBody, mcpServerBody } from '../testing/resource-fixtures.js';
 
 const SERVER_JS = '/opt/mcp/server.js';
 const PERMITTED = { command: '/usr/bin/node', args: [SERVER_JS, 'stdio'] };
-const WITH_EXTRAS = { command: '/usr/bin/node', args: ['/opt/mcp/files.js'], extraArgs: '/srv/data/[a-z]+' };
+const FILES = { command: '/usr/bin/node', args: ['/opt/mcp/files.js'] };
+const WITH_EXTRAS = { ...FILES, extraArgs: '/srv/data/[a-z]+' };
 
 let secure: ManagerTestContext;
 let permissive: ManagerTestContext;
@@ -66,7 +67,7 @@ describe('stdio MCP servers', () => {
     expect(created.status).toBe(201);
     const patched = await operatorTenant.agent
       .patch(`/api/v1/mcp-servers/${created.body.id}`)
-      .send(stdio({ ...WITH_EXTRAS, args: [...WITH_EXTRAS.args, '/srv/data/reports', '/srv/data/logs'] }));
+      .send(stdio({ ...FILES, args: [...FILES.args, '/srv/data/reports', '/srv/data/logs'] }));
     expect(patched.status).toBe(200);
   });
 
@@ -77,10 +78,7 @@ describe('stdio MCP servers', () => {
     ['the permitted command found on PATH', { command: 'node' }],
     ['an argument after an entry that allows none', { args: [SERVER_JS, 'stdio', '--inspect'] }],
     ['the pinned arguments in another order', { args: ['stdio', SERVER_JS] }],
-    [
-      'an extra argument the pattern does not match as a whole',
-      { ...WITH_EXTRAS, args: [...WITH_EXTRAS.args, '/srv/data/x;id'] },
-    ],
+    ['an extra argument the pattern does not match as a whole', { ...FILES, args: [...FILES.args, '/srv/data/x;id'] }],
   ])('refuse %s, naming MCP_STDIO_COMMANDS', async (_case, overrides) => {
     expectRefusedBy(
       await operatorTenant.agent.post('/api/v1/mcp-servers/').send(stdio(overrides)),

@@ -37,6 +37,6 @@ describe('operator policy settings', () => {
     ['MODEL_API_KEY_ENVS', 'ENGINE_DATABASE_PASSWORD'],
     ['MODEL_API_KEY_ENVS', 'NOT A NAME'],
   ])('stop the manager on %s=%s, naming the variable', (name, value) => {
-    expect(() => loadManagerConfig({ ...base, [name]: value })).toThrow(new RegExp(`${name}:`));
+    expect(() => loadManagerConfig({ ...base, [name]: value })).toThrow(new RegExp(`^  ${name}[.:]`, 'm'));
   });
 });

@@ -70,7 +70,19 @@ describe('importAgentExport under plain Node (the engine in production)', () => 
     // jest keeps the first text it read of a file, so this runs where the engine runs: Node itself.
     const loader = path.join(import.meta.dirname, 'load-agent-module.ts');
     const script = `
+      import { registerHooks } from 'node:module';
       import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+      // The sources import each other as .js, as the build emits them: find the .ts beside it.
+      registerHooks({
+        resolve: (specifier, context, next) => {
+          try {
+            return next(specifier, context);
+          } catch (error) {
+            if (!specifier.startsWith('.') || !specifier.endsWith('.js')) throw error;
+            return next(specifier.replace(/\.js$/, '.ts'), context);
+          }
+        },
+      });
       import { tmpdir } from 'node:os';
       import path from 'node:path';
       const { importAgentExport } = await import(${JSON.stringify(loader)});
