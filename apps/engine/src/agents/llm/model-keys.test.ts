@@ -2,6 +2,7 @@
 // tenant's baseUrl (and, in one case, for the operator's OPENAI_BASE_URL) and records every header.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { EventType, HttpAgent } from '@ag-ui/client';
+import { createSecretBox } from '@agentplane/db/secrets';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
@@ -111,6 +112,14 @@ describe('model API keys', () => {
     const [request] = tenant.requests;
     expect(request?.authorization).toBe('Bearer sk-tenant');
     expect(leakedCredentials(request as RecordedRequest)).toEqual([]);
+  });
+
+  it('opens an apiKey published sealed, as the manager publishes it', async () => {
+    tenant.script({ text: ['hello'] });
+    const apiKey = createSecretBox(SECRETS_KEY).seal('sk-sealed-tenant');
+    const engine = await startEngine({ provider: 'openai', name: 'm', baseUrl: tenant.baseUrl, apiKey });
+    await run(engine);
+    expect(tenant.requests[0]?.authorization).toBe('Bearer sk-sealed-tenant');
   });
 
   it("sends the operator's OPENAI_API_KEY to the operator's OPENAI_BASE_URL when the agent names no server", async () => {

@@ -79,7 +79,7 @@ describe('importAgentExport under plain Node (the engine in production)', () => 
             return next(specifier, context);
           } catch (error) {
             if (!specifier.startsWith('.') || !specifier.endsWith('.js')) throw error;
-            return next(specifier.replace(/\.js$/, '.ts'), context);
+            return next(specifier.replace(/.js$/, '.ts'), context);
           }
         },
       });
