@@ -95,9 +95,11 @@ async function connectServer(
     return { connection, tools };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof StdioLaunchRefused)
+    if (error instanceof StdioLaunchRefused) {
       log.error({ reason: message }, 'MCP server refused by the operator policy');
-    else log.warn({ err: error }, 'MCP server skipped: it could not be reached');
+    } else {
+      log.warn({ err: error }, 'MCP server skipped: it could not be reached');
+    }
     connection.status = { name: server.name, status: 'failed', tools: 0, error: message };
     await closeConnection(connection, log);
     return { connection, tools: [] };
