@@ -1,7 +1,16 @@
 import path from 'node:path';
-import { ASYMMETRIC_JWT_ALGORITHMS, type TSsoConfig, ZIssuerUrl, ZSsoConfig } from '@agentplane/contracts';
+import {
+  ASYMMETRIC_JWT_ALGORITHMS,
+  type TSsoConfig,
+  ZIssuerUrl,
+  ZModelApiKeyEnvsSetting,
+  ZSsoConfig,
+  ZStdioCommandsSetting,
+} from '@agentplane/contracts';
 import { ConfigError, parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
+import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-credentials.js';
+import type { StdioPolicy } from './mcp/stdio-policy.js';
 
 const splitList = (value: string) =>
   value
@@ -57,6 +66,13 @@ const ZEngineEnv = z.object({
   SECRETS_KEY: z.string().min(1).optional(),
   SECRETS_KEY_PREVIOUS: z.string().transform(splitList).optional(),
   ENGINE_AGENTS_DIR: z.string().min(1).optional(),
+  MCP_STDIO_COMMANDS: ZStdioCommandsSetting.optional(),
+  MCP_STDIO_CWD_ROOT: z.string().regex(/^\//, 'must be an absolute path').optional(),
+  MODEL_API_KEY_ENVS: ZModelApiKeyEnvsSetting.optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://localhost:11434/v1' })
+    .optional(),
 });
 
 /** How WhatsApp messages are queued, retried and answered (database mode). */
@@ -95,8 +111,10 @@ export type EngineEnv = {
   whatsapp: WhatsAppSettings;
   secretsKey: string | undefined;
   previousSecretsKeys: string[];
-  /** The whole environment: LLM agents read their API key from the variable their config names. */
-  variables: NodeJS.ProcessEnv;
+  /** The operator's model key and server, and the key variables agents may name (MODEL_API_KEY_ENVS). */
+  models: ModelSettings;
+  /** The stdio MCP command lines and working directories the operator permits. */
+  stdio: StdioPolicy;
   /** Where LANGGRAPH graph and CUSTOM module paths are resolved (ENGINE_AGENTS_DIR, else the working directory). */
   agentsDir: string;
   /** Also where LangGraph thread memory is kept; without it, graphs remember threads in process memory. */
@@ -173,7 +191,12 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     },
     secretsKey: parsed.SECRETS_KEY,
     previousSecretsKeys: parsed.SECRETS_KEY_PREVIOUS ?? [],
-    variables: env,
+    models: {
+      operatorApiKey: parsed.OPENAI_API_KEY,
+      operatorBaseUrl: parsed.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL,
+      keyVariables: new Map((parsed.MODEL_API_KEY_ENVS ?? []).map((name) => [name, set[name]])),
+    },
+    stdio: { commands: parsed.MCP_STDIO_COMMANDS ?? [], cwdRoot: parsed.MCP_STDIO_CWD_ROOT },
     agentsDir: path.resolve(parsed.ENGINE_AGENTS_DIR ?? process.cwd()),
     databaseUrl: parsed.DATABASE_URL,
   };

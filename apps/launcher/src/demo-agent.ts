@@ -31,25 +31,27 @@ async function readState(): Promise<DemoState | undefined> {
   }
 }
 
-/** The bundled MCP server, run by the engine over stdio with the same Node. */
-function everythingServer() {
+/** The bundled MCP server's command line: run by the engine over stdio with the same Node. */
+export function everythingCommandLine() {
   const require = createRequire(import.meta.url);
   const entry = path.join(
     path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
     'dist/index.js',
   );
-  return { name: 'everything', transport: 'stdio', command: process.execPath, args: [entry, 'stdio'] };
+  return { command: process.execPath, args: [entry, 'stdio'] };
 }
 
-/** A real model when OPENAI_API_KEY is set, otherwise the deterministic mock. */
+function everythingServer() {
+  return { name: 'everything', transport: 'stdio', ...everythingCommandLine() };
+}
+
+/**
+ * A real model when OPENAI_API_KEY is set, otherwise the deterministic mock. The agent names neither a
+ * key nor a server: the engine sends its own OPENAI_API_KEY to its own OPENAI_BASE_URL.
+ */
 function demoModel() {
   if (!process.env.OPENAI_API_KEY) return { provider: 'mock', name: 'echo' };
-  return {
-    provider: 'openai',
-    name: process.env.OPENAI_MODEL ?? 'gpt-4o-mini',
-    apiKeyEnv: 'OPENAI_API_KEY',
-    ...(process.env.OPENAI_BASE_URL ? { baseUrl: process.env.OPENAI_BASE_URL } : {}),
-  };
+  return { provider: 'openai', name: process.env.OPENAI_MODEL ?? 'gpt-4o-mini' };
 }
 
 function agentBody(mcpServerId: string) {

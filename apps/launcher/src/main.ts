@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
-import { ensureDemoAgent } from './demo-agent.js';
+import { ensureDemoAgent, everythingCommandLine } from './demo-agent.js';
 import { localSecret } from './local-secrets.js';
 import { ManagerApi, waitUntilHealthy } from './manager-api.js';
 import { say } from './prefixed-output.js';
@@ -56,7 +56,13 @@ async function main(): Promise<void> {
     // Port 0 (any free port) works too: each service reports the port it got.
     const managerPort = process.env.MANAGER_PORT ?? '8000';
     const enginePort = process.env.ENGINE_PORT ?? '8001';
-    const shared = { ...process.env, DATABASE_URL: databaseUrl, SECRETS_KEY: await localSecret('SECRETS_KEY') };
+    const shared = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      SECRETS_KEY: await localSecret('SECRETS_KEY'),
+      // The demo's bundled MCP server is the one stdio command line the local platform permits.
+      MCP_STDIO_COMMANDS: JSON.stringify([everythingCommandLine()]),
+    };
 
     const manager = startService(
       'manager',

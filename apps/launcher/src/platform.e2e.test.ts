@@ -1,37 +1,21 @@
 // The manager and an engine as separate processes on one database, driven as a product is: over HTTP,
 // with a frontend's session on the manager and an AG-UI client on the engine.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
+import { ServiceProcesses } from './testing/service-processes.js';
 
-const entryOf = (app: string) => fileURLToPath(new URL(`../../${app}/dist/server.js`, import.meta.url));
 // The engine polls so rarely that a change it serves within the test can only have come by NOTIFY.
 // (How fast NOTIFY is, is benchmark 3's business: on a loaded CI machine a timing bound here would flake.)
 const POLL_MS = 120_000;
 
 let database: TestDatabase;
-const children: ChildProcess[] = [];
-
-/** Starts a service on port 0 and resolves with the URL it reports over IPC once it listens. */
-async function startProcess(app: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(process.execPath, [entryOf(app)], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  children.push(child);
-  const [message] = (await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(([code]) => Promise.reject(new Error(`${app} exited (code ${code}) before listening`))),
-  ])) as [{ url: string }];
-  return message.url;
-}
+const services = new ServiceProcesses();
+const startProcess = (app: 'manager' | 'engine', env: NodeJS.ProcessEnv) => services.start(app, env);
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -48,22 +32,25 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  }
+  await services.stopAll();
   await database?.drop();
 });
 
 describe('manager and engine together', () => {
   it('publishes an agent the engine serves, streams to an AG-UI client, and follows every change', async () => {
     const secretsKey = randomBytes(32).toString('base64');
+    const everything = path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+      'dist/index.js',
+    );
+    // The operator permits the bundled MCP server's command line, on the manager and on the engine.
+    const everythingLine = { command: process.execPath, args: [everything, 'stdio'] };
+    const stdioCommands = JSON.stringify([everythingLine]);
     const managerUrl = await startProcess('manager', {
       DATABASE_URL: database.url,
       SECRETS_KEY: secretsKey,
       SESSION_SECRET: randomBytes(32).toString('base64'),
+      MCP_STDIO_COMMANDS: stdioCommands,
     });
     await waitFor(async () => ((await fetch(`${managerUrl}/api/v1/readyz`)).ok ? true : undefined));
 
@@ -73,13 +60,9 @@ describe('manager and engine together', () => {
       email: `e2e-${randomUUID()}@example.test`,
       password: 'e2e password!',
     });
-    const everything = path.join(
-      path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
-      'dist/index.js',
-    );
     const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
       name: 'everything',
-      mcp_server: { name: 'everything', transport: 'stdio', command: process.execPath, args: [everything, 'stdio'] },
+      mcp_server: { name: 'everything', transport: 'stdio', ...everythingLine },
     });
     const whatsapp = (phoneNumberId: string) => ({
       name: 'support line',
@@ -103,8 +86,12 @@ describe('manager and engine together', () => {
       SECRETS_KEY: secretsKey,
       ENGINE_MANAGER_ISSUER: await api.issuer(),
       ENGINE_CONFIG_POLL_MS: String(POLL_MS),
+      MCP_STDIO_COMMANDS: stdioCommands,
     });
     await waitFor(async () => ((await fetch(`${engineUrl}/health`)).ok ? true : undefined));
+    // The engine spawned the stdio server because its own MCP_STDIO_COMMANDS permits it too.
+    const health = (await (await fetch(`${engineUrl}/health`)).json()) as { status: string; mcp: unknown[] };
+    expect(health).toMatchObject({ status: 'ok', mcp: [{ name: 'everything', status: 'connected' }] });
 
     // The frontend streams from the engine with a token the manager minted for it.
     const { access_token: token } = await api.expect<{ access_token: string }>(

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { ZModelApiKeyEnvsSetting, ZStdioCommandsSetting } from '@agentplane/contracts';
 import { parseSecretKey } from '@agentplane/db';
 import { parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
+import type { OperatorPolicy } from './operator-policy/operator-policy.js';
 
 function isSecretKey(value: string): boolean {
   try {
@@ -55,6 +57,9 @@ const ZManagerEnv = z
       .default(15 * 60_000),
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
     AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().positive().default(5),
+    MCP_STDIO_COMMANDS: ZStdioCommandsSetting.optional(),
+    MCP_STDIO_CWD_ROOT: z.string().regex(/^\//, 'must be an absolute path').optional(),
+    MODEL_API_KEY_ENVS: ZModelApiKeyEnvsSetting.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -90,6 +95,8 @@ export type ManagerConfig = {
   issuerIsDefault: boolean;
   agentTokenTtlSeconds: number;
   authRateLimit: { windowMs: number; perIp: number; perEmail: number };
+  /** What tenants may make an engine execute or read; engines enforce the same settings. */
+  operatorPolicy: OperatorPolicy;
 };
 
 export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): ManagerConfig {
@@ -121,6 +128,11 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,
       perIp: parsed.AUTH_RATE_LIMIT_PER_IP,
       perEmail: parsed.AUTH_RATE_LIMIT_PER_EMAIL,
+    },
+    operatorPolicy: {
+      stdioCommands: parsed.MCP_STDIO_COMMANDS ?? [],
+      stdioCwdRoot: parsed.MCP_STDIO_CWD_ROOT,
+      modelApiKeyEnvs: parsed.MODEL_API_KEY_ENVS ?? [],
     },
   };
 }

@@ -1,5 +1,6 @@
 export * from './agents/agent.js';
 export * from './agents/agent-frameworks.js';
+export * from './agents/model-key-variables.js';
 export * from './auth/auth.js';
 export * from './common/envelope.js';
 export * from './common/format-zod-issues.js';
@@ -11,8 +12,10 @@ export * from './integrations/integration.js';
 export * from './integrations/integration-config.js';
 export * from './integrations/whatsapp-config.js';
 export * from './integrations/whatsapp-webhook.js';
+export * from './mcp-servers/launch-variables.js';
 export * from './mcp-servers/mcp-server.js';
 export * from './mcp-servers/mcp-server-config.js';
+export * from './mcp-servers/stdio-commands.js';
 export * from './openapi/openapi-document.js';
 export * from './secrets/secret-fields.js';
 export * from './sso/sso-config.js';

@@ -2,20 +2,26 @@
 // does not load is reported, not guessed at: its runs answer 503 and /health says why.
 import type { TEngineConfig, TLlmAgentConfig } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
-import type { AgentRuntime, AgentToolbox } from './agent-runtime.js';
+import { AgentRunError, type AgentRuntime, type AgentToolbox } from './agent-runtime.js';
 import { loadCustomAgent } from './custom/custom-agent.js';
 import { loadLangGraphAgent } from './langgraph/langgraph-agent.js';
 import type { ChatModel } from './llm/chat-model.js';
 import { createLlmAgent } from './llm/llm-agent.js';
 import { createMockChatModel } from './llm/mock-chat-model.js';
+import {
+  type ModelCredentials,
+  ModelKeyVariableRefused,
+  type ModelSettings,
+  resolveModelCredentials,
+} from './llm/model-credentials.js';
 import { createOpenAiChatModel } from './llm/openai-chat-model.js';
 import { AgentLoadError } from './modules/load-agent-module.js';
 
 export type AgentRuntimeChoice = { runtime: AgentRuntime } | { runtime: undefined; loadError: AgentLoadError };
 
 export type AgentRuntimeOptions = {
-  /** The engine's environment, where API keys live. */
-  variables: NodeJS.ProcessEnv;
+  /** The model keys and base URL the operator provides. */
+  models: ModelSettings;
   logger: Logger;
   /** The config version, which makes module imports fresh. */
   version: number;
@@ -26,19 +32,35 @@ export type AgentRuntimeOptions = {
   toolbox: AgentToolbox;
 };
 
-function createChatModel(config: TLlmAgentConfig, { variables, logger }: AgentRuntimeOptions): ChatModel {
+// A model whose key variable the operator did not allow: every run ends with a generic error, and
+// the log (not the client) says which setting refused it.
+function createRefusedChatModel(): ChatModel {
+  return {
+    stream: () => {
+      throw new AgentRunError("The agent's model is not available on this engine.", 'model_unavailable');
+    },
+  };
+}
+
+function createChatModel(config: TLlmAgentConfig, { models, logger }: AgentRuntimeOptions): ChatModel {
   const { model } = config;
   if (model.provider === 'mock') return createMockChatModel();
-  const keyVariable = model.apiKeyEnv ?? 'OPENAI_API_KEY';
-  const apiKey = variables[keyVariable];
-  if (apiKey === undefined || apiKey === '') {
+  let credentials: ModelCredentials;
+  try {
+    credentials = resolveModelCredentials(model, models);
+  } catch (error) {
+    if (!(error instanceof ModelKeyVariableRefused)) throw error;
+    logger.error({ variable: error.variable }, `${error.message}: the agent's runs are refused`);
+    return createRefusedChatModel();
+  }
+  if (credentials.apiKey === undefined) {
     // Local servers (Ollama, vLLM) need no key, so a missing one is not fatal; a real provider will answer 401.
-    logger.warn({ variable: keyVariable }, 'no API key for the model provider: requests are sent without one');
+    logger.warn('no API key for the model provider: requests are sent without one');
   }
   return createOpenAiChatModel({
     model: model.name,
-    apiKey: apiKey || 'unset',
-    baseUrl: model.baseUrl ?? (variables.OPENAI_BASE_URL || undefined),
+    apiKey: credentials.apiKey,
+    baseUrl: credentials.baseUrl,
     temperature: config.temperature,
   });
 }

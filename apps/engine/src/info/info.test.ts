@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { everythingStdioServer } from '../testing/everything-server.js';
+import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../testing/everything-server.js';
 import { holdRefusingPort, type RefusingPort } from '../testing/refusing-port.js';
 import { startFileEngine, startTestEngine } from '../testing/test-engine.js';
 
@@ -30,17 +30,25 @@ beforeAll(async () => {
       },
     ],
   });
-  engine = await startFileEngine({
-    ...config,
-    integrations: [
-      {
-        id: INTEGRATION_ID,
-        provider: 'WHATSAPP',
-        enabled: true,
-        config: { accessToken: 'EAAG-token', phoneNumberId: '1234', verifyToken: 'verify-me', appSecret: 'app-secret' },
-      },
-    ],
-  });
+  engine = await startFileEngine(
+    {
+      ...config,
+      integrations: [
+        {
+          id: INTEGRATION_ID,
+          provider: 'WHATSAPP',
+          enabled: true,
+          config: {
+            accessToken: 'EAAG-token',
+            phoneNumberId: '1234',
+            verifyToken: 'verify-me',
+            appSecret: 'app-secret',
+          },
+        },
+      ],
+    },
+    { env: ALLOW_EVERYTHING_STDIO },
+  );
 });
 
 const scratch = new ScratchDirs();

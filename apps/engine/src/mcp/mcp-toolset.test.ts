@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import {
   EVERYTHING_ENTRY,
+  EVERYTHING_STDIO_COMMAND,
   type EverythingHttpServer,
   everythingStdioServer,
   startEverythingHttpServer,
@@ -19,6 +20,14 @@ import { startWebSocketMcpServer } from '../testing/websocket-mcp-server.js';
 import { connectMcpToolset, type McpToolset } from './mcp-toolset.js';
 
 const logger = createLogger({ name: 'mcp-test', level: 'silent' });
+// The operator permits server-everything, a process that exits at once, and the everything entry run from its folder.
+const EXITS_AT_ONCE = { command: process.execPath, args: ['-e', 'process.exit(3)'] };
+const IN_PLACE = { command: process.execPath, args: ['index.js', 'stdio'] };
+const stdio = {
+  commands: [EVERYTHING_STDIO_COMMAND, EXITS_AT_ONCE, IN_PLACE].map((line) => ({ ...line, extraArgs: false as const })),
+  cwdRoot: path.dirname(path.dirname(EVERYTHING_ENTRY)),
+};
+const options = { logger, stdio };
 const servers = (...inputs: TMcpServerConfigInput[]) => inputs.map((input) => ZMcpServerConfig.parse(input));
 const never = new AbortController().signal;
 
@@ -37,9 +46,9 @@ describe('MCP toolset against server-everything', () => {
         everythingStdioServer({ name: 'local', env: { AGENTPLANE_PROBE: 'from-config' }, timeoutSeconds: 3 }),
         { name: 'remote', transport: 'streamable_http', url: remote.url, headers: { 'X-Probe': 'yes' } },
         { name: 'dead-http', transport: 'streamable_http', url: `${dead.origin}/mcp`, timeoutSeconds: 2 },
-        { name: 'dead-stdio', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] },
+        { name: 'dead-stdio', transport: 'stdio', ...EXITS_AT_ONCE },
       ),
-      logger,
+      options,
     );
   });
 
@@ -113,7 +122,7 @@ describe('MCP toolset against server-everything', () => {
 describe('transports and their settings', () => {
   it('speaks the older SSE transport too', async () => {
     const sse = await startEverythingHttpServer('sse');
-    const toolset = await connectMcpToolset(servers({ name: 'legacy', transport: 'sse', url: sse.url }), logger);
+    const toolset = await connectMcpToolset(servers({ name: 'legacy', transport: 'sse', url: sse.url }), options);
     try {
       expect(toolset.statuses()).toEqual([expect.objectContaining({ name: 'legacy', status: 'connected' })]);
       await expect(toolset.call('legacy__echo', { message: 'old' }, never)).resolves.toEqual({
@@ -128,7 +137,7 @@ describe('transports and their settings', () => {
 
   it('speaks WebSocket', async () => {
     const ws = await startWebSocketMcpServer();
-    const toolset = await connectMcpToolset(servers({ name: 'socket', transport: 'websocket', url: ws.url }), logger);
+    const toolset = await connectMcpToolset(servers({ name: 'socket', transport: 'websocket', url: ws.url }), options);
     try {
       expect(toolset.statuses()).toEqual([expect.objectContaining({ name: 'socket', status: 'connected', tools: 1 })]);
       await expect(toolset.call('socket__shout', { text: 'hey' }, never)).resolves.toEqual({
@@ -153,7 +162,7 @@ describe('transports and their settings', () => {
     try {
       const toolset = await connectMcpToolset(
         servers({ name: 'guarded', transport: 'streamable_http', url, headers: { Authorization: 'Bearer mcp-key' } }),
-        logger,
+        options,
       );
       expect(toolset.statuses()[0]).toMatchObject({ status: 'failed' });
       expect(seen[0]?.authorization).toBe('Bearer mcp-key');
@@ -165,12 +174,8 @@ describe('transports and their settings', () => {
 
   it('starts a stdio server in its configured cwd', async () => {
     // The entry is given relative to its own folder, so the server starts only if cwd is applied.
-    const inPlace = everythingStdioServer({
-      name: 'relative',
-      args: ['index.js', 'stdio'],
-      cwd: path.dirname(EVERYTHING_ENTRY),
-    });
-    const toolset = await connectMcpToolset(servers(inPlace), logger);
+    const inPlace = everythingStdioServer({ name: 'relative', ...IN_PLACE, cwd: path.dirname(EVERYTHING_ENTRY) });
+    const toolset = await connectMcpToolset(servers(inPlace), options);
     await toolset.close();
     expect(toolset.statuses()).toEqual([expect.objectContaining({ name: 'relative', status: 'connected' })]);
   });
@@ -178,7 +183,10 @@ describe('transports and their settings', () => {
   it("writes a stdio server's stderr to the engine log", async () => {
     const lines: string[] = [];
     const capture = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
-    const toolset = await connectMcpToolset(servers(everythingStdioServer({ name: 'chatty' })), capture);
+    const toolset = await connectMcpToolset(servers(everythingStdioServer({ name: 'chatty' })), {
+      logger: capture,
+      stdio,
+    });
     await toolset.close();
     const logged = lines.map((line) => JSON.parse(line) as { mcp_server?: string; stderr?: string });
     expect(logged).toContainEqual(
@@ -201,7 +209,7 @@ describe('closing a toolset', () => {
           { name: 'ending', transport: 'streamable_http', url: ending.url },
           { name: 'keeping', transport: 'streamable_http', url: keeping.url, terminateOnClose: false },
         ),
-        logger,
+        options,
       );
       expect(toolset.statuses().every((status) => status.status === 'connected')).toBe(true);
       await toolset.close();

@@ -9,6 +9,7 @@ import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.
 import type { AgentTool, AgentToolbox, ToolOutcome } from '../agents/agent-runtime.js';
 import { describeToolResult } from './describe-tool-result.js';
 import { openMcpTransport } from './open-mcp-transport.js';
+import { checkStdioLaunch, StdioLaunchRefused, type StdioPolicy } from './stdio-policy.js';
 import { createToolNamer } from './tool-names.js';
 
 export type McpServerStatus = { name: string; status: 'connected' | 'failed'; tools: number; error?: string };
@@ -64,15 +65,18 @@ async function closeConnection(connection: Connection, logger: Logger): Promise<
   });
 }
 
+export type McpToolsetOptions = { logger: Logger; stdio: StdioPolicy };
+
 async function connectServer(
   server: TMcpServerConfig,
-  logger: Logger,
+  { logger, stdio }: McpToolsetOptions,
 ): Promise<{ connection: Connection; tools: Tool[] }> {
   const log = logger.child({ mcp_server: server.name });
   const connection: Connection = { server, status: { name: server.name, status: 'connected', tools: 0 } };
   const timeout = server.timeoutSeconds * 1000;
   try {
-    connection.transport = openMcpTransport(server, log);
+    const launch = server.transport === 'stdio' ? await checkStdioLaunch(server, stdio) : undefined;
+    connection.transport = openMcpTransport(server, log, launch);
     const client = new Client(CLIENT_INFO);
     connection.client = client;
     const tools = await withTimeout(
@@ -91,7 +95,11 @@ async function connectServer(
     return { connection, tools };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    log.warn({ err: error }, 'MCP server skipped: it could not be reached');
+    if (error instanceof StdioLaunchRefused) {
+      log.error({ reason: message }, 'MCP server refused by the operator policy');
+    } else {
+      log.warn({ err: error }, 'MCP server skipped: it could not be reached');
+    }
     connection.status = { name: server.name, status: 'failed', tools: 0, error: message };
     await closeConnection(connection, log);
     return { connection, tools: [] };
@@ -105,8 +113,12 @@ function describeCallFailure(name: string, server: TMcpServerConfig, error: unkn
   return `The tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export async function connectMcpToolset(servers: readonly TMcpServerConfig[], logger: Logger): Promise<McpToolset> {
-  const connected = await Promise.all(servers.map((server) => connectServer(server, logger)));
+export async function connectMcpToolset(
+  servers: readonly TMcpServerConfig[],
+  options: McpToolsetOptions,
+): Promise<McpToolset> {
+  const { logger } = options;
+  const connected = await Promise.all(servers.map((server) => connectServer(server, options)));
   const nameTool = createToolNamer();
   const routes = new Map<string, RoutedTool>();
   for (const { connection, tools } of connected) {

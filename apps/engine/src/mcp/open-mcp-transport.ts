@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { StdioLaunch } from './stdio-policy.js';
 
 function requireUrl(server: TMcpServerConfig): URL {
   // The contract already requires a url for every network transport; this only narrows the type.
@@ -15,14 +16,13 @@ function requireUrl(server: TMcpServerConfig): URL {
   return new URL(server.url);
 }
 
-function openStdioTransport(server: TMcpServerConfig, logger: Logger): Transport {
-  if (server.command === undefined) throw new Error(`MCP server "${server.name}" has no command`);
+function openStdioTransport(launch: StdioLaunch, logger: Logger): Transport {
   const transport = new StdioClientTransport({
-    command: server.command,
-    args: server.args,
-    // The SDK adds a safe default environment (PATH, HOME…) under these values.
-    env: server.env,
-    ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+    command: launch.command,
+    args: launch.args,
+    // The SDK adds a safe default environment (PATH, HOME…) under these values, never the engine's own.
+    env: launch.env,
+    ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
     stderr: 'pipe',
   });
   // A stdio server's stderr is its log: keep it, line by line, instead of letting it reach our stdout.
@@ -34,10 +34,12 @@ function openStdioTransport(server: TMcpServerConfig, logger: Logger): Transport
   return transport;
 }
 
-export function openMcpTransport(server: TMcpServerConfig, logger: Logger): Transport {
+/** `launch` is what checkStdioLaunch permitted; a stdio server without it is never spawned. */
+export function openMcpTransport(server: TMcpServerConfig, logger: Logger, launch?: StdioLaunch): Transport {
   switch (server.transport) {
     case 'stdio':
-      return openStdioTransport(server, logger);
+      if (launch === undefined) throw new Error(`MCP server "${server.name}" was not checked for launch`);
+      return openStdioTransport(launch, logger);
     case 'streamable_http':
       return new StreamableHTTPClientTransport(requireUrl(server), { requestInit: { headers: server.headers } });
     case 'sse':

@@ -6,7 +6,7 @@ import { waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { everythingStdioServer } from '../testing/everything-server.js';
+import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../testing/everything-server.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { runWithClient } from '../testing/run-with-client.js';
 import { startFileEngine } from '../testing/test-engine.js';
@@ -21,7 +21,9 @@ beforeAll(async () => {
     instructions: 'Be brief.',
     mcpServers: [everythingStdioServer()],
   });
-  engine = await startFileEngine(config, { env: { FAKE_PROVIDER_KEY: 'sk-test-key' } });
+  engine = await startFileEngine(config, {
+    env: { FAKE_PROVIDER_KEY: 'sk-test-key', MODEL_API_KEY_ENVS: 'FAKE_PROVIDER_KEY', ...ALLOW_EVERYTHING_STDIO },
+  });
 });
 
 afterAll(async () => {

@@ -6,7 +6,11 @@ import { waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { everythingStdioServer, startEverythingHttpServer } from '../testing/everything-server.js';
+import {
+  ALLOW_EVERYTHING_STDIO,
+  everythingStdioServer,
+  startEverythingHttpServer,
+} from '../testing/everything-server.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { joinText, listTypes, readEventStream } from '../testing/read-event-stream.js';
 import { startRecordingProxy } from '../testing/recording-proxy.js';
@@ -34,7 +38,9 @@ let mock: RunningEngine;
 
 beforeAll(async () => {
   model = await startFakeOpenAiServer();
-  mock = await startFileEngine(makeLlmEngineConfig({ mcpServers: [everythingStdioServer()] }));
+  mock = await startFileEngine(makeLlmEngineConfig({ mcpServers: [everythingStdioServer()] }), {
+    env: ALLOW_EVERYTHING_STDIO,
+  });
 });
 
 afterAll(async () => {
@@ -131,6 +137,7 @@ describe('the event stream', () => {
         maxSteps: 2,
         mcpServers: [everythingStdioServer()],
       }),
+      { env: ALLOW_EVERYTHING_STDIO },
     );
     try {
       const echo = (id: string) => ({
@@ -156,6 +163,7 @@ describe('runs and config changes', () => {
         model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl },
         mcpServers: [everythingStdioServer()],
       }),
+      { env: ALLOW_EVERYTHING_STDIO },
     );
     try {
       let release: () => void = () => {};

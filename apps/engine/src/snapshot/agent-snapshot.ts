@@ -5,11 +5,13 @@ import type { TEngineConfig, TSsoConfig } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
 import { createAgentRuntime } from '../agents/create-agent-runtime.js';
+import type { ModelSettings } from '../agents/llm/model-credentials.js';
 import type { AgentLoadError } from '../agents/modules/load-agent-module.js';
 import { type Authenticator, createAuthenticator } from '../auth/authenticator.js';
 import type { JwksResolver } from '../auth/jwks-resolver.js';
 import { managerTokenSettings } from '../auth/manager-tokens.js';
 import { connectMcpToolset, type McpToolset } from '../mcp/mcp-toolset.js';
+import type { StdioPolicy } from '../mcp/stdio-policy.js';
 
 export type AgentSnapshot = {
   version: number;
@@ -30,7 +32,9 @@ export type SnapshotDependencies = {
   oidcFallback: TSsoConfig | undefined;
   managerIssuer: string | undefined;
   authDisabled: boolean;
-  variables: NodeJS.ProcessEnv;
+  models: ModelSettings;
+  /** Which stdio MCP servers may be spawned. */
+  stdio: StdioPolicy;
   /** Where LANGGRAPH and CUSTOM module paths are resolved. */
   agentsDir: string;
   /** LangGraph thread memory is kept here when set. */
@@ -53,9 +57,9 @@ export async function createAgentSnapshot(
     logger,
   });
   // Tools first: agent modules may ask for them (getMcpTools) while they load.
-  const toolset = await connectMcpToolset(config.mcp_servers, logger);
+  const toolset = await connectMcpToolset(config.mcp_servers, { logger, stdio: deps.stdio });
   const choice = await createAgentRuntime(config, {
-    variables: deps.variables,
+    models: deps.models,
     logger,
     version,
     agentsDir: deps.agentsDir,

@@ -6,7 +6,7 @@ export type TestConfigOptions = {
   agentId?: string;
   workspaceId?: string;
   name?: string;
-  model?: { provider: 'openai' | 'mock'; name: string; baseUrl?: string; apiKeyEnv?: string };
+  model?: { provider: 'openai' | 'mock'; name: string; baseUrl?: string; apiKey?: string; apiKeyEnv?: string };
   instructions?: string;
   maxSteps?: number;
   mcpServers?: TMcpServerConfigInput[];

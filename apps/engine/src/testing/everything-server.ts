@@ -10,13 +10,18 @@ import { waitUntil } from '@agentplane/db/testing';
 const packageJson = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json');
 export const EVERYTHING_ENTRY = path.join(path.dirname(packageJson), 'dist', 'index.js');
 
+/** The command line of everythingStdioServer, as an MCP_STDIO_COMMANDS entry. */
+export const EVERYTHING_STDIO_COMMAND = { command: process.execPath, args: [EVERYTHING_ENTRY, 'stdio'] };
+
+/** The engine env that permits it: a test that spawns the stdio server says so, as an operator would. */
+export const ALLOW_EVERYTHING_STDIO = { MCP_STDIO_COMMANDS: JSON.stringify([EVERYTHING_STDIO_COMMAND]) };
+
 /** A stdio server config that runs server-everything with this process's Node (22 under jest). */
 export function everythingStdioServer(overrides: Partial<TMcpServerConfigInput> = {}): TMcpServerConfigInput {
   return {
     name: 'everything',
     transport: 'stdio',
-    command: process.execPath,
-    args: [EVERYTHING_ENTRY, 'stdio'],
+    ...EVERYTHING_STDIO_COMMAND,
     ...overrides,
   };
 }

@@ -2,7 +2,7 @@
 // SSE for scripted turns (text deltas, tool-call deltas, HTTP errors, or a stream that never ends)
 // and records every request. A test peer, standing in for OpenAI, vLLM or Ollama on loopback.
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type ScriptedToolCall = { id: string; name: string; arguments: string[] };
@@ -25,6 +25,8 @@ export type RecordedRequest = {
     temperature?: number;
   };
   authorization: string | undefined;
+  /** Every header of the request, to prove what an engine does not send. */
+  headers: IncomingHttpHeaders;
 };
 
 export type FakeOpenAiServer = {
@@ -85,7 +87,11 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       res.writeHead(404).end();
       return;
     }
-    requests.push({ body: (await readJson(req)) as RecordedRequest['body'], authorization: req.headers.authorization });
+    requests.push({
+      body: (await readJson(req)) as RecordedRequest['body'],
+      authorization: req.headers.authorization,
+      headers: req.headers,
+    });
     let turn = queue.shift() ?? { status: 500, message: 'the fake server has no scripted turn left' };
     while ('gate' in turn) {
       await turn.gate;

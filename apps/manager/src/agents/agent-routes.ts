@@ -9,7 +9,9 @@ import { type AgentContext, createAgent, deleteAgent, getAgent, listAgents, upda
 
 const TAG = 'agents';
 const NOT_FOUND = { 404: 'No agent with this id in the workspace' };
-const BAD_REFERENCE = { 422: 'Body failed validation, or references a resource not in the workspace' };
+const BAD_REFERENCE = {
+  422: "Body failed validation, references a resource not in the workspace, or names a key variable the operator's MODEL_API_KEY_ENVS does not list",
+};
 
 export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies): void {
   const contextOf = (req: Request): AgentContext => ({ ...deps, workspaceId: currentWorkspace(req).id });

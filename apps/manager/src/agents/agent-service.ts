@@ -1,10 +1,17 @@
-import { mapEngineConfigSecrets, type TAgent, type TAgentCreate, type TEngineConfig } from '@agentplane/contracts';
+import {
+  mapAgentConfigSecrets,
+  mapEngineConfigSecrets,
+  type TAgent,
+  type TAgentCreate,
+  type TEngineConfig,
+} from '@agentplane/contracts';
 import { type Db, inTransaction, isForeignKeyViolation, type Prisma, type SecretBox, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
+import { checkAgentAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import { lockReferencedResources } from './agent-references.js';
 
-export type AgentContext = { db: Db; box: SecretBox; workspaceId: string };
+export type AgentContext = { db: Db; box: SecretBox; policy: OperatorPolicy; workspaceId: string };
 
 const WITH_LINKS = {
   integrations: {
@@ -29,13 +36,13 @@ type AgentWithLinks = {
   engineConfig: { config: unknown; version: bigint } | null;
 };
 
-function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig): TAgent {
+function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, box: SecretBox): TAgent {
   return {
     id: agent.id,
     name: agent.name,
     description: agent.description,
     framework: agent.framework,
-    agent: agent.config,
+    agent: mapAgentConfigSecrets(agent.framework, agent.config, box.open),
     resources: {
       integration_ids: agent.integrations.map((link) => link.integrationId),
       mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
@@ -68,7 +75,7 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<str
       const agent = await tx.agent.findUniqueOrThrow({ where: { id: agentId }, include: WITH_LINKS });
       const config = published.get(agentId);
       if (!config) throw new AppError('internal', 'The engine config was not published.');
-      return toAgentResponse(agent, config);
+      return toAgentResponse(agent, config, ctx.box);
     });
   } catch (error) {
     // The FOR SHARE locks make this unreachable in practice; the foreign keys are the last word.
@@ -79,13 +86,13 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<str
   }
 }
 
-/** What a create and a full replacement both write: the agent's own columns and its resource links. */
-function agentData(body: TAgentCreate) {
+/** What a create and a full replacement both write: the agent's own columns (secrets sealed) and its links. */
+function agentData(body: TAgentCreate, box: SecretBox) {
   return {
     name: body.name,
     description: body.description ?? null,
     framework: body.framework,
-    config: body.agent,
+    config: mapAgentConfigSecrets(body.framework, body.agent, box.seal),
     ssoId: body.resources.sso_id,
     integrations: { create: body.resources.integration_ids.map((integrationId) => ({ integrationId })) },
     mcpServers: { create: body.resources.mcp_server_ids.map((mcpServerId) => ({ mcpServerId })) },
@@ -93,10 +100,11 @@ function agentData(body: TAgentCreate) {
 }
 
 export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAgent> {
+  checkAgentAllowed(body, ctx.policy);
   return writeAndPublish(ctx, async (tx) => {
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     const agent = await tx.agent.create({
-      data: { workspaceId: ctx.workspaceId, ...agentData(body) },
+      data: { workspaceId: ctx.workspaceId, ...agentData(body, ctx.box) },
       select: { id: true },
     });
     return agent.id;
@@ -105,6 +113,7 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
 
 /** A full replacement of the agent, its framework config and its resource links. */
 export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): Promise<TAgent> {
+  checkAgentAllowed(body, ctx.policy);
   return writeAndPublish(ctx, async (tx) => {
     const existing = await tx.agent.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: { id: true } });
     if (!existing) throw notFound();
@@ -113,7 +122,7 @@ export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): 
     await tx.agentMcpServer.deleteMany({ where: { agentId: id } });
     await tx.agent.update({
       where: { id },
-      data: agentData(body),
+      data: agentData(body, ctx.box),
     });
     return id;
   });
@@ -122,7 +131,7 @@ export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): 
 export async function getAgent(ctx: AgentContext, id: string): Promise<TAgent> {
   const agent = await ctx.db.agent.findFirst({ where: { id, workspaceId: ctx.workspaceId }, include: WITH_LINKS });
   if (!agent) throw notFound();
-  return toAgentResponse(agent, storedConfigOf(agent, ctx.box));
+  return toAgentResponse(agent, storedConfigOf(agent, ctx.box), ctx.box);
 }
 
 export async function listAgents(ctx: AgentContext, page: { limit: number; offset: number }) {
@@ -137,7 +146,7 @@ export async function listAgents(ctx: AgentContext, page: { limit: number; offse
     }),
     ctx.db.agent.count({ where }),
   ]);
-  return { items: agents.map((agent) => toAgentResponse(agent, storedConfigOf(agent, ctx.box))), total };
+  return { items: agents.map((agent) => toAgentResponse(agent, storedConfigOf(agent, ctx.box), ctx.box)), total };
 }
 
 /** Deleting the agent deletes its links and its engine_configs row (CASCADE); its engine then answers 503. */

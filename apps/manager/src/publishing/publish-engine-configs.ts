@@ -2,7 +2,12 @@
 // agent runs, recompute the agent's engine_config, and where it changed, store it with version + 1 and
 // queue a NOTIFY. PostgreSQL delivers the NOTIFY at commit, and not at all on rollback.
 import { isDeepStrictEqual } from 'node:util';
-import { mapEngineConfigSecrets, type TAgentFramework, type TEngineConfig } from '@agentplane/contracts';
+import {
+  mapAgentConfigSecrets,
+  mapEngineConfigSecrets,
+  type TAgentFramework,
+  type TEngineConfig,
+} from '@agentplane/contracts';
 import type { Prisma, SecretBox, Tx } from '@agentplane/db';
 import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from '../resources/resource-kinds.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
@@ -44,7 +49,11 @@ export async function publishEngineConfigs(
   const changed: { agentId: string; workspaceId: string; sealed: string; config: TEngineConfig }[] = [];
   for (const agent of agents) {
     const config = deriveEngineConfig({
-      agent: { ...agent, framework: agent.framework as TAgentFramework },
+      agent: {
+        ...agent,
+        framework: agent.framework as TAgentFramework,
+        config: mapAgentConfigSecrets(agent.framework, agent.config, options.box.open),
+      },
       integrations: agent.integrations.map((link) => ({
         id: link.integrationId,
         integration: INTEGRATIONS.fromRow(link.integration, options.box),

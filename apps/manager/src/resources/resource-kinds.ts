@@ -18,6 +18,7 @@ import {
 } from '@agentplane/contracts';
 import type { Db, Prisma, SecretBox, Tx } from '@agentplane/db';
 import type { z } from 'zod';
+import { checkMcpServerAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 
 /** The columns every managed resource row has, plus the typed object's own columns. */
 export type StoredResourceRow = {
@@ -62,6 +63,8 @@ export type ResourceKind<Typed> = {
   fromRow: (row: Record<string, unknown>, box: SecretBox) => Typed;
   /** Which agents reference a resource of this kind. */
   agentsReferencing: (id: string) => Prisma.AgentWhereInput;
+  /** Refuses (422) what the operator does not let tenants configure, before anything is written. */
+  checkAllowed?: (typed: Typed, policy: OperatorPolicy) => void;
 };
 
 const asDelegate = (delegate: unknown) => delegate as ResourceDelegate;
@@ -109,6 +112,7 @@ export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
   toColumns: (typed, box) => ({ config: mapMcpServerSecrets(typed, box.seal) }),
   fromRow: (row, box) => mapMcpServerSecrets(row.config as TMcpServerConfig, box.open),
   agentsReferencing: (id) => ({ mcpServers: { some: { mcpServerId: id } } }),
+  checkAllowed: checkMcpServerAllowed,
 };
 
 export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {

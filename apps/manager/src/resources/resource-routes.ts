@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
+import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import type { ResourceKind } from './resource-kinds.js';
 import {
   createResource,
@@ -17,7 +18,7 @@ import {
 
 export const ZIdParams = z.strictObject({ id: ZUuid });
 
-export type ResourceRouteDependencies = { db: Db; box: SecretBox };
+export type ResourceRouteDependencies = { db: Db; box: SecretBox; policy: OperatorPolicy };
 
 /** The spec's common pattern (POST /, GET /, GET /{id}, PATCH /{id}, DELETE /{id}) for one resource kind. */
 export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependencies, kind: ResourceKind<T>): void {
@@ -30,6 +31,11 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
   const item = `/${kind.segment}/:id`;
   const tag = kind.segment;
   const notFound = { 404: `No ${kind.label} with this id in the workspace` };
+  const refused: Record<number, string> = kind.checkAllowed
+    ? {
+        422: "Body failed validation, or configures what the operator's settings do not allow (the detail names the setting)",
+      }
+    : {};
 
   api.add(
     {
@@ -41,6 +47,7 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       access: { kind: 'workspace', minRole: 'member' },
       body: kind.createBody,
       responses: { 201: { description: `The new ${kind.label}, defaults filled in`, schema: kind.response } },
+      problems: refused,
     },
     async ({ body }, req, res) => {
       res.status(201).json(await createResource(kind, contextOf(req), bodyOf(body)));
@@ -93,7 +100,7 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       params: ZIdParams,
       body: kind.updateBody,
       responses: { 200: { description: `The updated ${kind.label}`, schema: kind.response } },
-      problems: notFound,
+      problems: { ...notFound, ...refused },
     },
     async ({ params, body }, req, res) => {
       res.json(await updateResource(kind, contextOf(req), params.id, bodyOf(body)));

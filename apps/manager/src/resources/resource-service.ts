@@ -2,11 +2,12 @@
 // query as the resource (resource-reads), and a PATCH republishes the engine config of every agent that uses it.
 import { type Db, inTransaction, isForeignKeyViolation, type SecretBox } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
+import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
 import { loadResource, readResource, readResourcePage } from './resource-reads.js';
 
-export type ResourceContext = { db: Db; box: SecretBox; workspaceId: string };
+export type ResourceContext = { db: Db; box: SecretBox; policy: OperatorPolicy; workspaceId: string };
 
 function toResponse<T>(kind: ResourceKind<T>, row: ResourceRow, box: SecretBox) {
   return {
@@ -43,6 +44,7 @@ export async function getResource<T>(kind: ResourceKind<T>, ctx: ResourceContext
 }
 
 export async function createResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, body: { name: string; typed: T }) {
+  kind.checkAllowed?.(body.typed, ctx.policy);
   const row = await kind.delegate(ctx.db).create({
     data: { workspaceId: ctx.workspaceId, name: body.name, ...kind.toColumns(body.typed, ctx.box) },
   });
@@ -56,6 +58,7 @@ export async function updateResource<T>(
   id: string,
   body: { name: string; typed: T },
 ) {
+  kind.checkAllowed?.(body.typed, ctx.policy);
   return inTransaction(ctx.db, async (tx) => {
     const existing = await kind
       .delegate(tx)

@@ -8,20 +8,39 @@ export type TAgentFramework = (typeof AGENT_FRAMEWORKS)[number];
 export const LLM_PROVIDERS = ['openai', 'mock'] as const;
 export const LLM_MAX_STEPS_DEFAULT = 10;
 
+const ZModel = z
+  .strictObject({
+    // `openai` speaks the OpenAI chat-completions API: with `baseUrl` that is also vLLM, Ollama or LM Studio.
+    // `mock` is a deterministic model for demos and tests.
+    provider: z.enum(LLM_PROVIDERS),
+    name: ZNonBlankString,
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .meta({
+        description:
+          "An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only",
+      }),
+    apiKey: z.string().min(1).max(4096).optional().meta({
+      description: 'The API key for this model: a secret, sealed at rest and in the published engine config',
+    }),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/, 'Must be an environment variable name such as OPENAI_API_KEY')
+      .optional()
+      .meta({
+        description:
+          "The engine's environment variable holding the key; only a name the operator lists in MODEL_API_KEY_ENVS is accepted (none by default)",
+      }),
+  })
+  .refine((model) => model.apiKey === undefined || model.apiKeyEnv === undefined, {
+    path: ['apiKeyEnv'],
+    message: 'Set apiKey or apiKeyEnv, not both',
+  });
+
 export const ZLlmAgentConfig = z
   .strictObject({
-    model: z.strictObject({
-      // `openai` speaks the OpenAI chat-completions API: with `baseUrl` that is also vLLM, Ollama or LM Studio.
-      // `mock` is a deterministic model for demos and tests.
-      provider: z.enum(LLM_PROVIDERS),
-      name: ZNonBlankString,
-      baseUrl: z.url({ protocol: /^https?$/ }).optional(),
-      // The name of the engine's environment variable holding the API key: the key never enters the database.
-      apiKeyEnv: z
-        .string()
-        .regex(/^[A-Z_][A-Z0-9_]*$/, 'Must be an environment variable name such as OPENAI_API_KEY')
-        .optional(),
-    }),
+    model: ZModel,
     instructions: z.string().max(100_000).optional(),
     temperature: z.number().min(0).max(2).optional(),
     maxSteps: z.number().int().min(1).max(100).default(LLM_MAX_STEPS_DEFAULT),
@@ -29,10 +48,30 @@ export const ZLlmAgentConfig = z
   .meta({ id: 'LlmAgentConfig', description: 'A built-in tool-calling agent defined by configuration' });
 export type TLlmAgentConfig = z.infer<typeof ZLlmAgentConfig>;
 
-/** `path/to/module.js:exportName`, relative to the engine's agents directory or absolute. */
+/** Why the path of a module reference is refused, or undefined: it stays inside ENGINE_AGENTS_DIR, outside node_modules. */
+function describeRefusedModulePath(reference: string): string | undefined {
+  const modulePath = reference.slice(0, reference.lastIndexOf(':'));
+  if (modulePath.startsWith('/') || modulePath.includes('\\')) {
+    return "Must be a relative path with / separators, resolved inside the engine's ENGINE_AGENTS_DIR";
+  }
+  const segments = modulePath.split('/');
+  if (segments.includes('..')) return 'Must not contain a ".." segment';
+  if (segments.includes('node_modules')) return 'Must not lead into node_modules';
+  return undefined;
+}
+
+/** `path/to/module.js:exportName`, relative to the engine's agents directory (ENGINE_AGENTS_DIR). */
 export const ZModuleReference = z
   .string()
-  .regex(/^[^:\0]+\.(?:m?js|cjs):[A-Za-z_$][\w$]*$/, 'Must look like "path/to/module.js:exportName"');
+  .regex(/^[^:\0]+\.(?:m?js|cjs):[A-Za-z_$][\w$]*$/, 'Must look like "path/to/module.js:exportName"')
+  .superRefine((reference, ctx) => {
+    const refused = describeRefusedModulePath(reference);
+    if (refused !== undefined) ctx.addIssue({ code: 'custom', message: refused });
+  })
+  .meta({
+    description:
+      "`path/to/module.js:exportName`, relative to the engine's ENGINE_AGENTS_DIR: no absolute path, no `..` segment, no `node_modules`",
+  });
 
 export const ZLangGraphAgentConfig = z
   .strictObject({ graph: ZModuleReference })

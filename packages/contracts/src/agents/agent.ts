@@ -45,7 +45,7 @@ const AGENT_EXAMPLE = {
   description: 'Answers customers on WhatsApp',
   framework: 'LLM',
   agent: {
-    model: { provider: 'openai', name: 'gpt-4o-mini', apiKeyEnv: 'OPENAI_API_KEY' },
+    model: { provider: 'openai', name: 'gpt-4o-mini' },
     instructions: 'You answer questions about orders. Be brief.',
     maxSteps: 10,
   },

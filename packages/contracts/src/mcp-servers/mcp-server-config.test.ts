@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { formatZodIssues } from '../common/format-zod-issues.js';
+import { formatIssuePath, formatZodIssues } from '../common/format-zod-issues.js';
 import { ZMcpServerConfig } from './mcp-server-config.js';
 
 const minimalHttp = { name: 'everything', url: 'http://127.0.0.1:3001/mcp' };
@@ -209,5 +209,44 @@ describe('ZMcpServerConfig transport rules', () => {
 
   it('is registered for OpenAPI as "MCPServer"', () => {
     expect(z.globalRegistry.get(ZMcpServerConfig)?.id).toBe('MCPServer');
+  });
+});
+
+describe('what a tenant may set for a stdio server', () => {
+  const stdio = { name: 'x', transport: 'stdio', command: '/usr/bin/node' };
+
+  it.each([
+    'NODE_OPTIONS',
+    'NODE_PATH',
+    'LD_PRELOAD',
+    'LD_LIBRARY_PATH',
+    'LD_AUDIT',
+    'DYLD_INSERT_LIBRARIES',
+    'PATH',
+    'Path',
+    'PYTHONPATH',
+    'PYTHONSTARTUP',
+    'PERL5OPT',
+    'RUBYOPT',
+    'BASH_ENV',
+    'ENV',
+    'JAVA_TOOL_OPTIONS',
+    'npm_config_registry',
+    'GLIBC_TUNABLES',
+    'A=B',
+    '',
+  ])('refuses env %j, at its name', (name) => {
+    expect(rejectedPaths({ ...stdio, env: { [name]: 'x' } })).toEqual([formatIssuePath(['env', name])]);
+  });
+
+  it('keeps ordinary variables such as API tokens', () => {
+    expect(ZMcpServerConfig.parse({ ...stdio, env: { GITHUB_TOKEN: 't', API_KEY: 'k' } }).env).toEqual({
+      GITHUB_TOKEN: 't',
+      API_KEY: 'k',
+    });
+  });
+
+  it.each(['relative/dir', './srv', '/srv/mcp/../../etc', ''])('refuses cwd %j', (cwd) => {
+    expect(rejectedPaths({ ...stdio, cwd })).toEqual(['cwd']);
   });
 });

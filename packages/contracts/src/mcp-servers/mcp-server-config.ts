@@ -1,6 +1,7 @@
 // The spec's "MCPServer" object. Keys keep the spec's camelCase exactly.
 import { z } from 'zod';
 import { ZNonBlankString } from '../common/primitives.js';
+import { describeRefusedEnvName } from './launch-variables.js';
 
 export const MCP_TRANSPORTS = ['streamable_http', 'sse', 'stdio', 'websocket'] as const;
 export type TMcpTransport = (typeof MCP_TRANSPORTS)[number];
@@ -28,17 +29,51 @@ function readProtocol(url: string): string | undefined {
   }
 }
 
+const ZStdioEnv = z
+  .record(z.string(), z.string())
+  .superRefine((env, ctx) => {
+    for (const name of Object.keys(env)) {
+      const refused = describeRefusedEnvName(name);
+      if (refused !== undefined) ctx.addIssue({ code: 'custom', path: [name], message: refused });
+    }
+  })
+  .default(() => ({}))
+  .meta({
+    description:
+      'Environment of a stdio server (secrets, sealed at rest). Loader and interpreter variables (PATH, NODE_OPTIONS, LD_PRELOAD, PYTHONPATH…) are refused',
+  });
+
+const ZStdioCwd = z
+  .string()
+  .refine(
+    (cwd) => cwd.startsWith('/') && !cwd.split('/').includes('..'),
+    'must be an absolute path without ".." segments',
+  )
+  .meta({
+    description:
+      "Working directory of a stdio server: absolute, and inside the operator's MCP_STDIO_CWD_ROOT (refused when that is unset)",
+  });
+
 export const ZMcpServerConfig = z
   .strictObject({
     name: ZNonBlankString,
     transport: z.enum(MCP_TRANSPORTS).default('streamable_http'),
     // Checked against the transport below, which also reports an empty url once rather than twice.
     url: z.string().optional(),
-    command: ZNonBlankString.optional(),
-    args: z.array(z.string()).default(() => []),
+    command: ZNonBlankString.optional().meta({
+      description:
+        'Executable of a stdio server. The command line (command and args) must be one the operator permits in MCP_STDIO_COMMANDS; none is by default',
+    }),
+    args: z
+      .array(z.string())
+      .default(() => [])
+      .meta({
+        description:
+          'Arguments of a stdio server: the ones an MCP_STDIO_COMMANDS entry pins, then only the extra arguments it allows',
+      }),
     headers: z.record(z.string(), z.string()).default(() => ({})),
-    env: z.record(z.string(), z.string()).default(() => ({})),
-    cwd: z.string().min(1).optional(),
+    env: ZStdioEnv,
+    cwd: ZStdioCwd.optional(),
     encoding: z.string().min(1).default('utf-8'),
     encodingErrorHandler: z.enum(ENCODING_ERROR_HANDLERS).default('strict'),
     timeoutSeconds: ZTimeoutSeconds.default(30),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { ZEngineConfig } from '../engine/engine-config.js';
-import { mapEngineConfigSecrets, mapIntegrationSecrets, mapMcpServerSecrets } from './secret-fields.js';
+import {
+  mapAgentConfigSecrets,
+  mapEngineConfigSecrets,
+  mapIntegrationSecrets,
+  mapMcpServerSecrets,
+} from './secret-fields.js';
 
 const upper = (value: string) => value.toUpperCase();
 
@@ -67,5 +72,27 @@ describe('secret fields', () => {
       phoneNumberId: '1',
     });
     expect(mapped.agent).toEqual(config.agent);
+  });
+
+  it("maps an LLM agent's model.apiKey, in the engine config and in a stored agent config", () => {
+    const agent = {
+      id: '6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11',
+      name: 'a',
+      workspace_id: '0b9d8c7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e',
+      framework: 'LLM',
+      config: { model: { provider: 'openai', name: 'gpt', apiKey: 'sk-1' } },
+    };
+    const config = ZEngineConfig.parse({ agent, mcp_servers: [], integrations: [], sso: null });
+    expect(mapEngineConfigSecrets(config, upper).agent.config).toEqual({
+      model: { provider: 'openai', name: 'gpt', apiKey: 'SK-1' },
+      maxSteps: 10,
+    });
+    expect(mapAgentConfigSecrets('LLM', agent.config, upper)).toEqual({
+      model: { provider: 'openai', name: 'gpt', apiKey: 'SK-1' },
+    });
+    expect(mapAgentConfigSecrets('LLM', { model: { provider: 'mock', name: 'echo' } }, upper)).toEqual({
+      model: { provider: 'mock', name: 'echo' },
+    });
+    expect(mapAgentConfigSecrets('CUSTOM', { module: 'a.js:x' }, upper)).toEqual({ module: 'a.js:x' });
   });
 });

@@ -1,6 +1,7 @@
 // Which values of a configuration are secrets, in one place: the manager encrypts them at rest,
 // the engine decrypts them, and /agent/config redacts them, all by walking the same fields.
-import type { TEngineConfig } from '../engine/engine-config.js';
+import type { TLlmAgentConfig } from '../agents/agent-frameworks.js';
+import type { TEngineAgent, TEngineConfig } from '../engine/engine-config.js';
 import type { TIntegrationConfig } from '../integrations/integration-config.js';
 import { WHATSAPP_SECRET_FIELDS } from '../integrations/whatsapp-config.js';
 import type { TMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
@@ -33,9 +34,28 @@ export function mapMcpServerSecrets<T extends Pick<TMcpServerConfig, 'headers' |
   return { ...server, headers: mapValues(server.headers, transform), env: mapValues(server.env, transform) };
 }
 
+/** An LLM agent's `model.apiKey`. */
+export function mapLlmConfigSecrets<T extends Pick<TLlmAgentConfig, 'model'>>(
+  config: T,
+  transform: SecretTransform,
+): T {
+  const { apiKey } = config.model;
+  return apiKey === undefined ? config : { ...config, model: { ...config.model, apiKey: transform(apiKey) } };
+}
+
+/** The secrets of an agent's stored framework config: only LLM configs hold one. */
+export function mapAgentConfigSecrets<T>(framework: string, config: T, transform: SecretTransform): T {
+  return framework === 'LLM' ? (mapLlmConfigSecrets(config as TLlmAgentConfig, transform) as T) : config;
+}
+
+function mapEngineAgentSecrets(agent: TEngineAgent, transform: SecretTransform): TEngineAgent {
+  return agent.framework === 'LLM' ? { ...agent, config: mapLlmConfigSecrets(agent.config, transform) } : agent;
+}
+
 export function mapEngineConfigSecrets(config: TEngineConfig, transform: SecretTransform): TEngineConfig {
   return {
     ...config,
+    agent: mapEngineAgentSecrets(config.agent, transform),
     mcp_servers: config.mcp_servers.map((server) => mapMcpServerSecrets(server, transform)),
     integrations: config.integrations.map((integration) => mapIntegrationSecrets(integration, transform)),
   };

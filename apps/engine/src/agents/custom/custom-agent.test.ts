@@ -6,7 +6,7 @@ import { EventType, HttpAgent } from '@ag-ui/client';
 import { waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
-import { everythingStdioServer } from '../../testing/everything-server.js';
+import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../../testing/everything-server.js';
 import { makeCustomEngineConfig } from '../../testing/module-engine-configs.js';
 import { runWithClient } from '../../testing/run-with-client.js';
 import { startFileEngine } from '../../testing/test-engine.js';
@@ -19,7 +19,7 @@ async function startCustomEngine(module: string, options: { tools?: boolean } = 
     name: 'custom echo',
     mcpServers: options.tools ? [everythingStdioServer()] : [],
   });
-  const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: FIXTURES } });
+  const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: FIXTURES, ...ALLOW_EVERYTHING_STDIO } });
   engines.push(engine);
   return engine;
 }

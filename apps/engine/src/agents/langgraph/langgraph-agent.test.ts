@@ -7,7 +7,7 @@ import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
-import { everythingStdioServer } from '../../testing/everything-server.js';
+import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../../testing/everything-server.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../testing/fake-openai-server.js';
 import { makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
 import { runWithClient } from '../../testing/run-with-client.js';
@@ -26,7 +26,9 @@ const savedVariables = new Map<string, string | undefined>();
 
 async function startGraphEngine(agentsDir: string, graph: string, options: { tools?: boolean } = {}) {
   const config = makeLangGraphEngineConfig(graph, { mcpServers: options.tools ? [everythingStdioServer()] : [] });
-  return startFileEngine(config, { env: { ENGINE_AGENTS_DIR: agentsDir, DATABASE_URL: database.url } });
+  return startFileEngine(config, {
+    env: { ENGINE_AGENTS_DIR: agentsDir, DATABASE_URL: database.url, ...ALLOW_EVERYTHING_STDIO },
+  });
 }
 
 beforeAll(async () => {

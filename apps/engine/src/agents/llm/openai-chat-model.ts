@@ -5,8 +5,9 @@ import type { ChatModel, ModelDelta } from './chat-model.js';
 
 export type OpenAiChatModelOptions = {
   model: string;
-  apiKey: string;
-  baseUrl: string | undefined;
+  /** Undefined: the requests carry no Authorization header at all. */
+  apiKey: string | undefined;
+  baseUrl: string;
   temperature: number | undefined;
 };
 
@@ -16,8 +17,20 @@ function toModelError(error: unknown): AgentRunError {
 }
 
 export function createOpenAiChatModel({ model, apiKey, baseUrl, temperature }: OpenAiChatModelOptions): ChatModel {
-  // One client per applied config: it keeps its connection pool across runs.
-  const client = new OpenAI({ apiKey, baseURL: baseUrl ?? null, maxRetries: 1 });
+  // One client per applied config: it keeps its connection pool across runs. Every option the SDK would
+  // otherwise read from the engine's environment (OPENAI_API_KEY, OPENAI_ADMIN_KEY, OPENAI_ORG_ID…) is
+  // given, so nothing from the environment reaches a server the tenant chose. The SDK insists on a key;
+  // without one, the placeholder is never sent because the Authorization header is dropped.
+  const client = new OpenAI({
+    apiKey: apiKey ?? 'none',
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    baseURL: baseUrl,
+    maxRetries: 1,
+    ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
+  });
   return {
     async *stream({ messages, tools, signal }): AsyncGenerator<ModelDelta> {
       try {

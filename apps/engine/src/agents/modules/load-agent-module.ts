@@ -1,9 +1,11 @@
-// Loads the operator's code named by `path/to/module.js:exportName`: resolved against the agents
-// directory (absolute paths allowed, `..` above it refused), imported fresh for each config version
-// so a fixed file is picked up without a restart, and every failure classified for /health and 503s.
+// Loads the operator's code named by `path/to/module.js:exportName`: a relative path resolved with
+// realpath inside the agents directory and never into node_modules (the tenant names the path, the
+// operator decides what is there), imported fresh for each config version so a fixed file is picked
+// up without a restart, and every failure classified for /health and 503s.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { realpathInside } from '../../paths/realpath-inside.js';
 
 export type AgentLoadErrorCode = 'path_escape' | 'missing_file' | 'load_failed' | 'missing_export' | 'wrong_type';
 
@@ -20,22 +22,31 @@ export class AgentLoadError extends Error {
 
 export type ModuleReference = { file: string; exportName: string };
 
-/** Splits `path.js:export` at its last colon and resolves the path; refuses one that climbs out of `agentsDir`. */
-export function resolveModuleReference(reference: string, agentsDir: string): ModuleReference {
+/**
+ * Splits `path.js:export` at its last colon and resolves the path with every symlink followed; refuses
+ * an absolute path, one that lands outside `agentsDir`, and one that lands in a node_modules directory.
+ */
+export async function resolveModuleReference(reference: string, agentsDir: string): Promise<ModuleReference> {
   const colon = reference.lastIndexOf(':');
   const modulePath = reference.slice(0, colon);
   const exportName = reference.slice(colon + 1);
   if (colon <= 0 || exportName === '') {
     throw new AgentLoadError('missing_export', `"${reference}" does not name an export ("path.js:exportName").`);
   }
-  if (path.isAbsolute(modulePath)) return { file: path.normalize(modulePath), exportName };
-  const root = path.resolve(agentsDir);
-  const file = path.resolve(root, modulePath);
-  const relative = path.relative(root, file);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+  if (path.isAbsolute(modulePath)) {
+    throw new AgentLoadError('path_escape', `"${modulePath}" is absolute; paths are relative to the agents directory.`);
+  }
+  const resolved = await realpathInside(agentsDir, path.resolve(agentsDir, modulePath));
+  if (resolved.status === 'missing') {
+    throw new AgentLoadError('missing_file', `The module ${modulePath} does not exist.`);
+  }
+  if (resolved.status === 'outside') {
     throw new AgentLoadError('path_escape', `"${modulePath}" leads outside the agents directory.`);
   }
-  return { file, exportName };
+  if (resolved.relative.split(path.sep).includes('node_modules')) {
+    throw new AgentLoadError('path_escape', `"${modulePath}" leads into node_modules.`);
+  }
+  return { file: resolved.path, exportName };
 }
 
 /**
@@ -43,7 +54,7 @@ export function resolveModuleReference(reference: string, agentsDir: string): Mo
  * version imports the file again, so an operator who fixed it only has to publish a new config.
  */
 export async function importAgentExport(reference: string, agentsDir: string, version: number): Promise<unknown> {
-  const { file, exportName } = resolveModuleReference(reference, agentsDir);
+  const { file, exportName } = await resolveModuleReference(reference, agentsDir);
   const found = await stat(file).catch(() => undefined);
   if (found === undefined || !found.isFile()) {
     throw new AgentLoadError('missing_file', `The module ${file} does not exist.`);

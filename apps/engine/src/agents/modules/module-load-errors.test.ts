@@ -3,7 +3,7 @@
 // so fixing the reference and publishing recovers without a restart. (A file fixed in place is
 // covered in load-agent-module.test.ts, under plain Node: jest keeps the first text of a file it read.)
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
@@ -89,6 +89,10 @@ beforeAll(async () => {
   await writeFile(path.join(agentsDir, 'syntax.js'), 'export const createAgent = ;\n');
   await writeFile(path.join(agentsDir, 'number.js'), 'export const createAgent = 1;\n');
   await writeFile(path.join(agentsDir, 'throws.js'), "throw new Error('cannot start: no settings');\n");
+  // A file that loads, reached through a symlink the tenant names but the engine must not follow out.
+  const elsewhere = await scratch.make('engine-elsewhere-');
+  await writeFile(path.join(elsewhere, 'agent.js'), GOOD_AGENT);
+  await symlink(path.join(elsewhere, 'agent.js'), path.join(agentsDir, 'escape.js'));
 });
 
 afterAll(() => scratch.removeAll());
@@ -99,7 +103,7 @@ describe('each class of module error makes the engine degraded and its runs 503'
     ['a missing export', 'missing_export', 'CUSTOM', 'good.js:makeAgent', /no export "makeAgent".*createAgent/],
     ['a module that does not parse', 'load_failed', 'CUSTOM', 'syntax.js:createAgent', /syntax\.js failed to load/],
     ['a module that throws', 'load_failed', 'LANGGRAPH', 'throws.js:graph', /cannot start: no settings/],
-    ['a path above the agents directory', 'path_escape', 'CUSTOM', '../elsewhere/agent.js:createAgent', /outside/],
+    ['a symlink out of the agents directory', 'path_escape', 'CUSTOM', 'escape.js:createAgent', /outside/],
   ];
   it.each(cases)('%s (%s)', async (_name, code, framework, reference, reason) => {
     const config = framework === 'CUSTOM' ? makeCustomEngineConfig(reference) : makeLangGraphEngineConfig(reference);
@@ -126,14 +130,13 @@ describe('each class of module error makes the engine degraded and its runs 503'
     }
   });
 
-  it('accepts an absolute module path', async () => {
-    const config = makeCustomEngineConfig(`${path.join(agentsDir, 'good.js')}:createAgent`);
-    const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: CUSTOM_FIXTURES } });
-    try {
-      expect((await health(engine)).body.status).toBe('ok');
-    } finally {
-      await engine.shutdown();
-    }
+  it.each([
+    ['an absolute module path', () => `${path.join(agentsDir, 'good.js')}:createAgent`],
+    ['a path that climbs out', () => '../good.js:createAgent'],
+  ])('does not start with %s: the config itself is invalid', async (_case, reference) => {
+    await expect(
+      startFileEngine(makeCustomEngineConfig(reference()), { env: { ENGINE_AGENTS_DIR: agentsDir } }),
+    ).rejects.toThrow(/agent\.config\.module/);
   });
 });
 
