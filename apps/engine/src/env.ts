@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { ASYMMETRIC_JWT_ALGORITHMS, type TSsoConfig, ZIssuerUrl, ZSsoConfig } from '@agentplane/contracts';
-import { ConfigError, parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
+import {
+  ConfigError,
+  type EgressAllowList,
+  NO_EGRESS_ALLOWED,
+  parseEnv,
+  ZEgressAllowList,
+  ZLogLevel,
+  ZPort,
+} from '@agentplane/server-kit';
 import { z } from 'zod';
 
 const splitList = (value: string) =>
@@ -57,6 +65,7 @@ const ZEngineEnv = z.object({
   SECRETS_KEY: z.string().min(1).optional(),
   SECRETS_KEY_PREVIOUS: z.string().transform(splitList).optional(),
   ENGINE_AGENTS_DIR: z.string().min(1).optional(),
+  ENGINE_EGRESS_ALLOW: ZEgressAllowList.optional(),
 });
 
 /** How WhatsApp messages are queued, retried and answered (database mode). */
@@ -101,6 +110,8 @@ export type EngineEnv = {
   agentsDir: string;
   /** Also where LangGraph thread memory is kept; without it, graphs remember threads in process memory. */
   databaseUrl: string | undefined;
+  /** Hosts and ranges tenant-chosen URLs may reach besides global unicast addresses (ENGINE_EGRESS_ALLOW). */
+  egressAllow: EgressAllowList;
 };
 
 type ParsedEnv = z.infer<typeof ZEngineEnv>;
@@ -176,5 +187,6 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     variables: env,
     agentsDir: path.resolve(parsed.ENGINE_AGENTS_DIR ?? process.cwd()),
     databaseUrl: parsed.DATABASE_URL,
+    egressAllow: parsed.ENGINE_EGRESS_ALLOW ?? NO_EGRESS_ALLOWED,
   };
 }

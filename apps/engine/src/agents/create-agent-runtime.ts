@@ -2,6 +2,7 @@
 // does not load is reported, not guessed at: its runs answer 503 and /health says why.
 import type { TEngineConfig, TLlmAgentConfig } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
+import { logFailure, withErrorId } from '../errors/log-failure.js';
 import type { AgentRuntime, AgentToolbox } from './agent-runtime.js';
 import { loadCustomAgent } from './custom/custom-agent.js';
 import { loadLangGraphAgent } from './langgraph/langgraph-agent.js';
@@ -9,9 +10,18 @@ import type { ChatModel } from './llm/chat-model.js';
 import { createLlmAgent } from './llm/llm-agent.js';
 import { createMockChatModel } from './llm/mock-chat-model.js';
 import { createOpenAiChatModel } from './llm/openai-chat-model.js';
-import { AgentLoadError } from './modules/load-agent-module.js';
+import { AgentLoadError, type AgentLoadErrorCode } from './modules/load-agent-module.js';
 
-export type AgentRuntimeChoice = { runtime: AgentRuntime } | { runtime: undefined; loadError: AgentLoadError };
+/** Why the module did not load, as clients see it: the class of failure, and the id its logged reason has. */
+export type AgentLoadFailure = { code: AgentLoadErrorCode; errorId: string };
+
+export type AgentRuntimeChoice = { runtime: AgentRuntime } | { runtime: undefined; loadFailure: AgentLoadFailure };
+
+/** A load failure in a sentence for a client; the reason (paths, what the import threw) is in the log only. */
+export function describeLoadFailure(failure: AgentLoadFailure | undefined): string {
+  if (failure === undefined) return 'No agent is loaded.';
+  return withErrorId(`The agent's module could not be loaded (${failure.code}).`, failure.errorId);
+}
 
 export type AgentRuntimeOptions = {
   /** The engine's environment, where API keys live. */
@@ -23,10 +33,12 @@ export type AgentRuntimeOptions = {
   agentsDir: string;
   /** LangGraph thread memory goes to PostgreSQL when set, to process memory otherwise. */
   databaseUrl: string | undefined;
+  /** The egress policy's fetch, for a model `baseUrl` the tenant chose. */
+  egressFetch: typeof globalThis.fetch;
   toolbox: AgentToolbox;
 };
 
-function createChatModel(config: TLlmAgentConfig, { variables, logger }: AgentRuntimeOptions): ChatModel {
+function createChatModel(config: TLlmAgentConfig, { variables, logger, egressFetch }: AgentRuntimeOptions): ChatModel {
   const { model } = config;
   if (model.provider === 'mock') return createMockChatModel();
   const keyVariable = model.apiKeyEnv ?? 'OPENAI_API_KEY';
@@ -40,6 +52,8 @@ function createChatModel(config: TLlmAgentConfig, { variables, logger }: AgentRu
     apiKey: apiKey || 'unset',
     baseUrl: model.baseUrl ?? (variables.OPENAI_BASE_URL || undefined),
     temperature: config.temperature,
+    // Only the tenant's baseUrl is policed; OPENAI_BASE_URL is the operator's.
+    ...(model.baseUrl === undefined ? {} : { fetch: egressFetch }),
   });
 }
 
@@ -73,7 +87,7 @@ export async function createAgentRuntime(
     return { runtime: await loadRuntime(config, options) };
   } catch (error) {
     if (!(error instanceof AgentLoadError)) throw error;
-    options.logger.error({ code: error.code, reason: error.message }, 'the agent module could not be loaded');
-    return { runtime: undefined, loadError: error };
+    const errorId = logFailure(options.logger, 'error', error, 'the agent module could not be loaded');
+    return { runtime: undefined, loadFailure: { code: error.code, errorId } };
   }
 }

@@ -13,6 +13,7 @@ import {
   everythingStdioServer,
   startEverythingHttpServer,
 } from '../testing/everything-server.js';
+import { createLoopbackEgress } from '../testing/loopback-egress.js';
 import { type RecordingProxy, startRecordingProxy } from '../testing/recording-proxy.js';
 import { holdRefusingPort, type RefusingPort } from '../testing/refusing-port.js';
 import { startWebSocketMcpServer } from '../testing/websocket-mcp-server.js';
@@ -21,6 +22,9 @@ import { connectMcpToolset, type McpToolset } from './mcp-toolset.js';
 const logger = createLogger({ name: 'mcp-test', level: 'silent' });
 const servers = (...inputs: TMcpServerConfigInput[]) => inputs.map((input) => ZMcpServerConfig.parse(input));
 const never = new AbortController().signal;
+const egress = createLoopbackEgress();
+
+afterAll(() => egress.close());
 
 describe('MCP toolset against server-everything', () => {
   let http: EverythingHttpServer;
@@ -40,6 +44,7 @@ describe('MCP toolset against server-everything', () => {
         { name: 'dead-stdio', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] },
       ),
       logger,
+      egress,
     );
   });
 
@@ -113,7 +118,11 @@ describe('MCP toolset against server-everything', () => {
 describe('transports and their settings', () => {
   it('speaks the older SSE transport too', async () => {
     const sse = await startEverythingHttpServer('sse');
-    const toolset = await connectMcpToolset(servers({ name: 'legacy', transport: 'sse', url: sse.url }), logger);
+    const toolset = await connectMcpToolset(
+      servers({ name: 'legacy', transport: 'sse', url: sse.url }),
+      logger,
+      egress,
+    );
     try {
       expect(toolset.statuses()).toEqual([expect.objectContaining({ name: 'legacy', status: 'connected' })]);
       await expect(toolset.call('legacy__echo', { message: 'old' }, never)).resolves.toEqual({
@@ -128,7 +137,11 @@ describe('transports and their settings', () => {
 
   it('speaks WebSocket', async () => {
     const ws = await startWebSocketMcpServer();
-    const toolset = await connectMcpToolset(servers({ name: 'socket', transport: 'websocket', url: ws.url }), logger);
+    const toolset = await connectMcpToolset(
+      servers({ name: 'socket', transport: 'websocket', url: ws.url }),
+      logger,
+      egress,
+    );
     try {
       expect(toolset.statuses()).toEqual([expect.objectContaining({ name: 'socket', status: 'connected', tools: 1 })]);
       await expect(toolset.call('socket__shout', { text: 'hey' }, never)).resolves.toEqual({
@@ -154,6 +167,7 @@ describe('transports and their settings', () => {
       const toolset = await connectMcpToolset(
         servers({ name: 'guarded', transport: 'streamable_http', url, headers: { Authorization: 'Bearer mcp-key' } }),
         logger,
+        egress,
       );
       expect(toolset.statuses()[0]).toMatchObject({ status: 'failed' });
       expect(seen[0]?.authorization).toBe('Bearer mcp-key');
@@ -170,7 +184,7 @@ describe('transports and their settings', () => {
       args: ['index.js', 'stdio'],
       cwd: path.dirname(EVERYTHING_ENTRY),
     });
-    const toolset = await connectMcpToolset(servers(inPlace), logger);
+    const toolset = await connectMcpToolset(servers(inPlace), logger, egress);
     await toolset.close();
     expect(toolset.statuses()).toEqual([expect.objectContaining({ name: 'relative', status: 'connected' })]);
   });
@@ -178,7 +192,7 @@ describe('transports and their settings', () => {
   it("writes a stdio server's stderr to the engine log", async () => {
     const lines: string[] = [];
     const capture = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
-    const toolset = await connectMcpToolset(servers(everythingStdioServer({ name: 'chatty' })), capture);
+    const toolset = await connectMcpToolset(servers(everythingStdioServer({ name: 'chatty' })), capture, egress);
     await toolset.close();
     const logged = lines.map((line) => JSON.parse(line) as { mcp_server?: string; stderr?: string });
     expect(logged).toContainEqual(
@@ -202,6 +216,7 @@ describe('closing a toolset', () => {
           { name: 'keeping', transport: 'streamable_http', url: keeping.url, terminateOnClose: false },
         ),
         logger,
+        egress,
       );
       expect(toolset.statuses().every((status) => status.status === 'connected')).toBe(true);
       await toolset.close();

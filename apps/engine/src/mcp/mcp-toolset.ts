@@ -7,11 +7,20 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, AgentToolbox, ToolOutcome } from '../agents/agent-runtime.js';
+import { type EgressPolicy, isEgressRefusal } from '../egress/egress-policy.js';
+import { logFailure } from '../errors/log-failure.js';
 import { describeToolResult } from './describe-tool-result.js';
 import { openMcpTransport } from './open-mcp-transport.js';
 import { createToolNamer } from './tool-names.js';
 
-export type McpServerStatus = { name: string; status: 'connected' | 'failed'; tools: number; error?: string };
+export type McpServerStatus = {
+  name: string;
+  status: 'connected' | 'failed';
+  tools: number;
+  /** Ours, never the server's words: those are logged under `errorId`. */
+  error?: string;
+  errorId?: string;
+};
 
 export type McpToolset = AgentToolbox & {
   statuses: () => McpServerStatus[];
@@ -67,12 +76,13 @@ async function closeConnection(connection: Connection, logger: Logger): Promise<
 async function connectServer(
   server: TMcpServerConfig,
   logger: Logger,
+  egress: EgressPolicy,
 ): Promise<{ connection: Connection; tools: Tool[] }> {
   const log = logger.child({ mcp_server: server.name });
   const connection: Connection = { server, status: { name: server.name, status: 'connected', tools: 0 } };
   const timeout = server.timeoutSeconds * 1000;
   try {
-    connection.transport = openMcpTransport(server, log);
+    connection.transport = openMcpTransport(server, log, egress);
     const client = new Client(CLIENT_INFO);
     connection.client = client;
     const tools = await withTimeout(
@@ -90,9 +100,11 @@ async function connectServer(
     log.info({ tools: tools.length }, 'MCP server connected');
     return { connection, tools };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log.warn({ err: error }, 'MCP server skipped: it could not be reached');
-    connection.status = { name: server.name, status: 'failed', tools: 0, error: message };
+    const errorId = logFailure(log, 'warn', error, 'MCP server skipped: it could not be reached');
+    const reason = isEgressRefusal(error)
+      ? "Its address is refused by the engine's egress policy"
+      : 'It could not be connected';
+    connection.status = { name: server.name, status: 'failed', tools: 0, error: reason, errorId };
     await closeConnection(connection, log);
     return { connection, tools: [] };
   }
@@ -105,8 +117,12 @@ function describeCallFailure(name: string, server: TMcpServerConfig, error: unkn
   return `The tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export async function connectMcpToolset(servers: readonly TMcpServerConfig[], logger: Logger): Promise<McpToolset> {
-  const connected = await Promise.all(servers.map((server) => connectServer(server, logger)));
+export async function connectMcpToolset(
+  servers: readonly TMcpServerConfig[],
+  logger: Logger,
+  egress: EgressPolicy,
+): Promise<McpToolset> {
+  const connected = await Promise.all(servers.map((server) => connectServer(server, logger, egress)));
   const nameTool = createToolNamer();
   const routes = new Map<string, RoutedTool>();
   for (const { connection, tools } of connected) {

@@ -6,8 +6,9 @@ import type { Logger } from '@agentplane/server-kit';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { EgressPolicy } from '../egress/egress-policy.js';
+import { PolicedWebSocketTransport } from './websocket-transport.js';
 
 function requireUrl(server: TMcpServerConfig): URL {
   // The contract already requires a url for every network transport; this only narrows the type.
@@ -34,19 +35,21 @@ function openStdioTransport(server: TMcpServerConfig, logger: Logger): Transport
   return transport;
 }
 
-export function openMcpTransport(server: TMcpServerConfig, logger: Logger): Transport {
+/** Network transports connect only through `egress`, the engine's policy for tenant-chosen URLs. */
+export function openMcpTransport(server: TMcpServerConfig, logger: Logger, egress: EgressPolicy): Transport {
+  const { fetch } = egress;
   switch (server.transport) {
     case 'stdio':
       return openStdioTransport(server, logger);
     case 'streamable_http':
-      return new StreamableHTTPClientTransport(requireUrl(server), { requestInit: { headers: server.headers } });
+      return new StreamableHTTPClientTransport(requireUrl(server), { fetch, requestInit: { headers: server.headers } });
     case 'sse':
       // requestInit headers go on the POSTs and, through the SDK's EventSource fetch, on the stream too.
-      return new SSEClientTransport(requireUrl(server), { requestInit: { headers: server.headers } });
+      return new SSEClientTransport(requireUrl(server), { fetch, requestInit: { headers: server.headers } });
     case 'websocket':
       if (Object.keys(server.headers).length > 0) {
         logger.warn('headers are not sent on websocket MCP connections: the WebSocket API has no custom headers');
       }
-      return new WebSocketClientTransport(requireUrl(server));
+      return new PolicedWebSocketTransport(requireUrl(server), egress.openWebSocket);
   }
 }
