@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
+import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { ensureDemoAgent } from './demo-agent.js';
 import { localSecret } from './local-secrets.js';
 import { ManagerApi, waitUntilHealthy } from './manager-api.js';
@@ -56,7 +57,14 @@ async function main(): Promise<void> {
     // Port 0 (any free port) works too: each service reports the port it got.
     const managerPort = process.env.MANAGER_PORT ?? '8000';
     const enginePort = process.env.ENGINE_PORT ?? '8001';
-    const shared = { ...process.env, DATABASE_URL: databaseUrl, SECRETS_KEY: await localSecret('SECRETS_KEY') };
+    const shared = {
+      // The demo's peers (and a local model or MCP server a developer adds) are on this machine.
+      EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+      ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      SECRETS_KEY: await localSecret('SECRETS_KEY'),
+    };
 
     const manager = startService(
       'manager',

@@ -76,10 +76,11 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
   addAuthRoutes(api, { db, config, rateLimits: authRateLimits(db, config.authRateLimit) });
   addWorkspaceRoutes(api, { db });
   const box = createSecretBox(config.secretsKey.current, config.secretsKey.previous);
-  addResourceRoutes(api, { db, box }, INTEGRATIONS);
-  addResourceRoutes(api, { db, box }, MCP_SERVERS);
-  addResourceRoutes(api, { db, box }, SSO_CONFIGS);
-  addAgentRoutes(api, { db, box });
+  const resources = { db, box, egressAllow: config.egressAllow };
+  addResourceRoutes(api, resources, INTEGRATIONS);
+  addResourceRoutes(api, resources, MCP_SERVERS);
+  addResourceRoutes(api, resources, SSO_CONFIGS);
+  addAgentRoutes(api, resources);
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);
   app.use(wellKnownRouter(tokens));

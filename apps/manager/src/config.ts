@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { parseSecretKey } from '@agentplane/db';
-import { parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
+import {
+  type EgressAllowList,
+  NO_EGRESS_ALLOWED,
+  parseEnv,
+  ZEgressAllowList,
+  ZLogLevel,
+  ZPort,
+} from '@agentplane/server-kit';
 import { z } from 'zod';
 
 function isSecretKey(value: string): boolean {
@@ -55,6 +62,7 @@ const ZManagerEnv = z
       .default(15 * 60_000),
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
     AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().positive().default(5),
+    EGRESS_ALLOW: ZEgressAllowList.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -90,6 +98,8 @@ export type ManagerConfig = {
   issuerIsDefault: boolean;
   agentTokenTtlSeconds: number;
   authRateLimit: { windowMs: number; perIp: number; perEmail: number };
+  /** Literal addresses tenant URLs may name besides global unicast ones (EGRESS_ALLOW). */
+  egressAllow: EgressAllowList;
 };
 
 export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): ManagerConfig {
@@ -122,5 +132,6 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
       perIp: parsed.AUTH_RATE_LIMIT_PER_IP,
       perEmail: parsed.AUTH_RATE_LIMIT_PER_EMAIL,
     },
+    egressAllow: parsed.EGRESS_ALLOW ?? NO_EGRESS_ALLOWED,
   };
 }

@@ -18,6 +18,7 @@ import {
 } from '@agentplane/contracts';
 import type { Db, Prisma, SecretBox, Tx } from '@agentplane/db';
 import type { z } from 'zod';
+import type { TenantUrl } from '../egress/refuse-private-urls.js';
 
 /** The columns every managed resource row has, plus the typed object's own columns. */
 export type StoredResourceRow = {
@@ -62,6 +63,8 @@ export type ResourceKind<Typed> = {
   fromRow: (row: Record<string, unknown>, box: SecretBox) => Typed;
   /** Which agents reference a resource of this kind. */
   agentsReferencing: (id: string) => Prisma.AgentWhereInput;
+  /** The URLs in the typed object an engine will connect to, for the egress check at write time. */
+  tenantUrls: (typed: Typed) => TenantUrl[];
 };
 
 const asDelegate = (delegate: unknown) => delegate as ResourceDelegate;
@@ -90,6 +93,7 @@ export const INTEGRATIONS: ResourceKind<TIntegrationConfig> = {
       box.open,
     ),
   agentsReferencing: (id) => ({ integrations: { some: { integrationId: id } } }),
+  tenantUrls: () => [],
 };
 
 export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
@@ -109,6 +113,8 @@ export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
   toColumns: (typed, box) => ({ config: mapMcpServerSecrets(typed, box.seal) }),
   fromRow: (row, box) => mapMcpServerSecrets(row.config as TMcpServerConfig, box.open),
   agentsReferencing: (id) => ({ mcpServers: { some: { mcpServerId: id } } }),
+  // A stdio server ignores a url left over from another transport.
+  tenantUrls: (typed) => (typed.transport === 'stdio' ? [] : [{ path: 'mcp_server.url', url: typed.url }]),
 };
 
 export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {
@@ -124,4 +130,8 @@ export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {
   toColumns: (typed) => ({ config: typed }),
   fromRow: (row) => row.config as TSsoConfig,
   agentsReferencing: (id) => ({ ssoId: id }),
+  tenantUrls: (typed) => [
+    { path: 'sso.issuer', url: typed.issuer },
+    { path: 'sso.jwksUri', url: typed.jwksUri },
+  ],
 };

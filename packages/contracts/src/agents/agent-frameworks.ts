@@ -1,6 +1,6 @@
 // The typed `agent` object of each framework an engine can host.
 import { z } from 'zod';
-import { ZNonBlankString } from '../common/primitives.js';
+import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
 
 export const AGENT_FRAMEWORKS = ['LLM', 'LANGGRAPH', 'CUSTOM'] as const;
 export type TAgentFramework = (typeof AGENT_FRAMEWORKS)[number];
@@ -15,7 +15,10 @@ export const ZLlmAgentConfig = z
       // `mock` is a deterministic model for demos and tests.
       provider: z.enum(LLM_PROVIDERS),
       name: ZNonBlankString,
-      baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+      baseUrl: z
+        .url({ protocol: /^https?$/ })
+        .optional()
+        .describe(`An OpenAI-compatible API (vLLM, Ollama…) instead of the operator's. ${EGRESS_RULE}`),
       // The name of the engine's environment variable holding the API key: the key never enters the database.
       apiKeyEnv: z
         .string()
