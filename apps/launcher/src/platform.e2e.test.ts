@@ -20,6 +20,8 @@ const POLL_MS = 120_000;
 
 let database: TestDatabase;
 const children: ChildProcess[] = [];
+// One key for every manager on the database: the token signing key is stored sealed with it.
+const secretsKey = randomBytes(32).toString('base64');
 
 /** Starts a service on port 0 and resolves with the URL it reports over IPC once it listens. */
 async function startProcess(app: string, env: NodeJS.ProcessEnv): Promise<string> {
@@ -61,7 +63,6 @@ afterAll(async () => {
 
 describe('manager and engine together', () => {
   it('publishes an agent the engine serves, streams to an AG-UI client, and follows every change', async () => {
-    const secretsKey = randomBytes(32).toString('base64');
     const managerUrl = await startProcess('manager', {
       DATABASE_URL: database.url,
       SECRETS_KEY: secretsKey,
@@ -202,7 +203,6 @@ describe('a tenant pointing its engine at private addresses', () => {
   }
 
   it('is refused by the manager at write time and by the engine at connect time, even around the manager', async () => {
-    const secretsKey = randomBytes(32).toString('base64');
     // Neither EGRESS_ALLOW nor ENGINE_EGRESS_ALLOW: the defaults an operator gets.
     const managerUrl = await startProcess('manager', {
       DATABASE_URL: database.url,
@@ -231,74 +231,77 @@ describe('a tenant pointing its engine at private addresses', () => {
 
     // Connect time: a host name that resolves to loopback passes the manager; the engine refuses it.
     const peer = await startCountingPeer();
-    const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
-      name: 'local',
-      mcp_server: { name: 'local', transport: 'streamable_http', url: `http://localhost:${peer.port}/mcp` },
-    });
-    const agent = await api.expect<{ id: string; engine_config: Record<string, unknown> }>(201, 'POST', '/agents/', {
-      name: 'prober',
-      framework: 'LLM',
-      agent: { model: { provider: 'openai', name: 'gpt', baseUrl: `http://localhost:${peer.port}/v1` } },
-      resources: { mcp_server_ids: [mcp.id] },
-    });
-    const engineUrl = await startProcess('engine', {
-      DATABASE_URL: database.url,
-      AGENT_ID: agent.id,
-      SECRETS_KEY: secretsKey,
-      ENGINE_MANAGER_ISSUER: await api.issuer(),
-      ENGINE_CONFIG_POLL_MS: String(POLL_MS),
-      // The refusals are logged as warnings; this test reads them from /health and RUN_ERROR instead.
-      LOG_LEVEL: 'error',
-    });
-    const { access_token: token } = await api.expect<{ access_token: string }>(
-      201,
-      'POST',
-      `/agents/${agent.id}/token`,
-    );
-    type Health = { config_version: number; mcp: { status: string; error?: string; error_id?: string }[] };
-    const health = async () => (await fetch(`${engineUrl}/health`)).json() as Promise<Health>;
-    const expectRefusedByEngine = async (version: number) => {
-      await waitUntil(async () => (await health()).config_version === version, { what: `version ${version}` });
-      expect((await health()).mcp).toEqual([
-        {
-          name: 'local',
-          status: 'failed',
-          error: "Its address is refused by the engine's egress policy",
-          error_id: expect.any(String),
-        },
-      ]);
-      const client = new HttpAgent({
-        url: `${engineUrl}/agent/run`,
-        headers: { Authorization: `Bearer ${token}` },
-        initialMessages: [{ id: randomUUID(), role: 'user', content: 'hi' }],
+    try {
+      const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
+        name: 'local',
+        mcp_server: { name: 'local', transport: 'streamable_http', url: `http://localhost:${peer.port}/mcp` },
       });
-      const events: { type: string; message?: string }[] = [];
-      await client
-        .runAgent({}, { onEvent: ({ event }) => void events.push(event as { type: string; message?: string }) })
-        .catch(() => undefined);
-      expect(events.at(-1)).toMatchObject({
-        type: EventType.RUN_ERROR,
-        message: expect.stringMatching(/refused by the engine's egress policy \(error id [0-9a-f-]{36}\)/),
+      const agent = await api.expect<{ id: string; engine_config: Record<string, unknown> }>(201, 'POST', '/agents/', {
+        name: 'prober',
+        framework: 'LLM',
+        agent: { model: { provider: 'openai', name: 'gpt', baseUrl: `http://localhost:${peer.port}/v1` } },
+        resources: { mcp_server_ids: [mcp.id] },
       });
-    };
-    await expectRefusedByEngine(1);
-
-    // Around the manager: literal addresses written straight into the agent's engine_configs row.
-    let version = 1;
-    for (const host of REFUSED_HOSTS) {
-      version++;
-      const config = structuredClone(agent.engine_config) as {
-        agent: { config: { model: { baseUrl: string } } };
-        mcp_servers: { url: string }[];
+      const engineUrl = await startProcess('engine', {
+        DATABASE_URL: database.url,
+        AGENT_ID: agent.id,
+        SECRETS_KEY: secretsKey,
+        ENGINE_MANAGER_ISSUER: await api.issuer(),
+        ENGINE_CONFIG_POLL_MS: String(POLL_MS),
+        // The refusals are logged as warnings; this test reads them from /health and RUN_ERROR instead.
+        LOG_LEVEL: 'error',
+      });
+      const { access_token: token } = await api.expect<{ access_token: string }>(
+        201,
+        'POST',
+        `/agents/${agent.id}/token`,
+      );
+      type Health = { config_version: number; mcp: { status: string; error?: string; error_id?: string }[] };
+      const health = async () => (await fetch(`${engineUrl}/health`)).json() as Promise<Health>;
+      const expectRefusedByEngine = async (version: number) => {
+        await waitUntil(async () => (await health()).config_version === version, { what: `version ${version}` });
+        expect((await health()).mcp).toEqual([
+          {
+            name: 'local',
+            status: 'failed',
+            error: "Its address is refused by the engine's egress policy",
+            error_id: expect.any(String),
+          },
+        ]);
+        const client = new HttpAgent({
+          url: `${engineUrl}/agent/run`,
+          headers: { Authorization: `Bearer ${token}` },
+          initialMessages: [{ id: randomUUID(), role: 'user', content: 'hi' }],
+        });
+        const events: { type: string; message?: string }[] = [];
+        await client
+          .runAgent({}, { onEvent: ({ event }) => void events.push(event as { type: string; message?: string }) })
+          .catch(() => undefined);
+        expect(events.at(-1)).toMatchObject({
+          type: EventType.RUN_ERROR,
+          message: expect.stringMatching(/refused by the engine's egress policy \(error id [0-9a-f-]{36}\)/),
+        });
       };
-      config.agent.config.model.baseUrl = `http://${host}:${peer.port}/v1`;
-      for (const server of config.mcp_servers) server.url = `http://${host}:${peer.port}/mcp`;
-      await database.prisma
-        .$executeRaw`UPDATE engine_configs SET config = ${JSON.stringify(config)}::jsonb, version = ${version} WHERE agent_id = ${agent.id}::uuid`;
-      await database.prisma.$executeRaw`SELECT pg_notify('engine_config_changed', ${agent.id})`;
-      await expectRefusedByEngine(version);
+      await expectRefusedByEngine(1);
+
+      // Around the manager: literal addresses written straight into the agent's engine_configs row.
+      let version = 1;
+      for (const host of REFUSED_HOSTS) {
+        version++;
+        const config = structuredClone(agent.engine_config) as {
+          agent: { config: { model: { baseUrl: string } } };
+          mcp_servers: { url: string }[];
+        };
+        config.agent.config.model.baseUrl = `http://${host}:${peer.port}/v1`;
+        for (const server of config.mcp_servers) server.url = `http://${host}:${peer.port}/mcp`;
+        await database.prisma
+          .$executeRaw`UPDATE engine_configs SET config = ${JSON.stringify(config)}::jsonb, version = ${version} WHERE agent_id = ${agent.id}::uuid`;
+        await database.prisma.$executeRaw`SELECT pg_notify('engine_config_changed', ${agent.id})`;
+        await expectRefusedByEngine(version);
+      }
+      expect(peer.connections()).toBe(0);
+    } finally {
+      await peer.close();
     }
-    expect(peer.connections()).toBe(0);
-    await peer.close();
   });
 });
