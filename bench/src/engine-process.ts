@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
+import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { type Service, startService } from './service-process.js';
 
 export const ENGINE_ENTRY = fileURLToPath(new URL('../../apps/engine/dist/server.js', import.meta.url));
@@ -20,6 +21,8 @@ export async function startEngine(options: {
       DATABASE_URL: options.databaseUrl,
       SECRETS_KEY: options.secretsKey,
       ENGINE_MANAGER_ISSUER: options.managerIssuer,
+      // Benchmark 4's model is a local server.
+      ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
       LOG_LEVEL: 'warn',
       ...options.env,
     },

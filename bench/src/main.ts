@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
+import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { startBenchDatabase } from './bench-database.js';
 import { benchConfigPropagation } from './config-propagation.js';
 import { benchEngineRuns } from './engine-runs.js';
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
       SESSION_SECRET: randomBytes(32).toString('base64'),
       AUTH_RATE_LIMIT_PER_IP: '100000',
       NODE_ENV: 'development',
+      // Benchmark 4's model is a local server.
+      EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     },
     '/api/v1/healthz',
     managerPort,

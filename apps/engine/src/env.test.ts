@@ -110,4 +110,15 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, GRAPH_API_BASE_URL: 'ftp://graph' })).toThrow(/GRAPH_API_BASE_URL/);
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
   });
+
+  it('reads ENGINE_EGRESS_ALLOW, allowing nothing when it is unset or empty, and names it when it is bad', () => {
+    expect(loadEngineEnv(DATABASE).egressAllow).toEqual({ hosts: new Set(), ranges: [] });
+    expect(loadEngineEnv({ ...DATABASE, ENGINE_EGRESS_ALLOW: '' }).egressAllow.ranges).toEqual([]);
+    const allow = loadEngineEnv({ ...DATABASE, ENGINE_EGRESS_ALLOW: 'ollama, 10.0.0.0/8' }).egressAllow;
+    expect([...allow.hosts]).toEqual(['ollama']);
+    expect(allow.ranges).toHaveLength(1);
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_EGRESS_ALLOW: '10.0.0.0/99' })).toThrow(
+      /ENGINE_EGRESS_ALLOW: "10\.0\.0\.0\/99" is not a host name/,
+    );
+  });
 });

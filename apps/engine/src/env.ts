@@ -7,7 +7,15 @@ import {
   ZSsoConfig,
   ZStdioCommandsSetting,
 } from '@agentplane/contracts';
-import { ConfigError, parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
+import {
+  ConfigError,
+  type EgressAllowList,
+  NO_EGRESS_ALLOWED,
+  parseEnv,
+  ZEgressAllowList,
+  ZLogLevel,
+  ZPort,
+} from '@agentplane/server-kit';
 import { z } from 'zod';
 import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-credentials.js';
 import type { StdioPolicy } from './mcp/stdio-policy.js';
@@ -73,6 +81,7 @@ const ZEngineEnv = z.object({
   OPENAI_BASE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://localhost:11434/v1' })
     .optional(),
+  ENGINE_EGRESS_ALLOW: ZEgressAllowList.optional(),
 });
 
 /** How WhatsApp messages are queued, retried and answered (database mode). */
@@ -119,6 +128,8 @@ export type EngineEnv = {
   agentsDir: string;
   /** Also where LangGraph thread memory is kept; without it, graphs remember threads in process memory. */
   databaseUrl: string | undefined;
+  /** Hosts and ranges tenant-chosen URLs may reach besides global unicast addresses (ENGINE_EGRESS_ALLOW). */
+  egressAllow: EgressAllowList;
 };
 
 type ParsedEnv = z.infer<typeof ZEngineEnv>;
@@ -199,5 +210,6 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     stdio: { commands: parsed.MCP_STDIO_COMMANDS ?? [], cwdRoot: parsed.MCP_STDIO_CWD_ROOT },
     agentsDir: path.resolve(parsed.ENGINE_AGENTS_DIR ?? process.cwd()),
     databaseUrl: parsed.DATABASE_URL,
+    egressAllow: parsed.ENGINE_EGRESS_ALLOW ?? NO_EGRESS_ALLOWED,
   };
 }

@@ -7,6 +7,7 @@ import { type ConfigHolder, createConfigHolder } from './config-source/config-ho
 import { type ConfigSource, startDbConfigSource } from './config-source/db-config-source.js';
 import { createSecretOpener } from './config-source/parse-engine-config.js';
 import { FILE_CONFIG_VERSION, readConfigFile } from './config-source/read-config-file.js';
+import { createEgressPolicy } from './egress/egress-policy.js';
 import type { EngineEnv } from './env.js';
 import { createAgentSnapshot } from './snapshot/agent-snapshot.js';
 import { startWhatsAppWorker, type WhatsAppWorker } from './whatsapp/whatsapp-worker.js';
@@ -21,12 +22,19 @@ export type RunningEngine = RunningServer & { holder: ConfigHolder };
 
 export async function startEngine(env: EngineEnv, options: StartEngineOptions): Promise<RunningEngine> {
   const { logger } = options;
-  const resolver = createJwksResolver();
+  const egress = createEgressPolicy({
+    allow: env.egressAllow,
+    onRefused: ({ host, address, range }) =>
+      logger.warn({ host, address, range }, 'a connection to a tenant-chosen URL was refused by the egress policy'),
+  });
+  // The agent's own SSO issuer is the tenant's choice; ENGINE_OIDC_* and the manager are the operator's.
+  const resolvers = { tenant: createJwksResolver({ fetch: egress.fetch }), operator: createJwksResolver() };
   const holder = createConfigHolder({
     openSecret: createSecretOpener(env.secretsKey, env.previousSecretsKeys),
     buildSnapshot: (config, version) =>
       createAgentSnapshot(config, version, {
-        resolver,
+        resolvers,
+        egress,
         oidcFallback: env.oidcFallback,
         managerIssuer: env.managerIssuer,
         authDisabled: env.authDisabled,
@@ -83,7 +91,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       await worker?.stop();
       await source?.stop();
       await holder.close();
-      await pool?.end();
+      await Promise.all([pool?.end(), egress.close()]);
     },
   });
   if (env.source.kind === 'database') {

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
+import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { ensureDemoAgent, everythingCommandLine } from './demo-agent.js';
 import { localSecret } from './local-secrets.js';
 import { ManagerApi, waitUntilHealthy } from './manager-api.js';
@@ -57,6 +58,9 @@ async function main(): Promise<void> {
     const managerPort = process.env.MANAGER_PORT ?? '8000';
     const enginePort = process.env.ENGINE_PORT ?? '8001';
     const shared = {
+      // The demo's peers (and a local model or MCP server a developer adds) are on this machine.
+      EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+      ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
       ...process.env,
       DATABASE_URL: databaseUrl,
       SECRETS_KEY: await localSecret('SECRETS_KEY'),

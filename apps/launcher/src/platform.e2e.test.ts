@@ -1,10 +1,13 @@
 // The manager and an engine as separate processes on one database, driven as a product is: over HTTP,
 // with a frontend's session on the manager and an AG-UI client on the engine.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { EventType, HttpAgent } from '@ag-ui/client';
-import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
 import { ServiceProcesses } from './testing/service-processes.js';
@@ -16,6 +19,8 @@ const POLL_MS = 120_000;
 let database: TestDatabase;
 const services = new ServiceProcesses();
 const startProcess = (app: 'manager' | 'engine', env: NodeJS.ProcessEnv) => services.start(app, env);
+// One key for every manager on the database: the token signing key is stored sealed with it.
+const secretsKey = randomBytes(32).toString('base64');
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -38,7 +43,6 @@ afterAll(async () => {
 
 describe('manager and engine together', () => {
   it('publishes an agent the engine serves, streams to an AG-UI client, and follows every change', async () => {
-    const secretsKey = randomBytes(32).toString('base64');
     const everything = path.join(
       path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
       'dist/index.js',
@@ -166,5 +170,126 @@ describe('manager and engine together', () => {
 
     // Now nothing uses the integration.
     await api.expect(204, 'DELETE', `/integrations/${integration.id}`);
+  });
+});
+
+describe('a tenant pointing its engine at private addresses', () => {
+  const REFUSED_HOSTS = ['127.0.0.1', '169.254.169.254', '10.0.0.1', '[::ffff:127.0.0.1]'];
+
+  /** A loopback server that counts the connections reaching it: none may, with nothing allowed. */
+  async function startCountingPeer() {
+    let connections = 0;
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    server.on('connection', () => connections++);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return {
+      port: (server.address() as AddressInfo).port,
+      connections: () => connections,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+
+  it('is refused by the manager at write time and by the engine at connect time, even around the manager', async () => {
+    // Neither EGRESS_ALLOW nor ENGINE_EGRESS_ALLOW: the defaults an operator gets.
+    const managerUrl = await startProcess('manager', {
+      DATABASE_URL: database.url,
+      SECRETS_KEY: secretsKey,
+      SESSION_SECRET: randomBytes(32).toString('base64'),
+    });
+    await waitUntil(async () => (await fetch(`${managerUrl}/api/v1/readyz`)).ok, { what: 'the manager' });
+    const api = new ManagerApi(managerUrl);
+    await api.expect(201, 'POST', '/auth/signup', {
+      email: `tenant-${randomUUID()}@example.test`,
+      password: 'e2e password!',
+    });
+
+    // Write time: every literal address in a refused range is a 422 naming its field.
+    const pathsRefused = async (path: string, body: unknown) =>
+      (await api.request<{ errors?: { path: string }[] }>('POST', path, body)).body.errors?.map((error) => error.path);
+    for (const host of REFUSED_HOSTS) {
+      const mcp = { name: 'm', mcp_server: { name: 'm', transport: 'streamable_http', url: `http://${host}/mcp` } };
+      expect(await pathsRefused('/mcp-servers/', mcp)).toEqual(['mcp_server.url']);
+      const model = { provider: 'openai', name: 'gpt', baseUrl: `http://${host}/v1` };
+      const agent = { name: 'a', framework: 'LLM', agent: { model }, resources: {} };
+      expect(await pathsRefused('/agents/', agent)).toEqual(['agent.model.baseUrl']);
+      const sso = { name: 's', sso: { issuer: `https://${host}/realm`, audience: 'agents' } };
+      expect(await pathsRefused('/sso/', sso)).toEqual(['sso.issuer']);
+    }
+
+    // Connect time: a host name that resolves to loopback passes the manager; the engine refuses it.
+    const peer = await startCountingPeer();
+    try {
+      const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
+        name: 'local',
+        mcp_server: { name: 'local', transport: 'streamable_http', url: `http://localhost:${peer.port}/mcp` },
+      });
+      const agent = await api.expect<{ id: string; engine_config: Record<string, unknown> }>(201, 'POST', '/agents/', {
+        name: 'prober',
+        framework: 'LLM',
+        agent: { model: { provider: 'openai', name: 'gpt', baseUrl: `http://localhost:${peer.port}/v1` } },
+        resources: { mcp_server_ids: [mcp.id] },
+      });
+      const engineUrl = await startProcess('engine', {
+        DATABASE_URL: database.url,
+        AGENT_ID: agent.id,
+        SECRETS_KEY: secretsKey,
+        ENGINE_MANAGER_ISSUER: await api.issuer(),
+        ENGINE_CONFIG_POLL_MS: String(POLL_MS),
+        // The refusals are logged as warnings; this test reads them from /health and RUN_ERROR instead.
+        LOG_LEVEL: 'error',
+      });
+      const { access_token: token } = await api.expect<{ access_token: string }>(
+        201,
+        'POST',
+        `/agents/${agent.id}/token`,
+      );
+      type Health = { config_version: number; mcp: { status: string; error?: string; error_id?: string }[] };
+      const health = async () => (await fetch(`${engineUrl}/health`)).json() as Promise<Health>;
+      const expectRefusedByEngine = async (version: number) => {
+        await waitUntil(async () => (await health()).config_version === version, { what: `version ${version}` });
+        expect((await health()).mcp).toEqual([
+          {
+            name: 'local',
+            status: 'failed',
+            error: "Its address is refused by the engine's egress policy",
+            error_id: expect.any(String),
+          },
+        ]);
+        const client = new HttpAgent({
+          url: `${engineUrl}/agent/run`,
+          headers: { Authorization: `Bearer ${token}` },
+          initialMessages: [{ id: randomUUID(), role: 'user', content: 'hi' }],
+        });
+        const events: { type: string; message?: string }[] = [];
+        await client
+          .runAgent({}, { onEvent: ({ event }) => void events.push(event as { type: string; message?: string }) })
+          .catch(() => undefined);
+        expect(events.at(-1)).toMatchObject({
+          type: EventType.RUN_ERROR,
+          message: expect.stringMatching(/refused by the engine's egress policy \(error id [0-9a-f-]{36}\)/),
+        });
+      };
+      await expectRefusedByEngine(1);
+
+      // Around the manager: literal addresses written straight into the agent's engine_configs row.
+      let version = 1;
+      for (const host of REFUSED_HOSTS) {
+        version++;
+        const config = structuredClone(agent.engine_config) as {
+          agent: { config: { model: { baseUrl: string } } };
+          mcp_servers: { url: string }[];
+        };
+        config.agent.config.model.baseUrl = `http://${host}:${peer.port}/v1`;
+        for (const server of config.mcp_servers) server.url = `http://${host}:${peer.port}/mcp`;
+        await database.prisma
+          .$executeRaw`UPDATE engine_configs SET config = ${JSON.stringify(config)}::jsonb, version = ${version} WHERE agent_id = ${agent.id}::uuid`;
+        await database.prisma.$executeRaw`SELECT pg_notify('engine_config_changed', ${agent.id})`;
+        await expectRefusedByEngine(version);
+      }
+      expect(peer.connections()).toBe(0);
+    } finally {
+      await peer.close();
+    }
   });
 });

@@ -76,7 +76,7 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
   addAuthRoutes(api, { db, config, rateLimits: authRateLimits(db, config.authRateLimit) });
   addWorkspaceRoutes(api, { db });
   const box = createSecretBox(config.secretsKey.current, config.secretsKey.previous);
-  const resources = { db, box, policy: config.operatorPolicy };
+  const resources = { db, box, policy: config.operatorPolicy, egressAllow: config.egressAllow };
   addResourceRoutes(api, resources, INTEGRATIONS);
   addResourceRoutes(api, resources, MCP_SERVERS);
   addResourceRoutes(api, resources, SSO_CONFIGS);

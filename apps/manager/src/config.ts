@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { ZModelApiKeyEnvsSetting, ZStdioCommandsSetting } from '@agentplane/contracts';
 import { parseSecretKey } from '@agentplane/db';
-import { parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
+import {
+  type EgressAllowList,
+  NO_EGRESS_ALLOWED,
+  parseEnv,
+  ZEgressAllowList,
+  ZLogLevel,
+  ZPort,
+} from '@agentplane/server-kit';
 import { z } from 'zod';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
 
@@ -60,6 +67,7 @@ const ZManagerEnv = z
     MCP_STDIO_COMMANDS: ZStdioCommandsSetting.optional(),
     MCP_STDIO_CWD_ROOT: z.string().regex(/^\//, 'must be an absolute path').optional(),
     MODEL_API_KEY_ENVS: ZModelApiKeyEnvsSetting.optional(),
+    EGRESS_ALLOW: ZEgressAllowList.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -97,6 +105,8 @@ export type ManagerConfig = {
   authRateLimit: { windowMs: number; perIp: number; perEmail: number };
   /** What tenants may make an engine execute or read; engines enforce the same settings. */
   operatorPolicy: OperatorPolicy;
+  /** Literal addresses tenant URLs may name besides global unicast ones (EGRESS_ALLOW). */
+  egressAllow: EgressAllowList;
 };
 
 export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): ManagerConfig {
@@ -134,5 +144,6 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
       stdioCwdRoot: parsed.MCP_STDIO_CWD_ROOT,
       modelApiKeyEnvs: parsed.MODEL_API_KEY_ENVS ?? [],
     },
+    egressAllow: parsed.EGRESS_ALLOW ?? NO_EGRESS_ALLOWED,
   };
 }

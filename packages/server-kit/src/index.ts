@@ -1,5 +1,14 @@
 export { type AllowedOriginsOptions, corsForAllowedOrigins } from './allowed-origins.js';
 export { AppError, type AppErrorOptions, ERROR_STATUS, type ErrorCode, type FieldError } from './app-error.js';
+export {
+  type EgressAllowList,
+  isAllowedHost,
+  LOOPBACK_EGRESS_ALLOW,
+  literalAddressOf,
+  NO_EGRESS_ALLOWED,
+  refusedRangeOf,
+  ZEgressAllowList,
+} from './egress-rules.js';
 export { ConfigError, parseEnv } from './env.js';
 export { ZLogLevel, ZPort } from './env-fields.js';
 export { createLogger, type Logger } from './logger.js';

@@ -1,4 +1,4 @@
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger };
 
@@ -16,10 +16,14 @@ const REDACTED_PATHS = [
   '*.apiKey',
 ];
 
-export function createLogger(options: { name: string; level?: string }): Logger {
-  return pino({
-    name: options.name,
-    level: options.level ?? 'info',
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-  });
+export function createLogger(options: {
+  name: string;
+  level?: string;
+  /** Where lines go (stdout unless a test captures them). */
+  destination?: DestinationStream;
+}): Logger {
+  return pino(
+    { name: options.name, level: options.level ?? 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    options.destination,
+  );
 }

@@ -46,13 +46,17 @@ export type RuntimeCapabilities = {
   stateSchemas?: { input?: unknown; output?: unknown; state?: unknown };
 };
 
-/** An error whose message and code are safe to show the client in RUN_ERROR. */
+/**
+ * An error whose message and code are safe to show the client in RUN_ERROR. Its `cause`, what an
+ * upstream said, is not: it is logged under an error id that RUN_ERROR carries instead.
+ */
 export class AgentRunError extends Error {
   override name = 'AgentRunError';
   constructor(
     message: string,
     readonly code: string,
+    options?: { cause: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }

@@ -2,6 +2,7 @@
 // does not load is reported, not guessed at: its runs answer 503 and /health says why.
 import type { TEngineConfig, TLlmAgentConfig } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
+import { logFailure, withErrorId } from '../errors/log-failure.js';
 import { AgentRunError, type AgentRuntime, type AgentToolbox } from './agent-runtime.js';
 import { loadCustomAgent } from './custom/custom-agent.js';
 import { loadLangGraphAgent } from './langgraph/langgraph-agent.js';
@@ -15,9 +16,18 @@ import {
   resolveModelCredentials,
 } from './llm/model-credentials.js';
 import { createOpenAiChatModel } from './llm/openai-chat-model.js';
-import { AgentLoadError } from './modules/load-agent-module.js';
+import { AgentLoadError, type AgentLoadErrorCode } from './modules/load-agent-module.js';
 
-export type AgentRuntimeChoice = { runtime: AgentRuntime } | { runtime: undefined; loadError: AgentLoadError };
+/** Why the module did not load, as clients see it: the class of failure, and the id its logged reason has. */
+export type AgentLoadFailure = { code: AgentLoadErrorCode; errorId: string };
+
+export type AgentRuntimeChoice = { runtime: AgentRuntime } | { runtime: undefined; loadFailure: AgentLoadFailure };
+
+/** A load failure in a sentence for a client; the reason (paths, what the import threw) is in the log only. */
+export function describeLoadFailure(failure: AgentLoadFailure | undefined): string {
+  if (failure === undefined) return 'No agent is loaded.';
+  return withErrorId(`The agent's module could not be loaded (${failure.code}).`, failure.errorId);
+}
 
 export type AgentRuntimeOptions = {
   /** The model keys and base URL the operator provides. */
@@ -29,6 +39,8 @@ export type AgentRuntimeOptions = {
   agentsDir: string;
   /** LangGraph thread memory goes to PostgreSQL when set, to process memory otherwise. */
   databaseUrl: string | undefined;
+  /** The egress policy's fetch, for a model `baseUrl` the tenant chose. */
+  egressFetch: typeof globalThis.fetch;
   toolbox: AgentToolbox;
 };
 
@@ -42,7 +54,7 @@ function createRefusedChatModel(): ChatModel {
   };
 }
 
-function createChatModel(config: TLlmAgentConfig, { models, logger }: AgentRuntimeOptions): ChatModel {
+function createChatModel(config: TLlmAgentConfig, { models, logger, egressFetch }: AgentRuntimeOptions): ChatModel {
   const { model } = config;
   if (model.provider === 'mock') return createMockChatModel();
   let credentials: ModelCredentials;
@@ -62,6 +74,8 @@ function createChatModel(config: TLlmAgentConfig, { models, logger }: AgentRunti
     apiKey: credentials.apiKey,
     baseUrl: credentials.baseUrl,
     temperature: config.temperature,
+    // Only the tenant's baseUrl is policed; OPENAI_BASE_URL is the operator's.
+    ...(model.baseUrl === undefined ? {} : { fetch: egressFetch }),
   });
 }
 
@@ -95,7 +109,7 @@ export async function createAgentRuntime(
     return { runtime: await loadRuntime(config, options) };
   } catch (error) {
     if (!(error instanceof AgentLoadError)) throw error;
-    options.logger.error({ code: error.code, reason: error.message }, 'the agent module could not be loaded');
-    return { runtime: undefined, loadError: error };
+    const errorId = logFailure(options.logger, 'error', error, 'the agent module could not be loaded');
+    return { runtime: undefined, loadFailure: { code: error.code, errorId } };
   }
 }

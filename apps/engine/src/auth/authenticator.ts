@@ -4,7 +4,8 @@
 import type { TSsoConfig } from '@agentplane/contracts';
 import { AppError, type Logger } from '@agentplane/server-kit';
 import { decodeJwt, type JWTPayload } from 'jose';
-import type { JwksResolver } from './jwks-resolver.js';
+import { logFailure, withErrorId } from '../errors/log-failure.js';
+import type { JwksResolvers } from './jwks-resolver.js';
 import { createInvalidTokenError, createTokenVerifier, type TokenVerifier } from './token-verifier.js';
 
 export type AuthMode = 'oidc' | 'disabled' | 'unconfigured';
@@ -21,7 +22,7 @@ export type AuthenticatorOptions = {
   /** The manager's token settings for this agent, when the engine trusts the manager's issuer. */
   manager: TSsoConfig | undefined;
   authDisabled: boolean;
-  resolver: JwksResolver;
+  resolvers: JwksResolvers;
   logger: Logger;
 };
 
@@ -41,11 +42,16 @@ export function createAuthenticator({
   fallback,
   manager,
   authDisabled,
-  resolver,
+  resolvers,
   logger,
 }: AuthenticatorOptions): Authenticator {
   const verifiers = new Map<string, TokenVerifier>();
-  for (const settings of [sso?.enabled ? sso : fallback, manager]) {
+  // The manager's settings first: an SSO config naming the manager's issuer cannot replace them.
+  const trusted = [
+    { settings: manager, resolver: resolvers.operator },
+    sso?.enabled ? { settings: sso, resolver: resolvers.tenant } : { settings: fallback, resolver: resolvers.operator },
+  ];
+  for (const { settings, resolver } of trusted) {
     if (settings !== undefined && !verifiers.has(settings.issuer)) {
       verifiers.set(settings.issuer, createTokenVerifier(settings, resolver));
     }
@@ -62,7 +68,14 @@ export function createAuthenticator({
           return await verify(token);
         } catch (error) {
           if (error instanceof AppError && error.code === 'service_unavailable') {
-            logger.warn({ err: error.cause }, 'a token could not be checked: the OIDC issuer is unreachable');
+            // What the issuer answered, or why it could not be reached, is for the log only.
+            const errorId = logFailure(
+              logger,
+              'warn',
+              error.cause,
+              'a token could not be checked: the OIDC issuer is unreachable',
+            );
+            throw new AppError('service_unavailable', withErrorId(error.message, errorId));
           }
           throw error;
         }

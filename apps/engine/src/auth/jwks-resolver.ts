@@ -1,15 +1,20 @@
 // Finds and caches the signing keys of an OIDC issuer: its discovery document names the JWKS,
 // and jose's remote key set fetches it, caches it and refetches on an unknown key id.
 import { type TSsoConfig, ZIssuerUrl } from '@agentplane/contracts';
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
 
 export type JwksResolver = { keysFor: (settings: TSsoConfig) => Promise<JWTVerifyGetKey> };
+
+/** The tenant's SSO issuer is fetched through the egress policy; the operator's issuers are not. */
+export type JwksResolvers = { tenant: JwksResolver; operator: JwksResolver };
 
 export type JwksResolverOptions = {
   /** Timeout of each discovery and JWKS request. */
   timeoutMs?: number;
   /** How long a discovered jwks_uri is trusted before discovery runs again. */
   discoveryTtlMs?: number;
+  /** How discovery and JWKS requests are made: the egress policy's fetch for a tenant's issuer. */
+  fetch?: typeof globalThis.fetch;
 };
 
 /** The issuer's keys cannot be fetched: the token may be fine, the engine cannot tell. */
@@ -17,7 +22,7 @@ export class IssuerUnavailableError extends Error {
   override name = 'IssuerUnavailableError';
 }
 
-async function discoverJwksUri(issuer: string, timeoutMs: number): Promise<string> {
+async function discoverJwksUri(issuer: string, timeoutMs: number, fetch: typeof globalThis.fetch): Promise<string> {
   const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
   let document: { issuer?: unknown; jwks_uri?: unknown };
   try {
@@ -43,13 +48,14 @@ async function discoverJwksUri(issuer: string, timeoutMs: number): Promise<strin
 export function createJwksResolver(options: JwksResolverOptions = {}): JwksResolver {
   const timeoutMs = options.timeoutMs ?? 5000;
   const discoveryTtlMs = options.discoveryTtlMs ?? 60 * 60 * 1000;
+  const fetch = options.fetch ?? globalThis.fetch;
   const discoveries = new Map<string, { jwksUri: Promise<string>; expiresAt: number }>();
   const keySets = new Map<string, JWTVerifyGetKey>();
 
   const jwksUriOf = (issuer: string): Promise<string> => {
     const cached = discoveries.get(issuer);
     if (cached !== undefined && cached.expiresAt > Date.now()) return cached.jwksUri;
-    const jwksUri = discoverJwksUri(issuer, timeoutMs);
+    const jwksUri = discoverJwksUri(issuer, timeoutMs, fetch);
     discoveries.set(issuer, { jwksUri, expiresAt: Date.now() + discoveryTtlMs });
     // A failed discovery is not cached: the next request tries again.
     void jwksUri.catch(() => discoveries.delete(issuer));
@@ -65,6 +71,7 @@ export function createJwksResolver(options: JwksResolverOptions = {}): JwksResol
           timeoutDuration: timeoutMs,
           cooldownDuration: 30_000,
           cacheMaxAge: 10 * 60 * 1000,
+          [customFetch]: fetch,
         });
         keySets.set(jwksUri, keys);
       }

@@ -13,17 +13,18 @@ export function healthRouter(holder: ConfigHolder): Router {
   router.get('/health', (_req, res) => {
     const snapshot = holder.current();
     if (snapshot === undefined) throw new AppError('service_unavailable', holder.unavailableReason());
-    const mcp = snapshot.toolset.statuses().map(({ name, status, error }) => ({
+    const mcp = snapshot.toolset.statuses().map(({ name, status, error, errorId }) => ({
       name,
       status,
       ...(error === undefined ? {} : { error }),
+      ...(errorId === undefined ? {} : { error_id: errorId }),
     }));
     const rejection = holder.rejection();
-    const { loadError } = snapshot;
+    const { loadFailure } = snapshot;
     const degraded =
       holder.db() === 'unreachable' ||
       rejection !== undefined ||
-      loadError !== undefined ||
+      loadFailure !== undefined ||
       mcp.some((server) => server.status !== 'connected');
     res.json({
       status: degraded ? 'degraded' : 'ok',
@@ -31,9 +32,16 @@ export function healthRouter(holder: ConfigHolder): Router {
       db: holder.db(),
       mcp,
       ...(rejection === undefined ? {} : { rejected_config: rejection }),
-      ...(loadError === undefined
+      ...(loadFailure === undefined
         ? {}
-        : { agent_module: { status: 'failed', code: loadError.code, error: loadError.message } }),
+        : {
+            agent_module: {
+              status: 'failed',
+              code: loadFailure.code,
+              error: "The agent's module could not be loaded",
+              error_id: loadFailure.errorId,
+            },
+          }),
     });
   });
   return router;

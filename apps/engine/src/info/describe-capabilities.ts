@@ -5,6 +5,7 @@ import type { AgentCapabilities } from '@ag-ui/core';
 import { EventSchemas, RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { AGUI_MEDIA_TYPE } from '@ag-ui/encoder';
 import { z } from 'zod';
+import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 
 let schemas: { input: unknown; output: unknown } | undefined;
@@ -46,7 +47,7 @@ export function describeCapabilities(snapshot: AgentSnapshot) {
   return {
     framework: agent.framework,
     supported: snapshot.runtime !== undefined,
-    ...(snapshot.loadError === undefined ? {} : { detail: snapshot.loadError.message }),
+    ...(snapshot.loadFailure === undefined ? {} : { detail: describeLoadFailure(snapshot.loadFailure) }),
     streaming: true,
     ...capabilities,
     input: {

@@ -81,7 +81,7 @@ describe('GET /health', () => {
       db: 'not_used',
       mcp: [
         { name: 'everything', status: 'connected' },
-        { name: 'offline', status: 'failed', error: expect.any(String) },
+        { name: 'offline', status: 'failed', error: 'It could not be connected', error_id: expect.any(String) },
       ],
     });
   });

@@ -56,7 +56,7 @@ describe('an LLM run with MCP tools over streamable HTTP', () => {
     const health = (await (await fetch(`${engine.url}/health`)).json()) as { status: string; mcp: unknown[] };
     expect(health.status).toBe('degraded');
     expect(health.mcp).toEqual([
-      { name: 'dead', status: 'failed', error: expect.any(String) },
+      { name: 'dead', status: 'failed', error: expect.any(String), error_id: expect.any(String) },
       { name: 'remote', status: 'connected' },
     ]);
   });

@@ -14,6 +14,7 @@ import {
   everythingStdioServer,
   startEverythingHttpServer,
 } from '../testing/everything-server.js';
+import { createLoopbackEgress } from '../testing/loopback-egress.js';
 import { type RecordingProxy, startRecordingProxy } from '../testing/recording-proxy.js';
 import { holdRefusingPort, type RefusingPort } from '../testing/refusing-port.js';
 import { startWebSocketMcpServer } from '../testing/websocket-mcp-server.js';
@@ -27,9 +28,12 @@ const stdio = {
   commands: [EVERYTHING_STDIO_COMMAND, EXITS_AT_ONCE, IN_PLACE].map((line) => ({ ...line, extraArgs: false as const })),
   cwdRoot: path.dirname(path.dirname(EVERYTHING_ENTRY)),
 };
-const options = { logger, stdio };
 const servers = (...inputs: TMcpServerConfigInput[]) => inputs.map((input) => ZMcpServerConfig.parse(input));
 const never = new AbortController().signal;
+const egress = createLoopbackEgress();
+const options = { logger, stdio, egress };
+
+afterAll(() => egress.close());
 
 describe('MCP toolset against server-everything', () => {
   let http: EverythingHttpServer;
@@ -186,6 +190,7 @@ describe('transports and their settings', () => {
     const toolset = await connectMcpToolset(servers(everythingStdioServer({ name: 'chatty' })), {
       logger: capture,
       stdio,
+      egress,
     });
     await toolset.close();
     const logged = lines.map((line) => JSON.parse(line) as { mcp_server?: string; stderr?: string });

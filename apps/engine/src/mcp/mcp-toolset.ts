@@ -7,12 +7,21 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, AgentToolbox, ToolOutcome } from '../agents/agent-runtime.js';
+import { type EgressPolicy, isEgressRefusal } from '../egress/egress-policy.js';
+import { logFailure } from '../errors/log-failure.js';
 import { describeToolResult } from './describe-tool-result.js';
 import { openMcpTransport } from './open-mcp-transport.js';
 import { checkStdioLaunch, StdioLaunchRefused, type StdioPolicy } from './stdio-policy.js';
 import { createToolNamer } from './tool-names.js';
 
-export type McpServerStatus = { name: string; status: 'connected' | 'failed'; tools: number; error?: string };
+export type McpServerStatus = {
+  name: string;
+  status: 'connected' | 'failed';
+  tools: number;
+  /** Ours, never the server's words: those are logged under `errorId`. */
+  error?: string;
+  errorId?: string;
+};
 
 export type McpToolset = AgentToolbox & {
   statuses: () => McpServerStatus[];
@@ -65,18 +74,18 @@ async function closeConnection(connection: Connection, logger: Logger): Promise<
   });
 }
 
-export type McpToolsetOptions = { logger: Logger; stdio: StdioPolicy };
+export type McpToolsetOptions = { logger: Logger; stdio: StdioPolicy; egress: EgressPolicy };
 
 async function connectServer(
   server: TMcpServerConfig,
-  { logger, stdio }: McpToolsetOptions,
+  { logger, stdio, egress }: McpToolsetOptions,
 ): Promise<{ connection: Connection; tools: Tool[] }> {
   const log = logger.child({ mcp_server: server.name });
   const connection: Connection = { server, status: { name: server.name, status: 'connected', tools: 0 } };
   const timeout = server.timeoutSeconds * 1000;
   try {
     const launch = server.transport === 'stdio' ? await checkStdioLaunch(server, stdio) : undefined;
-    connection.transport = openMcpTransport(server, log, launch);
+    connection.transport = openMcpTransport(server, log, { egress, launch });
     const client = new Client(CLIENT_INFO);
     connection.client = client;
     const tools = await withTimeout(
@@ -94,13 +103,18 @@ async function connectServer(
     log.info({ tools: tools.length }, 'MCP server connected');
     return { connection, tools };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof StdioLaunchRefused) {
-      log.error({ reason: message }, 'MCP server refused by the operator policy');
-    } else {
-      log.warn({ err: error }, 'MCP server skipped: it could not be reached');
-    }
-    connection.status = { name: server.name, status: 'failed', tools: 0, error: message };
+    const refusedLaunch = error instanceof StdioLaunchRefused;
+    const errorId = refusedLaunch
+      ? logFailure(log, 'error', error, 'MCP server refused by the operator policy')
+      : logFailure(log, 'warn', error, 'MCP server skipped: it could not be reached');
+    // A refused launch is our own sentence, naming the operator's setting; a server's or the network's
+    // words stay in the log.
+    const reason = refusedLaunch
+      ? error.message
+      : isEgressRefusal(error)
+        ? "Its address is refused by the engine's egress policy"
+        : 'It could not be connected';
+    connection.status = { name: server.name, status: 'failed', tools: 0, error: reason, errorId };
     await closeConnection(connection, log);
     return { connection, tools: [] };
   }

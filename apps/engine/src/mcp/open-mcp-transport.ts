@@ -6,9 +6,10 @@ import type { Logger } from '@agentplane/server-kit';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { EgressPolicy } from '../egress/egress-policy.js';
 import type { StdioLaunch } from './stdio-policy.js';
+import { PolicedWebSocketTransport } from './websocket-transport.js';
 
 function requireUrl(server: TMcpServerConfig): URL {
   // The contract already requires a url for every network transport; this only narrows the type.
@@ -34,21 +35,29 @@ function openStdioTransport(launch: StdioLaunch, logger: Logger): Transport {
   return transport;
 }
 
-/** `launch` is what checkStdioLaunch permitted; a stdio server without it is never spawned. */
-export function openMcpTransport(server: TMcpServerConfig, logger: Logger, launch?: StdioLaunch): Transport {
+/**
+ * Network transports connect only through `egress`, the engine's policy for tenant-chosen URLs. `launch`
+ * is what checkStdioLaunch permitted; a stdio server without it is never spawned.
+ */
+export function openMcpTransport(
+  server: TMcpServerConfig,
+  logger: Logger,
+  { egress, launch }: { egress: EgressPolicy; launch?: StdioLaunch | undefined },
+): Transport {
+  const { fetch } = egress;
   switch (server.transport) {
     case 'stdio':
       if (launch === undefined) throw new Error(`MCP server "${server.name}" was not checked for launch`);
       return openStdioTransport(launch, logger);
     case 'streamable_http':
-      return new StreamableHTTPClientTransport(requireUrl(server), { requestInit: { headers: server.headers } });
+      return new StreamableHTTPClientTransport(requireUrl(server), { fetch, requestInit: { headers: server.headers } });
     case 'sse':
       // requestInit headers go on the POSTs and, through the SDK's EventSource fetch, on the stream too.
-      return new SSEClientTransport(requireUrl(server), { requestInit: { headers: server.headers } });
+      return new SSEClientTransport(requireUrl(server), { fetch, requestInit: { headers: server.headers } });
     case 'websocket':
       if (Object.keys(server.headers).length > 0) {
         logger.warn('headers are not sent on websocket MCP connections: the WebSocket API has no custom headers');
       }
-      return new WebSocketClientTransport(requireUrl(server));
+      return new PolicedWebSocketTransport(requireUrl(server), egress.openWebSocket);
   }
 }

@@ -23,6 +23,7 @@ import {
   EVERYTHING_STDIO_COMMAND,
   everythingStdioServer,
 } from '../testing/everything-server.js';
+import { createLoopbackEgress } from '../testing/loopback-egress.js';
 import { startTestEngine } from '../testing/test-engine.js';
 import { connectMcpToolset } from './mcp-toolset.js';
 
@@ -105,10 +106,12 @@ async function rejectedVersion(): Promise<number | undefined> {
 
 describe('the working directory of a stdio server', () => {
   const logger = createLogger({ name: 'stdio-policy-test', level: 'silent' });
+  const egress = createLoopbackEgress();
+  afterAll(() => egress.close());
   const commands = [{ ...EVERYTHING_STDIO_COMMAND, extraArgs: false as const }];
   const connect = async (cwd: string, cwdRoot: string | undefined) => {
     const server = ZMcpServerConfig.parse(everythingStdioServer({ cwd }));
-    const toolset = await connectMcpToolset([server], { logger, stdio: { commands, cwdRoot } });
+    const toolset = await connectMcpToolset([server], { logger, stdio: { commands, cwdRoot }, egress });
     await toolset.close();
     return toolset.statuses()[0];
   };

@@ -84,17 +84,24 @@ describe('guardEventOrder', () => {
     expect(out.at(-1)).toMatchObject({ type: EventType.RUN_ERROR, code: 'protocol_violation' });
   });
 
-  it('shows an AgentRunError as is, and hides the details of any other failure', async () => {
-    const known = await collect(from([started], new AgentRunError('The model provider failed: 500', 'model_error')));
+  it("shows an AgentRunError's message as is, and hides its cause and the details of any other failure", async () => {
+    const known = await collect(from([started], new AgentRunError('The model took too many steps.', 'max_steps')));
     expect(known.at(-1)).toEqual({
       type: EventType.RUN_ERROR,
-      message: 'The model provider failed: 500',
+      message: 'The model took too many steps.',
+      code: 'max_steps',
+    });
+    const upstream = new AgentRunError('The model provider failed.', 'model_error', { cause: new Error('500 secret') });
+    const caused = await collect(from([started], upstream));
+    expect(caused.at(-1)).toEqual({
+      type: EventType.RUN_ERROR,
+      message: expect.stringMatching(/^The model provider failed \(error id [0-9a-f-]{36}\)\.$/),
       code: 'model_error',
     });
     const unknown = await collect(from([started], new Error('ECONNREFUSED 10.0.0.7:5432 at /srv/app/secret.js')));
     expect(unknown.at(-1)).toEqual({
       type: EventType.RUN_ERROR,
-      message: 'The agent failed while running.',
+      message: expect.stringMatching(/^The agent failed while running \(error id [0-9a-f-]{36}\)\.$/),
       code: 'agent_error',
     });
   });

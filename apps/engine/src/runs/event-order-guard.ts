@@ -4,6 +4,7 @@
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import { AgentRunError } from '../agents/agent-runtime.js';
+import { logFailure, withErrorId } from '../errors/log-failure.js';
 
 type Run = { threadId: string; runId: string };
 
@@ -61,10 +62,15 @@ function createOrderChecker() {
 }
 
 function describeFailure(error: unknown, logger: Logger): BaseEvent {
-  if (error instanceof AgentRunError) return createRunError(error.message, error.code);
-  // Anything else may carry internals (paths, hosts, SQL): the client gets a plain sentence, the log the rest.
-  logger.error({ err: error }, 'agent run failed');
-  return createRunError('The agent failed while running.', 'agent_error');
+  if (error instanceof AgentRunError) {
+    if (error.cause === undefined) return createRunError(error.message, error.code);
+    const errorId = logFailure(logger, 'error', error.cause, `agent run failed: ${error.message}`);
+    return createRunError(withErrorId(error.message, errorId), error.code);
+  }
+  // Anything else may carry internals (paths, hosts, SQL, an upstream's reply): the client gets a plain
+  // sentence, the log the rest.
+  const errorId = logFailure(logger, 'error', error, 'agent run failed');
+  return createRunError(withErrorId('The agent failed while running.', errorId), 'agent_error');
 }
 
 /**

@@ -5,6 +5,7 @@ import { type BaseEvent, EventType, HttpAgent, type Message } from '@ag-ui/clien
 import { waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
+import { captureLogs } from '../testing/captured-logs.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../testing/everything-server.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
@@ -13,6 +14,7 @@ import { startFileEngine } from '../testing/test-engine.js';
 
 let model: FakeOpenAiServer;
 let engine: RunningEngine;
+const logs = captureLogs();
 
 beforeAll(async () => {
   model = await startFakeOpenAiServer();
@@ -23,6 +25,7 @@ beforeAll(async () => {
   });
   engine = await startFileEngine(config, {
     env: { FAKE_PROVIDER_KEY: 'sk-test-key', MODEL_API_KEY_ENVS: 'FAKE_PROVIDER_KEY', ...ALLOW_EVERYTHING_STDIO },
+    logDestination: logs.destination,
   });
 });
 
@@ -143,17 +146,22 @@ describe('AG-UI compliance with HttpAgent', () => {
     ]);
   });
 
-  it('turns a provider failure into a final RUN_ERROR with a message and a code, and no stack', async () => {
-    model.script({ status: 500, message: 'upstream exploded' }, { status: 500, message: 'upstream exploded' });
+  it('turns a provider failure into a final RUN_ERROR with a message, a code and an error id, and no stack', async () => {
+    const body = 'upstream exploded: internal host db-7.corp';
+    model.script({ status: 500, message: body }, { status: 500, message: body });
     const agent = newAgent('hi');
     const { events, last, result } = await runWithClient(agent);
     expect(last).toMatchObject({ type: EventType.RUN_ERROR, code: 'model_error' });
     // Nothing was said: the conversation is still just the user's message.
     expect(result?.newMessages ?? []).toEqual([]);
     expect(agent.messages.map((message) => message.role)).toEqual(['user']);
-    expect(String(last?.message)).toMatch(/model provider failed.*upstream exploded/);
-    expect(JSON.stringify(last)).not.toMatch(/at .*\.(js|ts):\d+/);
     expect(events.filter((event) => event.type === EventType.RUN_ERROR)).toHaveLength(1);
+    // What the provider said goes to the log, under the id the client is given, and nowhere public.
+    const errorId = /^The model provider failed \(error id ([0-9a-f-]{36})\)\.$/.exec(String(last?.message))?.[1] ?? '';
+    expect(JSON.stringify(events)).not.toContain('exploded');
+    expect(JSON.stringify(last)).not.toMatch(/at .*\.(js|ts):\d+/);
+    expect(JSON.stringify(logs.withErrorId(errorId))).toContain(body);
+    expect(await (await fetch(`${engine.url}/health`)).text()).not.toContain('exploded');
   });
 
   it('stops the model call when the client aborts mid-stream', async () => {

@@ -253,20 +253,21 @@ describe('an agent whose module does not load', () => {
     await engine?.shutdown();
   });
 
-  it('answers runs with 503 problem+json naming the missing module', async () => {
+  // The file's path stays in the log: a client learns the class of failure and the error id.
+  it('answers runs with 503 problem+json naming the class of failure and an error id', async () => {
     const response = await postRun(engine, input('hi'));
     expect(response.status).toBe(503);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(((await response.json()) as { detail: string }).detail).toMatch(/graphs\/support\.js does not exist/);
+    const { detail } = (await response.json()) as { detail: string };
+    expect(detail).toMatch(/\(missing_file\) \(error id [0-9a-f-]{36}\)/);
+    expect(detail).not.toContain('support.js');
   });
 
   it('says so in /agent/capabilities', async () => {
     const response = await fetch(`${engine.url}/agent/capabilities`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({
-      framework: 'LANGGRAPH',
-      supported: false,
-      detail: expect.any(String),
-    });
+    const body = await response.json();
+    expect(body).toMatchObject({ framework: 'LANGGRAPH', supported: false, detail: expect.any(String) });
+    expect(JSON.stringify(body)).not.toContain('support.js');
   });
 });

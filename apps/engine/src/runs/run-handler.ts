@@ -6,6 +6,7 @@ import { formatZodIssues } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import type { RequestHandler } from 'express';
 import type pg from 'pg';
+import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { continueAguiThread, storeAguiRun } from '../threads/agui-threads.js';
 import { createMessageCollector } from './collect-messages.js';
@@ -20,9 +21,9 @@ export type RunOptions = {
 
 export function handleRun({ keepaliveMs, threads }: RunOptions): RequestHandler {
   return async (req, res) => {
-    const { runtime, loadError, toolset, config } = getSnapshot(res);
-    // The agent's module did not load (/health says why); the next config version loads it afresh.
-    if (runtime === undefined) throw new AppError('service_unavailable', loadError?.message ?? 'No agent is loaded.');
+    const { runtime, loadFailure, toolset, config } = getSnapshot(res);
+    // The agent's module did not load (the log says why); the next config version loads it afresh.
+    if (runtime === undefined) throw new AppError('service_unavailable', describeLoadFailure(loadFailure));
     if (!req.is('application/json')) {
       throw new AppError('unsupported_media_type', 'Send the RunAgentInput as application/json.');
     }

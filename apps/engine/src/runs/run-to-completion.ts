@@ -2,6 +2,7 @@
 // order guard as /agent/run, collected into the messages and text the run produced.
 import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
+import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
@@ -16,9 +17,9 @@ export async function runToCompletion(
   signal: AbortSignal,
   logger: Logger,
 ): Promise<CompletedRun> {
-  const { runtime, loadError, toolset } = snapshot;
+  const { runtime, loadFailure, toolset } = snapshot;
   if (runtime === undefined) {
-    return { finished: false, code: 'agent_not_loaded', message: loadError?.message ?? 'No agent is loaded.' };
+    return { finished: false, code: 'agent_not_loaded', message: describeLoadFailure(loadFailure) };
   }
   const collector = createMessageCollector();
   let last: BaseEvent | undefined;

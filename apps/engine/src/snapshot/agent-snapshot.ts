@@ -4,21 +4,21 @@
 import type { TEngineConfig, TSsoConfig } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
-import { createAgentRuntime } from '../agents/create-agent-runtime.js';
+import { type AgentLoadFailure, createAgentRuntime } from '../agents/create-agent-runtime.js';
 import type { ModelSettings } from '../agents/llm/model-credentials.js';
-import type { AgentLoadError } from '../agents/modules/load-agent-module.js';
 import { type Authenticator, createAuthenticator } from '../auth/authenticator.js';
-import type { JwksResolver } from '../auth/jwks-resolver.js';
+import type { JwksResolvers } from '../auth/jwks-resolver.js';
 import { managerTokenSettings } from '../auth/manager-tokens.js';
+import type { EgressPolicy } from '../egress/egress-policy.js';
 import { connectMcpToolset, type McpToolset } from '../mcp/mcp-toolset.js';
 import type { StdioPolicy } from '../mcp/stdio-policy.js';
 
 export type AgentSnapshot = {
   version: number;
   config: TEngineConfig;
-  /** Absent when the agent's module did not load; `loadError` says why (503 for runs, degraded health). */
+  /** Absent when the agent's module did not load; `loadFailure` says why (503 for runs, degraded health). */
   runtime: AgentRuntime | undefined;
-  loadError: AgentLoadError | undefined;
+  loadFailure: AgentLoadFailure | undefined;
   toolset: McpToolset;
   auth: Authenticator;
   /** Keeps the snapshot open until the returned release is called. */
@@ -28,7 +28,9 @@ export type AgentSnapshot = {
 };
 
 export type SnapshotDependencies = {
-  resolver: JwksResolver;
+  resolvers: JwksResolvers;
+  /** Every connection to a tenant-chosen URL (MCP, model baseUrl) goes through it. */
+  egress: EgressPolicy;
   oidcFallback: TSsoConfig | undefined;
   managerIssuer: string | undefined;
   authDisabled: boolean;
@@ -53,17 +55,18 @@ export async function createAgentSnapshot(
     fallback: deps.oidcFallback,
     manager: deps.managerIssuer === undefined ? undefined : managerTokenSettings(deps.managerIssuer, config.agent.id),
     authDisabled: deps.authDisabled,
-    resolver: deps.resolver,
+    resolvers: deps.resolvers,
     logger,
   });
   // Tools first: agent modules may ask for them (getMcpTools) while they load.
-  const toolset = await connectMcpToolset(config.mcp_servers, { logger, stdio: deps.stdio });
+  const toolset = await connectMcpToolset(config.mcp_servers, { logger, stdio: deps.stdio, egress: deps.egress });
   const choice = await createAgentRuntime(config, {
     models: deps.models,
     logger,
     version,
     agentsDir: deps.agentsDir,
     databaseUrl: deps.databaseUrl,
+    egressFetch: deps.egress.fetch,
     toolbox: toolset,
   }).catch(async (error: unknown) => {
     await toolset.close();
@@ -92,7 +95,7 @@ export async function createAgentSnapshot(
     version,
     config,
     runtime,
-    loadError: choice.runtime === undefined ? choice.loadError : undefined,
+    loadFailure: choice.runtime === undefined ? choice.loadFailure : undefined,
     toolset,
     auth,
     lease: () => {

@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createLogger } from '@agentplane/server-kit';
+import { createLogger, LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
+import type { DestinationStream } from 'pino';
 import { loadEngineEnv } from '../env.js';
 import { type RunningEngine, startEngine } from '../start-engine.js';
 
@@ -11,9 +12,13 @@ export type TestEngineOptions = {
   env?: Record<string, string>;
   keepaliveMs?: number;
   logLevel?: string;
+  /** Where the engine's log lines go (see captured-logs.ts); the level is then `info` unless logLevel says. */
+  logDestination?: DestinationStream;
 };
 
-const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', ENGINE_AUTH: 'disabled' };
+// Test peers listen on loopback, so the egress policy allows it here as the launcher does; tests of the
+// policy itself set ENGINE_EGRESS_ALLOW to '' (unset).
+const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', ENGINE_AUTH: 'disabled', ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW };
 
 export async function startTestEngine(
   env: Record<string, string>,
@@ -21,7 +26,8 @@ export async function startTestEngine(
 ): Promise<RunningEngine> {
   const logger = createLogger({
     name: 'engine-test',
-    level: options.logLevel ?? process.env.TEST_LOG_LEVEL ?? 'silent',
+    level: options.logLevel ?? (options.logDestination ? 'info' : (process.env.TEST_LOG_LEVEL ?? 'silent')),
+    ...(options.logDestination === undefined ? {} : { destination: options.logDestination }),
   });
   const engine = await startEngine(loadEngineEnv({ ...BASE_ENV, ...env, ...options.env }), {
     logger,

@@ -18,6 +18,7 @@ import {
 } from '@agentplane/contracts';
 import type { Db, Prisma, SecretBox, Tx } from '@agentplane/db';
 import type { z } from 'zod';
+import type { TenantUrl } from '../egress/refuse-private-urls.js';
 import { checkMcpServerAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 
 /** The columns every managed resource row has, plus the typed object's own columns. */
@@ -65,6 +66,8 @@ export type ResourceKind<Typed> = {
   agentsReferencing: (id: string) => Prisma.AgentWhereInput;
   /** Refuses (422) what the operator does not let tenants configure, before anything is written. */
   checkAllowed?: (typed: Typed, policy: OperatorPolicy) => void;
+  /** The URLs in the typed object an engine will connect to, for the egress check at write time. */
+  tenantUrls: (typed: Typed) => TenantUrl[];
 };
 
 const asDelegate = (delegate: unknown) => delegate as ResourceDelegate;
@@ -93,6 +96,7 @@ export const INTEGRATIONS: ResourceKind<TIntegrationConfig> = {
       box.open,
     ),
   agentsReferencing: (id) => ({ integrations: { some: { integrationId: id } } }),
+  tenantUrls: () => [],
 };
 
 export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
@@ -113,6 +117,8 @@ export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
   fromRow: (row, box) => mapMcpServerSecrets(row.config as TMcpServerConfig, box.open),
   agentsReferencing: (id) => ({ mcpServers: { some: { mcpServerId: id } } }),
   checkAllowed: checkMcpServerAllowed,
+  // A stdio server ignores a url left over from another transport.
+  tenantUrls: (typed) => (typed.transport === 'stdio' ? [] : [{ path: 'mcp_server.url', url: typed.url }]),
 };
 
 export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {
@@ -128,4 +134,8 @@ export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {
   toColumns: (typed) => ({ config: typed }),
   fromRow: (row) => row.config as TSsoConfig,
   agentsReferencing: (id) => ({ ssoId: id }),
+  tenantUrls: (typed) => [
+    { path: 'sso.issuer', url: typed.issuer },
+    { path: 'sso.jwksUri', url: typed.jwksUri },
+  ],
 };

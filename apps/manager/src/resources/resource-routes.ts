@@ -1,7 +1,9 @@
 import { ZPaginationQuery, ZUuid } from '@agentplane/contracts';
 import type { Db, SecretBox } from '@agentplane/db';
+import type { EgressAllowList } from '@agentplane/server-kit';
 import type { Request } from 'express';
 import { z } from 'zod';
+import { refusePrivateUrls } from '../egress/refuse-private-urls.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
@@ -18,15 +20,21 @@ import {
 
 export const ZIdParams = z.strictObject({ id: ZUuid });
 
-export type ResourceRouteDependencies = { db: Db; box: SecretBox; policy: OperatorPolicy };
+export type ResourceRouteDependencies = {
+  db: Db;
+  box: SecretBox;
+  policy: OperatorPolicy;
+  egressAllow: EgressAllowList;
+};
 
 /** The spec's common pattern (POST /, GET /, GET /{id}, PATCH /{id}, DELETE /{id}) for one resource kind. */
 export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependencies, kind: ResourceKind<T>): void {
   const contextOf = (req: Request): ResourceContext => ({ ...deps, workspaceId: currentWorkspace(req).id });
-  const bodyOf = (body: Record<string, unknown> & { name: string }) => ({
-    name: body.name,
-    typed: body[kind.key] as T,
-  });
+  const bodyOf = (body: Record<string, unknown> & { name: string }) => {
+    const typed = body[kind.key] as T;
+    refusePrivateUrls(kind.tenantUrls(typed), deps.egressAllow);
+    return { name: body.name, typed };
+  };
   const collection = `/${kind.segment}/`;
   const item = `/${kind.segment}/:id`;
   const tag = kind.segment;

@@ -3,7 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { TMe } from '@agentplane/contracts';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
-import { createLogger } from '@agentplane/server-kit';
+import { createLogger, LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import request from 'supertest';
 import { createManagerApp, type ManagerApp } from '../app.js';
 import { loadManagerConfig, type ManagerConfig } from '../config.js';
@@ -28,6 +28,8 @@ export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<
     // Generous by default so that suites signing in many users are not throttled; the rate-limit suite lowers them.
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+    // Test peers listen on loopback, as the launcher allows; the egress suite sets EGRESS_ALLOW itself.
+    EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     ...env,
   });
   const app = createManagerApp({

@@ -1,6 +1,6 @@
 // The typed `agent` object of each framework an engine can host.
 import { z } from 'zod';
-import { ZNonBlankString } from '../common/primitives.js';
+import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
 
 export const AGENT_FRAMEWORKS = ['LLM', 'LANGGRAPH', 'CUSTOM'] as const;
 export type TAgentFramework = (typeof AGENT_FRAMEWORKS)[number];
@@ -18,8 +18,7 @@ const ZModel = z
       .url({ protocol: /^https?$/ })
       .optional()
       .meta({
-        description:
-          "An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only",
+        description: `An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only. ${EGRESS_RULE}`,
       }),
     apiKey: z.string().min(1).max(4096).optional().meta({
       description: 'The API key for this model: a secret, sealed at rest and in the published engine config',

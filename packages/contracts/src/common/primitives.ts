@@ -16,3 +16,9 @@ export const ZNonBlankString = z.string().regex(/\S/, { error: 'Must not be empt
 
 // Timestamps leave the API as Date#toISOString() output; an explicit offset is accepted too.
 export const ZIsoDateTime = z.iso.datetime({ offset: true });
+
+/** How every URL an engine connects to on a tenant's behalf is limited, for the OpenAPI descriptions. */
+export const EGRESS_RULE =
+  'Public addresses only: loopback, private, CGNAT, link-local (cloud metadata), unique-local, multicast and ' +
+  'reserved addresses, IPv4-mapped forms included, are refused unless the operator allows them: a literal one ' +
+  'here with a 422, one a host name resolves to (or a redirect leads to) by the engine when it connects.';

@@ -1,6 +1,6 @@
 // The spec's "MCPServer" object. Keys keep the spec's camelCase exactly.
 import { z } from 'zod';
-import { ZNonBlankString } from '../common/primitives.js';
+import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
 import { describeRefusedEnvName } from './launch-variables.js';
 
 export const MCP_TRANSPORTS = ['streamable_http', 'sse', 'stdio', 'websocket'] as const;
@@ -59,7 +59,10 @@ export const ZMcpServerConfig = z
     name: ZNonBlankString,
     transport: z.enum(MCP_TRANSPORTS).default('streamable_http'),
     // Checked against the transport below, which also reports an empty url once rather than twice.
-    url: z.string().optional(),
+    url: z
+      .string()
+      .optional()
+      .describe(`The server's URL (streamable_http, sse: http(s); websocket: ws(s)). ${EGRESS_RULE}`),
     command: ZNonBlankString.optional().meta({
       description:
         'Executable of a stdio server. The command line (command and args) must be one the operator permits in MCP_STDIO_COMMANDS; none is by default',

@@ -1,6 +1,6 @@
 // The OIDC setting an engine uses to check `Authorization: Bearer` tokens on its run endpoint.
 import { z } from 'zod';
-import { ZNonBlankString } from '../common/primitives.js';
+import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
 
 // Only public-key algorithms: an HMAC algorithm would let anyone holding the public JWKS forge tokens.
 export const ASYMMETRIC_JWT_ALGORITHMS = [
@@ -41,9 +41,9 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,6
 export const ZSsoConfig = z
   .strictObject({
     enabled: z.boolean().default(true),
-    issuer: ZIssuerUrl,
+    issuer: ZIssuerUrl.describe(`The OIDC issuer; its discovery document is fetched from it. ${EGRESS_RULE}`),
     audience: ZNonBlankString,
-    jwksUri: ZIssuerUrl.optional(),
+    jwksUri: ZIssuerUrl.optional().describe(`The issuer's JWKS, skipping discovery. ${EGRESS_RULE}`),
     algorithms: z
       .array(z.enum(ASYMMETRIC_JWT_ALGORITHMS))
       .min(1)

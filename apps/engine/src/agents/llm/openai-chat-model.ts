@@ -1,5 +1,6 @@
 // Any OpenAI-compatible chat-completions server (OpenAI, vLLM, Ollama, LM Studio…) through the openai SDK.
 import OpenAI from 'openai';
+import { isEgressRefusal } from '../../egress/egress-policy.js';
 import { AgentRunError } from '../agent-runtime.js';
 import type { ChatModel, ModelDelta } from './chat-model.js';
 
@@ -9,14 +10,24 @@ export type OpenAiChatModelOptions = {
   apiKey: string | undefined;
   baseUrl: string;
   temperature: number | undefined;
+  /** The egress policy's fetch when the URL is the tenant's choice (a config `baseUrl`). */
+  fetch?: typeof globalThis.fetch | undefined;
 };
 
 function toModelError(error: unknown): AgentRunError {
-  const reason = error instanceof Error ? error.message : String(error);
-  return new AgentRunError(`The model provider failed: ${reason}`, 'model_error');
+  const message = isEgressRefusal(error)
+    ? "The model provider's address is refused by the engine's egress policy."
+    : 'The model provider failed.';
+  return new AgentRunError(message, 'model_error', { cause: error });
 }
 
-export function createOpenAiChatModel({ model, apiKey, baseUrl, temperature }: OpenAiChatModelOptions): ChatModel {
+export function createOpenAiChatModel({
+  model,
+  apiKey,
+  baseUrl,
+  temperature,
+  fetch,
+}: OpenAiChatModelOptions): ChatModel {
   // One client per applied config: it keeps its connection pool across runs. Every option the SDK would
   // otherwise read from the engine's environment (OPENAI_API_KEY, OPENAI_ADMIN_KEY, OPENAI_ORG_ID…) is
   // given, so nothing from the environment reaches a server the tenant chose. The SDK insists on a key;
@@ -30,6 +41,7 @@ export function createOpenAiChatModel({ model, apiKey, baseUrl, temperature }: O
     baseURL: baseUrl,
     maxRetries: 1,
     ...(apiKey === undefined ? { defaultHeaders: { Authorization: null } } : {}),
+    ...(fetch === undefined ? {} : { fetch }),
   });
   return {
     async *stream({ messages, tools, signal }): AsyncGenerator<ModelDelta> {

@@ -1,5 +1,6 @@
-// Agent modules that do not load: every class of failure makes /health degraded with the reason and
-// runs answer 503 problem+json; in database mode the next published config loads the module afresh,
+// Agent modules that do not load: every class of failure makes /health degraded with its class and an
+// error id (the reason, which may hold paths or what the import threw, goes to the log under that id)
+// and runs answer 503 problem+json; in database mode the next published config loads the module afresh,
 // so fixing the reference and publishing recovers without a restart. (A file fixed in place is
 // covered in load-agent-module.test.ts, under plain Node: jest keeps the first text of a file it read.)
 import { randomUUID } from 'node:crypto';
@@ -17,13 +18,14 @@ import {
 } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
+import { type CapturedLogs, captureLogs } from '../../testing/captured-logs.js';
 import { makeCustomEngineConfig, makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
 import { startFileEngine, startTestEngine } from '../../testing/test-engine.js';
 
 type Health = {
   status: string;
   config_version: number;
-  agent_module?: { status: string; code: string; error: string };
+  agent_module?: { status: string; code: string; error: string; error_id: string };
 };
 
 const CUSTOM_FIXTURES = fileURLToPath(new URL('../custom/fixtures', import.meta.url));
@@ -69,15 +71,31 @@ async function postRun(engine: RunningEngine) {
   });
 }
 
-async function expectUnavailable(engine: RunningEngine, code: string, reason: RegExp) {
+const ERROR_ID = /^[0-9a-f-]{36}$/;
+
+/** Public answers carry the class of failure and an error id; the reason is in the log line with that id only. */
+async function expectUnavailable(engine: RunningEngine, logs: CapturedLogs, code: string, reason: RegExp) {
   const { status, body } = await health(engine);
   expect(status).toBe(200);
   expect(body.status).toBe('degraded');
-  expect(body.agent_module).toEqual({ status: 'failed', code, error: expect.stringMatching(reason) });
+  expect(body.agent_module).toEqual({
+    status: 'failed',
+    code,
+    error: expect.any(String),
+    error_id: expect.any(String),
+  });
+  const errorId = body.agent_module?.error_id ?? '';
+  expect(errorId).toMatch(ERROR_ID);
+  expect(JSON.stringify(body)).not.toMatch(reason);
+  expect(logs.withErrorId(errorId)).toEqual([
+    expect.objectContaining({ err: expect.objectContaining({ code, message: expect.stringMatching(reason) }) }),
+  ]);
   const run = await postRun(engine);
   expect(run.status).toBe(503);
   expect(run.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(((await run.json()) as { detail: string }).detail).toMatch(reason);
+  const { detail } = (await run.json()) as { detail: string };
+  expect(detail).toContain(errorId);
+  expect(detail).not.toMatch(reason);
 }
 
 let agentsDir: string;
@@ -107,9 +125,13 @@ describe('each class of module error makes the engine degraded and its runs 503'
   ];
   it.each(cases)('%s (%s)', async (_name, code, framework, reference, reason) => {
     const config = framework === 'CUSTOM' ? makeCustomEngineConfig(reference) : makeLangGraphEngineConfig(reference);
-    const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: agentsDir } });
+    const logs = captureLogs();
+    const engine = await startFileEngine(config, {
+      env: { ENGINE_AGENTS_DIR: agentsDir },
+      logDestination: logs.destination,
+    });
     try {
-      await expectUnavailable(engine, code, reason);
+      await expectUnavailable(engine, logs, code, reason);
     } finally {
       await engine.shutdown();
     }
@@ -122,9 +144,13 @@ describe('each class of module error makes the engine degraded and its runs 503'
   ];
   it.each(wrongTypes)('%s (wrong_type)', async (_name, framework, reference, reason) => {
     const config = framework === 'CUSTOM' ? makeCustomEngineConfig(reference) : makeLangGraphEngineConfig(reference);
-    const engine = await startFileEngine(config, { env: { ENGINE_AGENTS_DIR: CUSTOM_FIXTURES } });
+    const logs = captureLogs();
+    const engine = await startFileEngine(config, {
+      env: { ENGINE_AGENTS_DIR: CUSTOM_FIXTURES },
+      logDestination: logs.destination,
+    });
     try {
-      await expectUnavailable(engine, 'wrong_type', reason);
+      await expectUnavailable(engine, logs, 'wrong_type', reason);
     } finally {
       await engine.shutdown();
     }
@@ -184,26 +210,25 @@ describe('recovery in database mode', () => {
 
   it('goes through every error class and recovers once a config whose module loads is published', async () => {
     await publish(1, 'missing.js:createAgent');
-    engine = await startTestEngine({
-      AGENT_ID: agentId,
-      DATABASE_URL: database.url,
-      ENGINE_CONFIG_POLL_MS: '100',
-      ENGINE_AGENTS_DIR: agentsDir,
-    });
+    const logs = captureLogs();
+    engine = await startTestEngine(
+      { AGENT_ID: agentId, DATABASE_URL: database.url, ENGINE_CONFIG_POLL_MS: '100', ENGINE_AGENTS_DIR: agentsDir },
+      { logDestination: logs.destination },
+    );
     await servedVersion(1);
-    await expectUnavailable(engine, 'missing_file', /missing\.js does not exist/);
+    await expectUnavailable(engine, logs, 'missing_file', /missing\.js does not exist/);
 
     await publish(2, 'good.js:nothing');
     await servedVersion(2);
-    await expectUnavailable(engine, 'missing_export', /no export "nothing"/);
+    await expectUnavailable(engine, logs, 'missing_export', /no export "nothing"/);
 
     await publish(3, 'syntax.js:createAgent');
     await servedVersion(3);
-    await expectUnavailable(engine, 'load_failed', /failed to load/);
+    await expectUnavailable(engine, logs, 'load_failed', /failed to load/);
 
     await publish(4, 'number.js:createAgent');
     await servedVersion(4);
-    await expectUnavailable(engine, 'wrong_type', /a number, not a factory/);
+    await expectUnavailable(engine, logs, 'wrong_type', /a number, not a factory/);
 
     await publish(5, 'good.js:createAgent');
     await servedVersion(5);
