@@ -1,13 +1,24 @@
 import path from 'node:path';
 import { ASYMMETRIC_JWT_ALGORITHMS, type TSsoConfig, ZIssuerUrl, ZSsoConfig } from '@agentplane/contracts';
+import { parseSecretKey } from '@agentplane/db/secrets';
 import { ConfigError, parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
+import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
 
 const splitList = (value: string) =>
   value
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
+
+function isAgentKey(value: string): boolean {
+  try {
+    parseSecretKey(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const ZEngineEnv = z.object({
   PORT: ZPort.default(8001),
@@ -54,8 +65,10 @@ const ZEngineEnv = z.object({
     .string()
     .max(4096)
     .default('Sorry, I can only read text messages. Please send your question as text.'),
-  SECRETS_KEY: z.string().min(1).optional(),
-  SECRETS_KEY_PREVIOUS: z.string().transform(splitList).optional(),
+  AGENT_KEY: z
+    .string()
+    .refine(isAgentKey, "must be this agent's key (32 bytes, base64) from its engine credentials")
+    .optional(),
   ENGINE_AGENTS_DIR: z.string().min(1).optional(),
 });
 
@@ -76,7 +89,15 @@ export type WhatsAppSettings = {
 };
 
 export type ConfigSourceSettings =
-  | { kind: 'database'; agentId: string; databaseUrl: string; pollMs: number; listen: boolean }
+  | {
+      kind: 'database';
+      agentId: string;
+      databaseUrl: string;
+      /** Opens the secrets of this agent's config, and no other agent's. */
+      agentKey: string;
+      pollMs: number;
+      listen: boolean;
+    }
   | { kind: 'file'; path: string };
 
 export type EngineEnv = {
@@ -93,8 +114,6 @@ export type EngineEnv = {
   /** Browser origins allowed to call the agent endpoints with a bearer token. */
   corsOrigins: string[];
   whatsapp: WhatsAppSettings;
-  secretsKey: string | undefined;
-  previousSecretsKeys: string[];
   /** The whole environment: LLM agents read their API key from the variable their config names. */
   variables: NodeJS.ProcessEnv;
   /** Where LANGGRAPH graph and CUSTOM module paths are resolved (ENGINE_AGENTS_DIR, else the working directory). */
@@ -119,12 +138,20 @@ function readSource(parsed: ParsedEnv): ConfigSourceSettings {
     );
   }
   if (DATABASE_URL === undefined) {
-    throw new ConfigError('Invalid environment:\n  DATABASE_URL: required when AGENT_ID is set');
+    throw new ConfigError(
+      `Invalid environment:\n  DATABASE_URL: required when AGENT_ID is set; ${GET_ENGINE_CREDENTIALS}`,
+    );
+  }
+  if (parsed.AGENT_KEY === undefined) {
+    throw new ConfigError(
+      `Invalid environment:\n  AGENT_KEY: required when AGENT_ID is set; ${GET_ENGINE_CREDENTIALS}`,
+    );
   }
   return {
     kind: 'database',
     agentId: AGENT_ID,
     databaseUrl: DATABASE_URL,
+    agentKey: parsed.AGENT_KEY,
     pollMs: parsed.ENGINE_CONFIG_POLL_MS,
     listen: parsed.ENGINE_CONFIG_LISTEN === 'true',
   };
@@ -151,7 +178,8 @@ function readOidcFallback(parsed: ParsedEnv): TSsoConfig | undefined {
 /** Reads the engine's environment once at start-up; a missing or bad variable stops it with the variable's name. */
 export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
   // Compose files pass unset variables as empty strings (`AGENT_ID: ${AGENT_ID:-}`): empty means unset.
-  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const set = readCredentialFiles(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  refusePlatformSecrets(set);
   const parsed = parseEnv(ZEngineEnv, set);
   return {
     port: parsed.PORT,
@@ -171,8 +199,6 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       leaseMs: parsed.WHATSAPP_LEASE_MS,
       unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
     },
-    secretsKey: parsed.SECRETS_KEY,
-    previousSecretsKeys: parsed.SECRETS_KEY_PREVIOUS ?? [],
     variables: env,
     agentsDir: path.resolve(parsed.ENGINE_AGENTS_DIR ?? process.cwd()),
     databaseUrl: parsed.DATABASE_URL,

@@ -56,6 +56,7 @@ function loadRuntime(config: TEngineConfig, options: AgentRuntimeOptions): Promi
     case 'LANGGRAPH':
       return loadLangGraphAgent({
         ...common,
+        agentId: agent.id,
         reference: agent.config.graph,
         databaseUrl: options.databaseUrl,
         logger: options.logger,

@@ -1,5 +1,5 @@
-// Conversation threads in PostgreSQL: one per agent and external key ("whatsapp:<phone>",
-// "agui:<subject>:<threadId>"), holding the AG-UI messages of its finished runs in order.
+// Conversation threads in PostgreSQL: one per agent and external key ("whatsapp:<agent>:<integration>:<phone>",
+// "agui:<agent>:<issuer>:<subject>:<threadId>", see thread-scope.ts), holding the AG-UI messages of its finished runs in order.
 import type { Message } from '@ag-ui/core';
 import type pg from 'pg';
 

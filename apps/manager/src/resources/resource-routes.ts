@@ -1,5 +1,5 @@
 import { ZPaginationQuery, ZUuid } from '@agentplane/contracts';
-import type { Db, SecretBox } from '@agentplane/db';
+import type { AgentKeyring, Db, EngineRoleSettings, SecretBox } from '@agentplane/db';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
@@ -17,7 +17,13 @@ import {
 
 export const ZIdParams = z.strictObject({ id: ZUuid });
 
-export type ResourceRouteDependencies = { db: Db; box: SecretBox };
+/** box: the platform key, for resources at rest. agentKeys: seals each agent's engine config. */
+export type ResourceRouteDependencies = {
+  db: Db;
+  box: SecretBox;
+  agentKeys: AgentKeyring;
+  engineRoles: EngineRoleSettings;
+};
 
 /** The spec's common pattern (POST /, GET /, GET /{id}, PATCH /{id}, DELETE /{id}) for one resource kind. */
 export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependencies, kind: ResourceKind<T>): void {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createPrisma, type Db } from '../client.js';
 import { quoteIdentifier, withDatabase } from '../embedded/database-admin.js';
+import { ENGINE_GROUP_ROLE } from '../engine-roles/engine-role-names.js';
 
 /** Set by the jest global setup; read by every suite in the run. */
 export const ADMIN_URL_ENV = 'AGENTPLANE_TEST_ADMIN_URL';
@@ -92,7 +93,9 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
       await Promise.allSettled([prisma.$disconnect(), ...[...handedOut].map(endQuietly)]);
       handedOut.clear();
       await waitForNoBackends(adminUrl, name);
+      const roles = await engineRolesOf(adminUrl, name);
       await dropDatabase(adminUrl, name);
+      await dropRoles(adminUrl, roles);
     },
   };
 }
@@ -130,6 +133,29 @@ async function createFromTemplate(client: pg.Client, name: string, template: str
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     }
   }
+}
+
+/**
+ * Engine roles are cluster-wide, so a suite's roles outlive its database unless dropped with it. A
+ * role belongs to the database it was granted CONNECT on at provisioning.
+ */
+async function engineRolesOf(adminUrl: string, name: string): Promise<string[]> {
+  return withAdminClient(adminUrl, async (client) => {
+    const { rows } = await client.query<{ rolname: string }>(
+      `SELECT r.rolname FROM pg_database d, aclexplode(d.datacl) acl JOIN pg_roles r ON r.oid = acl.grantee
+       WHERE d.datname = $1 AND starts_with(r.rolname, $2)`,
+      [name, `${ENGINE_GROUP_ROLE}_`],
+    );
+    return rows.map((row) => row.rolname);
+  });
+}
+
+/** Once their database is gone the roles hold no grants, so they drop without revoking anything. */
+async function dropRoles(adminUrl: string, roles: string[]): Promise<void> {
+  if (roles.length === 0) return;
+  await withAdminClient(adminUrl, async (client) => {
+    for (const role of roles) await client.query(`DROP ROLE IF EXISTS ${quoteIdentifier(role)}`);
+  });
 }
 
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {

@@ -1,0 +1,47 @@
+// An engine runs only as its agent's own database role: started the old way, with the platform's
+// DATABASE_URL, or with a password that was rotated since, it stops at start and says what to do.
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { ConfigError } from '@agentplane/server-kit';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { engineCredentialsFor, startTestEngine } from '../testing/test-engine.js';
+
+let database: TestDatabase;
+let agentId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  agentId = (await makeAgent(database.prisma, (await makeWorkspace(database.prisma)).id)).id;
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe('starting an engine in database mode', () => {
+  it("refuses the platform's DATABASE_URL, naming the endpoint that issues engine credentials", async () => {
+    const { AGENT_KEY } = await engineCredentialsFor(database, agentId);
+    const start = startTestEngine({ AGENT_ID: agentId, AGENT_KEY, DATABASE_URL: database.url });
+    await expect(start).rejects.toThrow(ConfigError);
+    await expect(start).rejects.toThrow(
+      /not as this agent's engine role .*POST \/api\/v1\/agents\/\{id\}\/engine-credentials/,
+    );
+  });
+
+  it("refuses another agent's role", async () => {
+    const other = await engineCredentialsFor(database, randomUUID());
+    const { AGENT_KEY } = await engineCredentialsFor(database, agentId);
+    await expect(startTestEngine({ AGENT_ID: agentId, AGENT_KEY, DATABASE_URL: other.DATABASE_URL })).rejects.toThrow(
+      /not as this agent's engine role/,
+    );
+  });
+
+  it('refuses a wrong password, saying that credentials are rotated', async () => {
+    const { DATABASE_URL, AGENT_KEY } = await engineCredentialsFor(database, agentId);
+    const wrong = new URL(DATABASE_URL);
+    wrong.password = 'rotated-away';
+    await expect(startTestEngine({ AGENT_ID: agentId, AGENT_KEY, DATABASE_URL: wrong.toString() })).rejects.toThrow(
+      /refused this engine's login \(28P01\).*engine-credentials/,
+    );
+  });
+});
