@@ -22,9 +22,10 @@ export type TestDatabase = {
   createPool: (options?: { max?: number }) => pg.Pool;
   /**
    * A connected client that drop() ends: on this database, or with `admin` on the server's admin
-   * database (for ALTER DATABASE and pg_terminate_backend aimed at this one).
+   * database (for ALTER DATABASE and pg_terminate_backend aimed at this one), or with `url` as the
+   * user that URL names (an engine role).
    */
-  connectClient: (options?: { admin?: boolean }) => Promise<pg.Client>;
+  connectClient: (options?: { admin?: boolean; url?: string }) => Promise<pg.Client>;
   /** Ends everything handed out, waits until no backend is left on the database, then drops it. */
   drop: () => Promise<void>;
 };
@@ -82,8 +83,8 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
       handedOut.add(pool);
       return pool;
     },
-    connectClient: async ({ admin = false } = {}) => {
-      const client = new pg.Client({ connectionString: admin ? adminUrl : url });
+    connectClient: async ({ admin = false, url: asUser } = {}) => {
+      const client = new pg.Client({ connectionString: asUser ?? (admin ? adminUrl : url) });
       client.on('error', ignoreIdleError);
       handedOut.add(client);
       await client.connect();
