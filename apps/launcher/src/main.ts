@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
 import { ensureDemoAgent } from './demo-agent.js';
+import { engineCredentialFiles, withoutPlatformSecrets } from './engine-credentials.js';
 import { localSecret } from './local-secrets.js';
 import { ManagerApi, waitUntilHealthy } from './manager-api.js';
 import { say } from './prefixed-output.js';
@@ -56,12 +57,16 @@ async function main(): Promise<void> {
     // Port 0 (any free port) works too: each service reports the port it got.
     const managerPort = process.env.MANAGER_PORT ?? '8000';
     const enginePort = process.env.ENGINE_PORT ?? '8001';
-    const shared = { ...process.env, DATABASE_URL: databaseUrl, SECRETS_KEY: await localSecret('SECRETS_KEY') };
-
     const manager = startService(
       'manager',
       entryOf('manager'),
-      { ...shared, PORT: managerPort, SESSION_SECRET: await localSecret('SESSION_SECRET') },
+      {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        SECRETS_KEY: await localSecret('SECRETS_KEY'),
+        PORT: managerPort,
+        SESSION_SECRET: await localSecret('SESSION_SECRET'),
+      },
       0,
     );
     supervise(manager);
@@ -73,7 +78,12 @@ async function main(): Promise<void> {
     const engine = startService(
       'engine',
       entryOf('engine'),
-      { ...shared, PORT: enginePort, AGENT_ID: demo.agentId, ENGINE_MANAGER_ISSUER: await api.issuer() },
+      {
+        ...withoutPlatformSecrets(process.env),
+        ...(await engineCredentialFiles(api, demo.agentId)),
+        PORT: enginePort,
+        ENGINE_MANAGER_ISSUER: await api.issuer(),
+      },
       1,
     );
     supervise(engine);

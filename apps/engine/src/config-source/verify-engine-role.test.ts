@@ -1,10 +1,12 @@
 // An engine runs only as its agent's own database role: started the old way, with the platform's
 // DATABASE_URL, or with a password that was rotated since, it stops at start and says what to do.
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { engineRoleName, rotateEngineRolePassword } from '@agentplane/db';
+import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { ConfigError } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { engineCredentialsFor, startTestEngine } from '../testing/test-engine.js';
+import { makeLlmEngineConfig } from '../testing/engine-configs.js';
+import { engineCredentialsFor, startDatabaseEngine, startTestEngine } from '../testing/test-engine.js';
 
 let database: TestDatabase;
 let agentId: string;
@@ -43,5 +45,36 @@ describe('starting an engine in database mode', () => {
     await expect(startTestEngine({ AGENT_ID: agentId, AGENT_KEY, DATABASE_URL: wrong.toString() })).rejects.toThrow(
       /refused this engine's login \(28P01\).*engine-credentials/,
     );
+  });
+});
+
+describe('a running engine whose credentials are revoked', () => {
+  it('stops serving once the database refuses its login, rather than keep its last config', async () => {
+    const workspace = await makeWorkspace(database.prisma);
+    const agent = await makeAgent(database.prisma, workspace.id);
+    const config = makeLlmEngineConfig({ agentId: agent.id, workspaceId: workspace.id });
+    await database.prisma.engineConfig.create({
+      data: { agentId: agent.id, workspaceId: workspace.id, version: 1n, config: config as object },
+    });
+    const engine = await startDatabaseEngine(database, agent.id, {
+      ENGINE_CONFIG_POLL_MS: '50',
+      ENGINE_CONFIG_LISTEN: 'false',
+    });
+    try {
+      await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
+      await rotateEngineRolePassword(database.prisma, agent.id);
+      // Open connections outlive a password change; the next connection is the one refused.
+      await database.prisma.$queryRawUnsafe(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1',
+        engineRoleName(agent.id),
+      );
+      await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 503, {
+        what: 'the engine to stop serving',
+      });
+      const health = (await (await fetch(`${engine.url}/health`)).json()) as { detail?: string };
+      expect(health.detail).toMatch(/credentials were revoked/);
+    } finally {
+      await engine.shutdown();
+    }
   });
 });

@@ -8,6 +8,8 @@ import { GET_ENGINE_CREDENTIALS } from '../credentials-env.js';
 
 // invalid_password, invalid_authorization_specification: the URL's credentials, not the network.
 const REFUSED_LOGIN = new Set(['28P01', '28000']);
+
+export const isRefusedLogin = (error: unknown) => REFUSED_LOGIN.has((error as { code?: string }).code ?? '');
 const CONNECT_TIMEOUT_MS = 5000;
 
 /**
@@ -26,10 +28,9 @@ export async function verifyEngineRole(databaseUrl: string, agentId: string, log
       rows: [{ user } = { user: undefined }],
     } = await client.query<{ user: string }>('SELECT current_user AS user'));
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== undefined && REFUSED_LOGIN.has(code)) {
+    if (isRefusedLogin(error)) {
       throw new ConfigError(
-        `DATABASE_URL: the database refused this engine's login (${code}); each request for credentials replaces the password, so ${GET_ENGINE_CREDENTIALS}`,
+        `DATABASE_URL: the database refused this engine's login (${(error as { code: string }).code}); each request for credentials replaces the password, so ${GET_ENGINE_CREDENTIALS}`,
       );
     }
     logger.warn({ err: error }, 'the database is unreachable at start; its role is checked when it answers');
