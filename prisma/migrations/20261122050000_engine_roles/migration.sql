@@ -8,6 +8,10 @@ BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'agentplane_engine') THEN
     CREATE ROLE agentplane_engine NOLOGIN;
   END IF;
+  -- Granted to the group once, not per agent: concurrent GRANTs on one database's ACL fail
+  -- ("tuple concurrently updated"), and agents are created concurrently. It matters where the operator
+  -- has revoked CONNECT from PUBLIC.
+  EXECUTE format('GRANT CONNECT ON DATABASE %I TO agentplane_engine', current_database());
 END
 $$;
 

@@ -22,15 +22,9 @@ async function roleExists(db: SqlRunner, role: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-async function currentDatabase(db: SqlRunner): Promise<string> {
-  const [row] = await db.$queryRawUnsafe<{ name: string }[]>('SELECT current_database() AS name');
-  if (!row) throw new Error('current_database() returned nothing');
-  return row.name;
-}
-
 /**
- * Creates the agent's role (LOGIN, no password until credentials are issued), its group membership,
- * CONNECT on this database and its checkpoint schema; what exists already is kept, so this also
+ * Creates the agent's role (LOGIN, no password until credentials are issued), its group membership
+ * (which brings CONNECT on this database) and its checkpoint schema; what exists already is kept, so this also
  * repairs a partial or pre-existing setup. Transactional: run it in the transaction of the agent create.
  */
 export async function provisionEngineRole(db: SqlRunner, agentId: string, settings: EngineRoleSettings): Promise<void> {
@@ -42,7 +36,6 @@ export async function provisionEngineRole(db: SqlRunner, agentId: string, settin
   }
   await db.$executeRawUnsafe(`ALTER ROLE ${role} CONNECTION LIMIT ${limit}`);
   await db.$executeRawUnsafe(`GRANT ${quoteIdentifier(ENGINE_GROUP_ROLE)} TO ${role}`);
-  await db.$executeRawUnsafe(`GRANT CONNECT ON DATABASE ${quoteIdentifier(await currentDatabase(db))} TO ${role}`);
   await db.$executeRawUnsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   for (const statement of checkpointTableStatements(schema)) await db.$executeRawUnsafe(statement);
   await db.$executeRawUnsafe(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
@@ -52,16 +45,12 @@ export async function provisionEngineRole(db: SqlRunner, agentId: string, settin
 }
 
 /**
- * Drops the agent's checkpoint schema and its role. The role's grants on this database go first, as
- * PostgreSQL refuses to drop a role that still holds any. Transactional, like the agent delete.
+ * Drops the agent's checkpoint schema, and with it the role's only grants (PostgreSQL refuses to drop
+ * a role that still holds any), then the role. Transactional, like the agent delete.
  */
 export async function dropEngineRole(db: SqlRunner, agentId: string): Promise<void> {
-  const name = engineRoleName(agentId);
   await db.$executeRawUnsafe(`DROP SCHEMA IF EXISTS ${quoteIdentifier(checkpointSchemaName(agentId))} CASCADE`);
-  if (!(await roleExists(db, name))) return;
-  const database = quoteIdentifier(await currentDatabase(db));
-  await db.$executeRawUnsafe(`REVOKE ALL ON DATABASE ${database} FROM ${quoteIdentifier(name)}`);
-  await db.$executeRawUnsafe(`DROP ROLE ${quoteIdentifier(name)}`);
+  await db.$executeRawUnsafe(`DROP ROLE IF EXISTS ${quoteIdentifier(engineRoleName(agentId))}`);
 }
 
 /**

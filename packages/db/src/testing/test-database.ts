@@ -137,17 +137,15 @@ async function createFromTemplate(client: pg.Client, name: string, template: str
 }
 
 /**
- * Engine roles are cluster-wide, so a suite's roles outlive its database unless dropped with it. A
- * role belongs to the database it was granted CONNECT on at provisioning.
+ * Engine roles are cluster-wide, so a suite's roles outlive its database unless dropped with it. Each
+ * was provisioned with its checkpoint schema in the database, whose name gives the role's.
  */
 async function engineRolesOf(adminUrl: string, name: string): Promise<string[]> {
-  return withAdminClient(adminUrl, async (client) => {
-    const { rows } = await client.query<{ rolname: string }>(
-      `SELECT r.rolname FROM pg_database d, aclexplode(d.datacl) acl JOIN pg_roles r ON r.oid = acl.grantee
-       WHERE d.datname = $1 AND starts_with(r.rolname, $2)`,
-      [name, `${ENGINE_GROUP_ROLE}_`],
+  return withAdminClient(withDatabase(adminUrl, name), async (client) => {
+    const { rows } = await client.query<{ nspname: string }>(
+      "SELECT nspname FROM pg_namespace WHERE nspname ~ '^langgraph_[0-9a-f]{32}$'",
     );
-    return rows.map((row) => row.rolname);
+    return rows.map((row) => `${ENGINE_GROUP_ROLE}_${row.nspname.slice('langgraph_'.length)}`);
   });
 }
 
