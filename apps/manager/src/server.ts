@@ -1,4 +1,4 @@
-import { createAgentKeyring, createPrisma, createSecretBox } from '@agentplane/db';
+import { createAgentKeyring, createPrisma, createSecretBox, readMigrationStatus } from '@agentplane/db';
 import { ConfigError, createLogger, serve } from '@agentplane/server-kit';
 import { createManagerApp } from './app.js';
 import { pruneRateLimitCounters } from './auth/postgres-rate-limit-store.js';
@@ -19,6 +19,11 @@ async function main(): Promise<void> {
   }
   const db = createPrisma(config.databaseUrl, { preparedStatements: config.preparedStatements });
   await requireCreateRole(db);
+  const { pending } = await readMigrationStatus(config.databaseUrl);
+  if (pending.length > 0) {
+    // The upgrade below and every agent create need the engine roles migration.
+    throw new ConfigError(`Migrations are pending: ${pending.join(', ')}. Run \`pnpm db:migrate\` first.`);
+  }
   const provisioned = await upgradeEngineRoles(db, {
     box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),
     agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
