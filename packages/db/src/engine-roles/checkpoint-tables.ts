@@ -36,8 +36,11 @@ export function checkpointTableStatements(schema: string): string[] {
       type TEXT,
       blob BYTEA NOT NULL,
       PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx))`,
-    `INSERT INTO ${schema}.checkpoint_migrations (v)
-      SELECT unnest(ARRAY[${CHECKPOINT_MIGRATION_VERSIONS.join(', ')}]) ON CONFLICT DO NOTHING`,
+    // In a DO block, a utility statement, which the manager's pool does not keep prepared (its text is per agent).
+    `DO $$ BEGIN
+      INSERT INTO ${schema}.checkpoint_migrations (v)
+      SELECT unnest(ARRAY[${CHECKPOINT_MIGRATION_VERSIONS.join(', ')}]) ON CONFLICT DO NOTHING;
+    END $$`,
   ];
 }
 
