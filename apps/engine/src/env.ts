@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ASYMMETRIC_JWT_ALGORITHMS, type TSsoConfig, ZIssuerUrl, ZSsoConfig } from '@agentplane/contracts';
-import { parseSecretKey } from '@agentplane/db/secrets';
+import { isSecretKey } from '@agentplane/db/secrets';
 import { ConfigError, parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
 import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
@@ -10,15 +10,6 @@ const splitList = (value: string) =>
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
-
-function isAgentKey(value: string): boolean {
-  try {
-    parseSecretKey(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const ZEngineEnv = z.object({
   PORT: ZPort.default(8001),
@@ -67,7 +58,7 @@ const ZEngineEnv = z.object({
     .default('Sorry, I can only read text messages. Please send your question as text.'),
   AGENT_KEY: z
     .string()
-    .refine(isAgentKey, "must be this agent's key (32 bytes, base64) from its engine credentials")
+    .refine(isSecretKey, "must be this agent's key (32 bytes, base64) from its engine credentials")
     .optional(),
   ENGINE_AGENTS_DIR: z.string().min(1).optional(),
 });

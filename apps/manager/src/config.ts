@@ -1,16 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { parseSecretKey } from '@agentplane/db';
+import { isSecretKey } from '@agentplane/db';
 import { parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
-
-function isSecretKey(value: string): boolean {
-  try {
-    parseSecretKey(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const ZBooleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
 const ZCommaList = z.string().transform((value) =>

@@ -26,6 +26,7 @@ export {
   deriveAgentKey,
   isSealed,
   isSealedWithOtherKey,
+  isSecretKey,
   parseSecretKey,
   type SecretBox,
   SecretKeyError,

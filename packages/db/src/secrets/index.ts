@@ -5,4 +5,11 @@ export {
   deriveAgentKey,
   isSealedWithOtherKey,
 } from './agent-keys.js';
-export { createSecretBox, isSealed, parseSecretKey, type SecretBox, SecretKeyError } from './secret-box.js';
+export {
+  createSecretBox,
+  isSealed,
+  isSecretKey,
+  parseSecretKey,
+  type SecretBox,
+  SecretKeyError,
+} from './secret-box.js';

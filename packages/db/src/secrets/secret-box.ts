@@ -38,6 +38,16 @@ export function parseSecretKey(text: string): Buffer {
   return key;
 }
 
+/** For env schemas: whether `text` is a key parseSecretKey accepts. */
+export function isSecretKey(text: string): boolean {
+  try {
+    parseSecretKey(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function keyIdOf(key: Buffer): string {
   return createHash('sha256').update(key).digest('base64url').slice(0, 8);
 }
