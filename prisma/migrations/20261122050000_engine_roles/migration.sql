@@ -39,9 +39,18 @@ CREATE POLICY engine_owns_its_threads ON "conversation_threads" FOR ALL TO agent
   USING ("agent_id" = engine_agent_id()) WITH CHECK ("agent_id" = engine_agent_id());
 GRANT SELECT, INSERT, UPDATE ON "conversation_threads" TO agentplane_engine;
 
--- A message belongs to the agent of its thread; the subquery is itself limited by the policy above.
+-- A message carries its thread's agent, held equal by the foreign key, so that its policy needs no
+-- lookup of the thread: the engine's one-statement append creates a thread and its first messages
+-- together, and a policy subquery would not see that thread yet.
+ALTER TABLE "conversation_messages" ADD COLUMN "agent_id" UUID;
+UPDATE "conversation_messages" m SET "agent_id" = t."agent_id" FROM "conversation_threads" t WHERE t."id" = m."thread_id";
+ALTER TABLE "conversation_messages" ALTER COLUMN "agent_id" SET NOT NULL;
+CREATE UNIQUE INDEX "conversation_threads_id_agent_id_key" ON "conversation_threads"("id", "agent_id");
+ALTER TABLE "conversation_messages" DROP CONSTRAINT "conversation_messages_thread_id_fkey";
+ALTER TABLE "conversation_messages" ADD CONSTRAINT "conversation_messages_thread_id_agent_id_fkey"
+  FOREIGN KEY ("thread_id", "agent_id") REFERENCES "conversation_threads"("id", "agent_id") ON DELETE CASCADE ON UPDATE CASCADE;
+
 ALTER TABLE "conversation_messages" ENABLE ROW LEVEL SECURITY;
 CREATE POLICY engine_owns_its_messages ON "conversation_messages" FOR ALL TO agentplane_engine
-  USING (EXISTS (SELECT 1 FROM "conversation_threads" t WHERE t."id" = "thread_id" AND t."agent_id" = engine_agent_id()))
-  WITH CHECK (EXISTS (SELECT 1 FROM "conversation_threads" t WHERE t."id" = "thread_id" AND t."agent_id" = engine_agent_id()));
+  USING ("agent_id" = engine_agent_id()) WITH CHECK ("agent_id" = engine_agent_id());
 GRANT SELECT, INSERT ON "conversation_messages" TO agentplane_engine;

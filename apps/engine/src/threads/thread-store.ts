@@ -25,8 +25,8 @@ const APPEND = `
     DO UPDATE SET last_seq = conversation_threads.last_seq + EXCLUDED.last_seq, updated_at = now()
     RETURNING id, last_seq
   )
-  INSERT INTO conversation_messages (thread_id, seq, message)
-  SELECT thread.id, thread.last_seq - $3 + t.ord, t.message
+  INSERT INTO conversation_messages (thread_id, agent_id, seq, message)
+  SELECT thread.id, $1::uuid, thread.last_seq - $3 + t.ord, t.message
   FROM thread, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS t(message, ord)`;
 
 export async function loadThreadMessages(

@@ -10,6 +10,7 @@ import { dropEngineRole, provisionEngineRole, rotateEngineRolePassword } from '.
 
 const INSUFFICIENT_PRIVILEGE = '42501';
 const INVALID_PASSWORD = '28P01';
+const FOREIGN_KEY_VIOLATION = '23503';
 
 let database: TestDatabase;
 let mine: { agentId: string; credentials: EngineCredentialsEnv; client: pg.Client };
@@ -32,7 +33,9 @@ async function seedAgentRows(agentId: string, workspaceId: string, label: string
   const thread = await database.prisma.conversationThread.create({
     data: { agentId, externalKey: `agui:${label}`, lastSeq: 1 },
   });
-  await database.prisma.conversationMessage.create({ data: { threadId: thread.id, seq: 1, message: { label } } });
+  await database.prisma.conversationMessage.create({
+    data: { threadId: thread.id, agentId, seq: 1, message: { label } },
+  });
 }
 
 beforeAll(async () => {
@@ -130,6 +133,17 @@ describe("an engine's database role", () => {
         query(`INSERT INTO conversation_threads (agent_id, external_key) VALUES ($1, 'agui:forged')`, [otherAgentId]),
       ),
     ).toBe(INSUFFICIENT_PRIVILEGE);
+  });
+
+  it("cannot slip a message into another agent's thread, under either agent's id", async () => {
+    const theirs = await database.prisma.conversationThread.findFirstOrThrow({ where: { agentId: otherAgentId } });
+    const insert = (agentId: string) =>
+      query(`INSERT INTO conversation_messages (thread_id, agent_id, seq, message) VALUES ($1, $2, 99, '{}')`, [
+        theirs.id,
+        agentId,
+      ]);
+    expect(await errorCodeOf(insert(otherAgentId))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await errorCodeOf(insert(mine.agentId))).toBe(FOREIGN_KEY_VIOLATION);
   });
 
   it('sees nothing once it sets its role to the engine group', async () => {
