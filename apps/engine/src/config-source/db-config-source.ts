@@ -6,7 +6,7 @@ import type { Logger } from '@agentplane/server-kit';
 import pg from 'pg';
 import type { ConfigHolder } from './config-holder.js';
 import { listenForConfigChanges } from './listen-for-config-changes.js';
-import { isRefusedLogin } from './verify-engine-role.js';
+import { isRevokedCredential } from './verify-engine-role.js';
 
 export type DbConfigSourceOptions = {
   agentId: string;
@@ -66,7 +66,7 @@ export function startDbConfigSource({
       logger.debug({ err: error }, 'engine config poll failed');
       // The server refusing the login is no outage: the agent was deleted with its role, or its
       // credentials were rotated. Either way this engine must stop serving, not go on with its last config.
-      if (isRefusedLogin(error) && seen > 0n) {
+      if (isRevokedCredential(error) && seen > 0n) {
         logger.warn("the database refused this engine's credentials (agent deleted or credentials rotated)");
         seen = 0n;
         await holder.remove();

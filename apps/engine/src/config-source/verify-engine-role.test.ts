@@ -1,7 +1,7 @@
 // An engine runs only as its agent's own database role: started the old way, with the platform's
 // DATABASE_URL, or with a password that was rotated since, it stops at start and says what to do.
 import { randomUUID } from 'node:crypto';
-import { engineRoleName, rotateEngineRolePassword } from '@agentplane/db';
+import { dropEngineRole, engineRoleName, rotateEngineRolePassword } from '@agentplane/db';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { ConfigError } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -49,7 +49,7 @@ describe('starting an engine in database mode', () => {
 });
 
 describe('a running engine whose credentials are revoked', () => {
-  it('stops serving once the database refuses its login, rather than keep its last config', async () => {
+  async function startServingEngine() {
     const workspace = await makeWorkspace(database.prisma);
     const agent = await makeAgent(database.prisma, workspace.id);
     const config = makeLlmEngineConfig({ agentId: agent.id, workspaceId: workspace.id });
@@ -60,8 +60,27 @@ describe('a running engine whose credentials are revoked', () => {
       ENGINE_CONFIG_POLL_MS: '50',
       ENGINE_CONFIG_LISTEN: 'false',
     });
+    await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
+    return { engine, agentId: agent.id };
+  }
+
+  it('stops serving when its role is dropped under its open connections (the agent was deleted)', async () => {
+    const { engine, agentId } = await startServingEngine();
     try {
-      await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
+      // The row stays: only the role's going can stop this engine.
+      await dropEngineRole(database.prisma, agentId);
+      await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 503, {
+        what: 'the engine to stop serving',
+      });
+    } finally {
+      await engine.shutdown();
+    }
+  });
+
+  it('stops serving once the database refuses its login, rather than keep its last config', async () => {
+    const { engine, agentId } = await startServingEngine();
+    const agent = { id: agentId };
+    try {
       await rotateEngineRolePassword(database.prisma, agent.id);
       // Open connections outlive a password change; the next connection is the one refused.
       await database.prisma.$queryRawUnsafe(
