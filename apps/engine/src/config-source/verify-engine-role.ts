@@ -11,12 +11,13 @@ const REFUSED_LOGIN = new Set(['28P01', '28000']);
 
 export const isRefusedLogin = (error: unknown) => REFUSED_LOGIN.has((error as { code?: string }).code ?? '');
 
-// A session outlives the drop of its role, but current_user then fails with "invalid role OID" (42704).
-const ROLE_GONE = '42704';
+// A session outlives the drop of its role, but loses its grants (insufficient_privilege, 42501) and
+// its name (current_user: "invalid role OID", 42704).
+const ROLE_GONE = new Set(['42501', '42704']);
 
 /** The database no longer takes this engine's credentials: its agent was deleted, or they were rotated. */
 export const isRevokedCredential = (error: unknown) =>
-  isRefusedLogin(error) || (error as { code?: string }).code === ROLE_GONE;
+  isRefusedLogin(error) || ROLE_GONE.has((error as { code?: string }).code ?? '');
 const CONNECT_TIMEOUT_MS = 5000;
 
 /**
