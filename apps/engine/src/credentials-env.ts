@@ -37,6 +37,19 @@ export function readCredentialFiles(env: Record<string, string | undefined>): Re
   return resolved;
 }
 
+/**
+ * The environment a tenant's config may name variables of (an LLM model's apiKeyEnv), without the
+ * engine's own credentials: those reach this agent's database rows, every caller's threads included.
+ */
+export function withoutEngineCredentials(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept = { ...env };
+  for (const name of FROM_FILES) {
+    delete kept[name];
+    delete kept[`${name}_FILE`];
+  }
+  return kept;
+}
+
 /** An engine configured the old way, with the platform key, stops at once and says what to do instead. */
 export function refusePlatformSecrets(env: Record<string, string | undefined>): void {
   const given = PLATFORM_SECRETS.filter((name) => env[name] !== undefined);

@@ -77,6 +77,12 @@ describe('loadEngineEnv', () => {
     await writeFile(keyFile, `${AGENT_KEY}\n`);
     const env = loadEngineEnv({ AGENT_ID, DATABASE_URL_FILE: urlFile, AGENT_KEY_FILE: keyFile });
     expect(env.source).toMatchObject({ databaseUrl: DATABASE.DATABASE_URL, agentKey: AGENT_KEY });
+    // A config naming a variable (an LLM's apiKeyEnv) never gets the engine's own credentials.
+    for (const name of ['DATABASE_URL', 'DATABASE_URL_FILE', 'AGENT_KEY', 'AGENT_KEY_FILE']) {
+      expect(env.variables[name]).toBeUndefined();
+      expect(loadEngineEnv(DATABASE).variables[name]).toBeUndefined();
+    }
+    expect(loadEngineEnv({ ...DATABASE, OPENAI_API_KEY: 'sk-x' }).variables.OPENAI_API_KEY).toBe('sk-x');
     expect(() => loadEngineEnv({ ...DATABASE, AGENT_KEY_FILE: keyFile })).toThrow(
       /AGENT_KEY_FILE: set it or AGENT_KEY/,
     );

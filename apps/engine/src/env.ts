@@ -3,7 +3,12 @@ import { ASYMMETRIC_JWT_ALGORITHMS, type TSsoConfig, ZIssuerUrl, ZSsoConfig } fr
 import { isSecretKey } from '@agentplane/db/secrets';
 import { ConfigError, parseEnv, ZLogLevel, ZPort } from '@agentplane/server-kit';
 import { z } from 'zod';
-import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
+import {
+  GET_ENGINE_CREDENTIALS,
+  readCredentialFiles,
+  refusePlatformSecrets,
+  withoutEngineCredentials,
+} from './credentials-env.js';
 
 const splitList = (value: string) =>
   value
@@ -190,7 +195,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       leaseMs: parsed.WHATSAPP_LEASE_MS,
       unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
     },
-    variables: env,
+    variables: withoutEngineCredentials(env),
     agentsDir: path.resolve(parsed.ENGINE_AGENTS_DIR ?? process.cwd()),
     databaseUrl: parsed.DATABASE_URL,
   };
