@@ -1,6 +1,6 @@
 // Benchmark 3: from a PATCH sent to the manager until an engine serves the new config version,
 // with the manager's NOTIFY and with polling alone (ENGINE_CONFIG_LISTEN=false).
-import { startEngine } from './engine-process.js';
+import { issueEngineCredentials, startEngine } from './engine-process.js';
 import { percentile } from './load.js';
 import { ManagerClient, whatsapp } from './manager-client.js';
 import type { Service } from './service-process.js';
@@ -28,8 +28,6 @@ async function timeUntilServed(engine: Service, token: string, version: number, 
 
 export async function benchConfigPropagation(options: {
   managerUrl: string;
-  databaseUrl: string;
-  secretsKey: string;
   pollMs: number;
   rounds: number;
 }): Promise<PropagationResult> {
@@ -45,7 +43,7 @@ export async function benchConfigPropagation(options: {
     'POST',
     `/api/v1/agents/${agent.id}/token`,
   );
-  const common = { ...options, agentId: agent.id, managerIssuer: options.managerUrl };
+  const common = { credentials: await issueEngineCredentials(client, agent.id), managerIssuer: options.managerUrl };
   const env = { ENGINE_CONFIG_POLL_MS: String(options.pollMs) };
   const listening = await startEngine({ ...common, env });
   const polling = await startEngine({ ...common, env: { ...env, ENGINE_CONFIG_LISTEN: 'false' } });

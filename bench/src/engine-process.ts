@@ -2,24 +2,30 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
+import type { ManagerClient } from './manager-client.js';
 import { type Service, startService } from './service-process.js';
 
 export const ENGINE_ENTRY = fileURLToPath(new URL('../../apps/engine/dist/server.js', import.meta.url));
 
-/** An engine process for one agent, trusting the manager's tokens. */
+export type EngineCredentials = { agent_id: string; database_url: string; agent_key: string };
+
+/** The agent's engine credentials from the manager; each request rotates the password, so engines of one agent share them. */
+export function issueEngineCredentials(client: ManagerClient, agentId: string): Promise<EngineCredentials> {
+  return client.send<EngineCredentials>('POST', `/api/v1/agents/${agentId}/engine-credentials`);
+}
+
+/** An engine process for one agent, with that agent's own credentials, trusting the manager's tokens. */
 export async function startEngine(options: {
-  agentId: string;
-  databaseUrl: string;
-  secretsKey: string;
+  credentials: EngineCredentials;
   managerIssuer: string;
   env?: NodeJS.ProcessEnv;
 }): Promise<Service> {
   return startService(
     ENGINE_ENTRY,
     {
-      AGENT_ID: options.agentId,
-      DATABASE_URL: options.databaseUrl,
-      SECRETS_KEY: options.secretsKey,
+      AGENT_ID: options.credentials.agent_id,
+      DATABASE_URL: options.credentials.database_url,
+      AGENT_KEY: options.credentials.agent_key,
       ENGINE_MANAGER_ISSUER: options.managerIssuer,
       // Benchmark 4's model is a local server.
       ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,

@@ -1,7 +1,7 @@
 // Benchmark 4: /agent/run on one engine with the mock model (runs/s, time to first event), and 1,000
 // concurrent open streams against a model that never answers (peak RSS of the engine).
 import { randomUUID } from 'node:crypto';
-import { currentRssMiB, peakRssMiB, startEngine } from './engine-process.js';
+import { currentRssMiB, issueEngineCredentials, peakRssMiB, startEngine } from './engine-process.js';
 import { type LoadResult, percentile, runLoad } from './load.js';
 import { ManagerClient } from './manager-client.js';
 import { startStalledModel } from './stalled-model.js';
@@ -46,8 +46,6 @@ async function inBatches(total: number, concurrency: number, task: () => Promise
 
 export async function benchEngineRuns(options: {
   managerUrl: string;
-  databaseUrl: string;
-  secretsKey: string;
   durationSeconds: number;
   streams: number;
 }): Promise<EngineRunsResult> {
@@ -58,7 +56,10 @@ export async function benchEngineRuns(options: {
     'POST',
     `/api/v1/agents/${agent.id}/token`,
   );
-  const engine = await startEngine({ ...options, agentId: agent.id, managerIssuer: options.managerUrl });
+  const engine = await startEngine({
+    credentials: await issueEngineCredentials(client, agent.id),
+    managerIssuer: options.managerUrl,
+  });
   const stalled = await startStalledModel();
   const url = `${engine.url}/agent/run`;
   const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' };

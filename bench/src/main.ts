@@ -63,8 +63,6 @@ async function main(): Promise<void> {
 
     const propagation = await benchConfigPropagation({
       managerUrl: manager.url,
-      databaseUrl: database.url,
-      secretsKey,
       pollMs: 1000,
       rounds: 30,
     });
@@ -80,8 +78,6 @@ async function main(): Promise<void> {
 
     const runs = await benchEngineRuns({
       managerUrl: manager.url,
-      databaseUrl: database.url,
-      secretsKey,
       durationSeconds: DURATION_SECONDS,
       streams: 1000,
     });

@@ -1,9 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ScratchDirs } from '@agentplane/db/testing';
 import { ConfigError } from '@agentplane/server-kit';
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { loadEngineEnv } from './env.js';
 
 const AGENT_ID = '6f1c1f7e-4a53-4d3a-9b55-2f8c2f0f4a10';
-const DATABASE = { AGENT_ID, DATABASE_URL: 'postgresql://localhost/agentplane' };
+const AGENT_KEY = randomBytes(32).toString('base64');
+const DATABASE = { AGENT_ID, DATABASE_URL: 'postgresql://localhost/agentplane', AGENT_KEY };
+const scratch = new ScratchDirs();
+afterAll(() => scratch.removeAll());
 
 describe('loadEngineEnv', () => {
   it('reads database mode with the default port and poll interval', () => {
@@ -13,6 +20,7 @@ describe('loadEngineEnv', () => {
       kind: 'database',
       agentId: AGENT_ID,
       databaseUrl: DATABASE.DATABASE_URL,
+      agentKey: AGENT_KEY,
       pollMs: 1000,
       listen: true,
     });
@@ -47,6 +55,38 @@ describe('loadEngineEnv', () => {
       path: 'agent.yaml',
     });
     expect(() => loadEngineEnv({ AGENT_ID: '', DATABASE_URL: DATABASE.DATABASE_URL })).toThrow(/AGENT_ID: required/);
+  });
+
+  it('refuses the platform SECRETS_KEY, and a database agent without its AGENT_KEY, saying where credentials come from', () => {
+    for (const name of ['SECRETS_KEY', 'SECRETS_KEY_PREVIOUS']) {
+      expect(() => loadEngineEnv({ ...DATABASE, [name]: AGENT_KEY })).toThrow(
+        new RegExp(`${name}: .*POST /api/v1/agents/\\{id\\}/engine-credentials`),
+      );
+      expect(() => loadEngineEnv({ ENGINE_CONFIG_FILE: 'agent.yaml', [name]: AGENT_KEY })).toThrow(ConfigError);
+    }
+    const { AGENT_KEY: _omitted, ...withoutKey } = DATABASE;
+    expect(() => loadEngineEnv(withoutKey)).toThrow(/AGENT_KEY: required .*engine-credentials/);
+    expect(() => loadEngineEnv({ ...DATABASE, AGENT_KEY: 'short' })).toThrow(/AGENT_KEY/);
+  });
+
+  it('reads DATABASE_URL and AGENT_KEY from *_FILE paths, and refuses a variable set both ways', async () => {
+    const dir = await scratch.make('engine-env-');
+    const urlFile = path.join(dir, 'database_url');
+    const keyFile = path.join(dir, 'agent_key');
+    await writeFile(urlFile, `${DATABASE.DATABASE_URL}\n`);
+    await writeFile(keyFile, `${AGENT_KEY}\n`);
+    const env = loadEngineEnv({ AGENT_ID, DATABASE_URL_FILE: urlFile, AGENT_KEY_FILE: keyFile });
+    expect(env.source).toMatchObject({ databaseUrl: DATABASE.DATABASE_URL, agentKey: AGENT_KEY });
+    // A config naming a variable (an LLM's apiKeyEnv) can never be given the engine's own credentials.
+    for (const name of ['DATABASE_URL', 'DATABASE_URL_FILE', 'AGENT_KEY', 'AGENT_KEY_FILE']) {
+      expect(() => loadEngineEnv({ ...DATABASE, MODEL_API_KEY_ENVS: name })).toThrow(/MODEL_API_KEY_ENVS/);
+    }
+    expect(() => loadEngineEnv({ ...DATABASE, AGENT_KEY_FILE: keyFile })).toThrow(
+      /AGENT_KEY_FILE: set it or AGENT_KEY/,
+    );
+    expect(() => loadEngineEnv({ AGENT_ID, AGENT_KEY, DATABASE_URL_FILE: path.join(dir, 'missing') })).toThrow(
+      /DATABASE_URL_FILE: .* cannot be read \(ENOENT\)/,
+    );
   });
 
   it('refuses both modes at once', () => {

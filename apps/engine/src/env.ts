@@ -7,6 +7,7 @@ import {
   ZSsoConfig,
   ZStdioCommandsSetting,
 } from '@agentplane/contracts';
+import { isSecretKey } from '@agentplane/db/secrets';
 import {
   ConfigError,
   type EgressAllowList,
@@ -18,6 +19,7 @@ import {
 } from '@agentplane/server-kit';
 import { z } from 'zod';
 import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-credentials.js';
+import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
 import type { StdioPolicy } from './mcp/stdio-policy.js';
 
 const splitList = (value: string) =>
@@ -71,8 +73,10 @@ const ZEngineEnv = z.object({
     .string()
     .max(4096)
     .default('Sorry, I can only read text messages. Please send your question as text.'),
-  SECRETS_KEY: z.string().min(1).optional(),
-  SECRETS_KEY_PREVIOUS: z.string().transform(splitList).optional(),
+  AGENT_KEY: z
+    .string()
+    .refine(isSecretKey, "must be this agent's key (32 bytes, base64) from its engine credentials")
+    .optional(),
   ENGINE_AGENTS_DIR: z.string().min(1).optional(),
   MCP_STDIO_COMMANDS: ZStdioCommandsSetting.optional(),
   MCP_STDIO_CWD_ROOT: z.string().regex(/^\//, 'must be an absolute path').optional(),
@@ -101,7 +105,15 @@ export type WhatsAppSettings = {
 };
 
 export type ConfigSourceSettings =
-  | { kind: 'database'; agentId: string; databaseUrl: string; pollMs: number; listen: boolean }
+  | {
+      kind: 'database';
+      agentId: string;
+      databaseUrl: string;
+      /** Opens the secrets of this agent's config, and no other agent's. */
+      agentKey: string;
+      pollMs: number;
+      listen: boolean;
+    }
   | { kind: 'file'; path: string };
 
 export type EngineEnv = {
@@ -118,8 +130,6 @@ export type EngineEnv = {
   /** Browser origins allowed to call the agent endpoints with a bearer token. */
   corsOrigins: string[];
   whatsapp: WhatsAppSettings;
-  secretsKey: string | undefined;
-  previousSecretsKeys: string[];
   /** The operator's model key and server, and the key variables agents may name (MODEL_API_KEY_ENVS). */
   models: ModelSettings;
   /** The stdio MCP command lines and working directories the operator permits. */
@@ -148,12 +158,20 @@ function readSource(parsed: ParsedEnv): ConfigSourceSettings {
     );
   }
   if (DATABASE_URL === undefined) {
-    throw new ConfigError('Invalid environment:\n  DATABASE_URL: required when AGENT_ID is set');
+    throw new ConfigError(
+      `Invalid environment:\n  DATABASE_URL: required when AGENT_ID is set; ${GET_ENGINE_CREDENTIALS}`,
+    );
+  }
+  if (parsed.AGENT_KEY === undefined) {
+    throw new ConfigError(
+      `Invalid environment:\n  AGENT_KEY: required when AGENT_ID is set; ${GET_ENGINE_CREDENTIALS}`,
+    );
   }
   return {
     kind: 'database',
     agentId: AGENT_ID,
     databaseUrl: DATABASE_URL,
+    agentKey: parsed.AGENT_KEY,
     pollMs: parsed.ENGINE_CONFIG_POLL_MS,
     listen: parsed.ENGINE_CONFIG_LISTEN === 'true',
   };
@@ -180,7 +198,8 @@ function readOidcFallback(parsed: ParsedEnv): TSsoConfig | undefined {
 /** Reads the engine's environment once at start-up; a missing or bad variable stops it with the variable's name. */
 export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
   // Compose files pass unset variables as empty strings (`AGENT_ID: ${AGENT_ID:-}`): empty means unset.
-  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const set = readCredentialFiles(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  refusePlatformSecrets(set);
   const parsed = parseEnv(ZEngineEnv, set);
   return {
     port: parsed.PORT,
@@ -200,8 +219,6 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       leaseMs: parsed.WHATSAPP_LEASE_MS,
       unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
     },
-    secretsKey: parsed.SECRETS_KEY,
-    previousSecretsKeys: parsed.SECRETS_KEY_PREVIOUS ?? [],
     models: {
       operatorApiKey: parsed.OPENAI_API_KEY,
       operatorBaseUrl: parsed.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL,

@@ -1,4 +1,5 @@
 // Wires the environment to a running engine: config source, snapshot builder, app, listener.
+import { ZUuid } from '@agentplane/contracts';
 import { ConfigError, type Logger, type RunningServer, serve } from '@agentplane/server-kit';
 import pg from 'pg';
 import { createEngineApp } from './app.js';
@@ -7,6 +8,7 @@ import { type ConfigHolder, createConfigHolder } from './config-source/config-ho
 import { type ConfigSource, startDbConfigSource } from './config-source/db-config-source.js';
 import { createSecretOpener } from './config-source/parse-engine-config.js';
 import { FILE_CONFIG_VERSION, readConfigFile } from './config-source/read-config-file.js';
+import { verifyEngineRole } from './config-source/verify-engine-role.js';
 import { createEgressPolicy } from './egress/egress-policy.js';
 import type { EngineEnv } from './env.js';
 import { createAgentSnapshot } from './snapshot/agent-snapshot.js';
@@ -30,7 +32,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   // The agent's own SSO issuer is the tenant's choice; ENGINE_OIDC_* and the manager are the operator's.
   const resolvers = { tenant: createJwksResolver({ fetch: egress.fetch }), operator: createJwksResolver() };
   const holder = createConfigHolder({
-    openSecret: createSecretOpener(env.secretsKey, env.previousSecretsKeys),
+    openSecret: createSecretOpener(env.source.kind === 'database' ? env.source : undefined),
     buildSnapshot: (config, version) =>
       createAgentSnapshot(config, version, {
         resolvers,
@@ -49,9 +51,17 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   });
 
   let source: ConfigSource | undefined;
-  if (env.source.kind === 'file') {
+  if (env.source.kind === 'database') {
+    await verifyEngineRole(env.source.databaseUrl, env.source.agentId, logger);
+  } else {
     // A config file that does not load is a deployment mistake: stop with its reason, do not serve 503s.
-    const result = await holder.apply(await readConfigFile(env.source.path), FILE_CONFIG_VERSION);
+    const config = await readConfigFile(env.source.path);
+    // Thread memory in the database goes to the agent's own schema, through the agent's own role.
+    const agentId = ZUuid.safeParse((config as { agent?: { id?: unknown } }).agent?.id);
+    if (env.databaseUrl !== undefined && agentId.success) {
+      await verifyEngineRole(env.databaseUrl, agentId.data, logger);
+    }
+    const result = await holder.apply(config, FILE_CONFIG_VERSION);
     if (!result.applied) throw new ConfigError(`ENGINE_CONFIG_FILE ${env.source.path}: ${result.reason}`);
   }
 

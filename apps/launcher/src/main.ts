@@ -6,6 +6,7 @@ import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { ensureDemoAgent, everythingCommandLine } from './demo-agent.js';
+import { engineCredentialFiles, withoutPlatformSecrets } from './engine-credentials.js';
 import { localSecret } from './local-secrets.js';
 import { ManagerApi, waitUntilHealthy } from './manager-api.js';
 import { say } from './prefixed-output.js';
@@ -57,21 +58,21 @@ async function main(): Promise<void> {
     // Port 0 (any free port) works too: each service reports the port it got.
     const managerPort = process.env.MANAGER_PORT ?? '8000';
     const enginePort = process.env.ENGINE_PORT ?? '8001';
-    const shared = {
-      // The demo's peers (and a local model or MCP server a developer adds) are on this machine.
-      EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
-      ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      SECRETS_KEY: await localSecret('SECRETS_KEY'),
-      // The demo's bundled MCP server is the one stdio command line the local platform permits.
-      MCP_STDIO_COMMANDS: JSON.stringify([everythingCommandLine()]),
-    };
-
+    // The demo's bundled MCP server is the one stdio command line the local platform permits.
+    const stdioCommands = JSON.stringify([everythingCommandLine()]);
     const manager = startService(
       'manager',
       entryOf('manager'),
-      { ...shared, PORT: managerPort, SESSION_SECRET: await localSecret('SESSION_SECRET') },
+      {
+        // The demo's peers (and a local model or MCP server a developer adds) are on this machine.
+        EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        SECRETS_KEY: await localSecret('SECRETS_KEY'),
+        PORT: managerPort,
+        SESSION_SECRET: await localSecret('SESSION_SECRET'),
+        MCP_STDIO_COMMANDS: stdioCommands,
+      },
       0,
     );
     supervise(manager);
@@ -83,7 +84,14 @@ async function main(): Promise<void> {
     const engine = startService(
       'engine',
       entryOf('engine'),
-      { ...shared, PORT: enginePort, AGENT_ID: demo.agentId, ENGINE_MANAGER_ISSUER: await api.issuer() },
+      {
+        ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+        ...withoutPlatformSecrets(process.env),
+        ...(await engineCredentialFiles(api, demo.agentId)),
+        PORT: enginePort,
+        ENGINE_MANAGER_ISSUER: await api.issuer(),
+        MCP_STDIO_COMMANDS: stdioCommands,
+      },
       1,
     );
     supervise(engine);

@@ -2,11 +2,13 @@
 // with a frontend's session on the manager and an AG-UI client on the engine.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { EventType, HttpAgent } from '@ag-ui/client';
+import type { TEngineCredentials } from '@agentplane/contracts';
 import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
@@ -83,11 +85,13 @@ describe('manager and engine together', () => {
       resources: { integration_ids: [integration.id], mcp_server_ids: [mcp.id] },
     });
 
-    // Its engine, as its own process, on the same database.
+    // Its engine, as its own process, with the credentials the manager issues for it: its own database
+    // role and its agent key, never the platform's DATABASE_URL or SECRETS_KEY.
+    const credentials = await api.expect<TEngineCredentials>(201, 'POST', `/agents/${agent.id}/engine-credentials`);
     const engineUrl = await startProcess('engine', {
-      DATABASE_URL: database.url,
-      AGENT_ID: agent.id,
-      SECRETS_KEY: secretsKey,
+      DATABASE_URL: credentials.database_url,
+      AGENT_ID: credentials.agent_id,
+      AGENT_KEY: credentials.agent_key,
       ENGINE_MANAGER_ISSUER: await api.issuer(),
       ENGINE_CONFIG_POLL_MS: String(POLL_MS),
       MCP_STDIO_COMMANDS: stdioCommands,
@@ -96,6 +100,9 @@ describe('manager and engine together', () => {
     // The engine spawned the stdio server because its own MCP_STDIO_COMMANDS permits it too.
     const health = (await (await fetch(`${engineUrl}/health`)).json()) as { status: string; mcp: unknown[] };
     expect(health).toMatchObject({ status: 'ok', mcp: [{ name: 'everything', status: 'connected' }] });
+    const engineEnvironment = await readFile(`/proc/${services.lastStartedPid()}/environ`, 'utf8');
+    expect(engineEnvironment).not.toContain(secretsKey);
+    expect(engineEnvironment).not.toContain(database.url);
 
     // The frontend streams from the engine with a token the manager minted for it.
     const { access_token: token } = await api.expect<{ access_token: string }>(
@@ -148,8 +155,20 @@ describe('manager and engine together', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toContain('used by 1 agent');
 
-    // Deleting the agent stops its engine from serving runs.
+    // Whatever runs in the engine holds its DATABASE_URL: with it, the platform's tables are out of reach.
+    const asEngine = await database.connectClient({ url: credentials.database_url });
+    for (const table of ['users', 'sessions', 'memberships', 'signing_keys', 'integrations']) {
+      await expect(asEngine.query(`SELECT * FROM ${table}`)).rejects.toMatchObject({ code: '42501' });
+    }
+    expect((await asEngine.query('SELECT agent_id FROM engine_configs')).rows).toEqual([{ agent_id: agent.id }]);
+    await expect(asEngine.query(`UPDATE engine_configs SET config = '{}'`)).rejects.toMatchObject({ code: '42501' });
+    await asEngine.end();
+
+    // Deleting the agent stops its engine from serving runs, and drops its role: its credentials stop working.
     await api.expect(204, 'DELETE', `/agents/${agent.id}`);
+    await expect(database.connectClient({ url: credentials.database_url })).rejects.toMatchObject({
+      code: '28P01',
+    });
     await waitFor(async () => {
       const response = await fetch(`${engineUrl}/agent/run`, {
         method: 'POST',

@@ -1,5 +1,5 @@
 import type { OpenApiRoute } from '@agentplane/contracts';
-import { createSecretBox, type Db, readMigrationStatus } from '@agentplane/db';
+import { canCreateRoles, createAgentKeyring, createSecretBox, type Db, readMigrationStatus } from '@agentplane/db';
 import {
   corsForAllowedOrigins,
   type Logger,
@@ -15,6 +15,7 @@ import { requireSession } from './auth/require-session.js';
 import { createSessionMiddleware } from './auth/session-middleware.js';
 import type { PrismaSessionStore } from './auth/session-store.js';
 import type { ManagerConfig } from './config.js';
+import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
 import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
 import { requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/security.js';
@@ -70,17 +71,29 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
   app.use(express.json({ limit: '1mb' }));
 
   const api = new ApiRouter(accessMiddlewareFor(db));
-  addHealthRoutes(api, { readMigrationStatus: () => readMigrationStatus(config.databaseUrl) });
+  addHealthRoutes(api, {
+    readMigrationStatus: () => readMigrationStatus(config.databaseUrl),
+    canCreateRoles: () => canCreateRoles(db),
+  });
   addOpenApiRoutes(api);
   api.router.use(createSessionMiddleware(db, config.session, sessionStore));
   addAuthRoutes(api, { db, config, rateLimits: authRateLimits(db, config.authRateLimit) });
   addWorkspaceRoutes(api, { db });
   const box = createSecretBox(config.secretsKey.current, config.secretsKey.previous);
-  const resources = { db, box, policy: config.operatorPolicy, egressAllow: config.egressAllow };
+  const agentKeys = createAgentKeyring(config.secretsKey.current, config.secretsKey.previous);
+  const resources = {
+    db,
+    box,
+    policy: config.operatorPolicy,
+    egressAllow: config.egressAllow,
+    agentKeys,
+    engineRoles: { connectionLimit: config.engines.connectionLimit },
+  };
   addResourceRoutes(api, resources, INTEGRATIONS);
   addResourceRoutes(api, resources, MCP_SERVERS);
   addResourceRoutes(api, resources, SSO_CONFIGS);
   addAgentRoutes(api, resources);
+  addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);
   app.use(wellKnownRouter(tokens));

@@ -41,6 +41,25 @@ describe('loadManagerConfig', () => {
     expect(config.publicOrigin).toBe('https://api.example.com');
   });
 
+  it('builds engine credentials on DATABASE_URL unless ENGINE_DATABASE_URL names another address, and bounds the connection limit', () => {
+    expect(loadManagerConfig(base).engines).toEqual({ databaseUrl: base.DATABASE_URL, connectionLimit: 20 });
+    const config = loadManagerConfig({
+      ...base,
+      ENGINE_DATABASE_URL: 'postgresql://db.internal:5432/agentplane?sslmode=require',
+      ENGINE_DB_CONNECTION_LIMIT: '8',
+    });
+    expect(config.engines).toEqual({
+      databaseUrl: 'postgresql://db.internal:5432/agentplane?sslmode=require',
+      connectionLimit: 8,
+    });
+    expect(() => loadManagerConfig({ ...base, ENGINE_DATABASE_URL: 'mysql://db/x' })).toThrow(/ENGINE_DATABASE_URL/);
+    for (const limit of ['0', '-1', 'many', '10001']) {
+      expect(() => loadManagerConfig({ ...base, ENGINE_DB_CONNECTION_LIMIT: limit })).toThrow(
+        /ENGINE_DB_CONNECTION_LIMIT/,
+      );
+    }
+  });
+
   it('requires SECRETS_KEY', () => {
     expect(() => loadManagerConfig({ DATABASE_URL: base.DATABASE_URL })).toThrow(/SECRETS_KEY/);
     expect(() => loadManagerConfig({ ...base, SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY: must be 32 random bytes/);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ZModelApiKeyEnvsSetting, ZStdioCommandsSetting } from '@agentplane/contracts';
-import { parseSecretKey } from '@agentplane/db';
+import { isSecretKey } from '@agentplane/db';
 import {
   type EgressAllowList,
   NO_EGRESS_ALLOWED,
@@ -11,15 +11,6 @@ import {
 } from '@agentplane/server-kit';
 import { z } from 'zod';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
-
-function isSecretKey(value: string): boolean {
-  try {
-    parseSecretKey(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const ZBooleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
 const ZCommaList = z.string().transform((value) =>
@@ -57,6 +48,13 @@ const ZManagerEnv = z
     SECRETS_KEY_PREVIOUS: ZCommaList.optional(),
     ISSUER_URL: ZOrigin.optional(),
     AGENT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+    // Where engines reach the database, when not at DATABASE_URL's address; its user and password are
+    // replaced by the engine role's.
+    ENGINE_DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL, e.g. postgresql://db.internal:5432/agentplane')
+      .optional(),
+    ENGINE_DB_CONNECTION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
       .int()
@@ -102,6 +100,12 @@ export type ManagerConfig = {
   /** No ISSUER_URL or PUBLIC_URL: the issuer is http://localhost with the port the manager listens on. */
   issuerIsDefault: boolean;
   agentTokenTtlSeconds: number;
+  engines: {
+    /** The URL engine credentials are built on: ENGINE_DATABASE_URL, else DATABASE_URL. */
+    databaseUrl: string;
+    /** CONNECTION LIMIT of every engine role. */
+    connectionLimit: number;
+  };
   authRateLimit: { windowMs: number; perIp: number; perEmail: number };
   /** What tenants may make an engine execute or read; engines enforce the same settings. */
   operatorPolicy: OperatorPolicy;
@@ -134,6 +138,10 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     issuer: parsed.ISSUER_URL ?? parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
     issuerIsDefault: !parsed.ISSUER_URL && !parsed.PUBLIC_URL,
     agentTokenTtlSeconds: parsed.AGENT_TOKEN_TTL_SECONDS,
+    engines: {
+      databaseUrl: parsed.ENGINE_DATABASE_URL ?? parsed.DATABASE_URL,
+      connectionLimit: parsed.ENGINE_DB_CONNECTION_LIMIT,
+    },
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,
       perIp: parsed.AUTH_RATE_LIMIT_PER_IP,

@@ -1,9 +1,11 @@
-import { createPrisma } from '@agentplane/db';
+import { createAgentKeyring, createPrisma, createSecretBox, readMigrationStatus } from '@agentplane/db';
 import { ConfigError, createLogger, serve } from '@agentplane/server-kit';
 import { createManagerApp } from './app.js';
 import { pruneRateLimitCounters } from './auth/postgres-rate-limit-store.js';
 import { PrismaSessionStore } from './auth/session-store.js';
 import { loadManagerConfig } from './config.js';
+import { requireCreateRole } from './engine-roles/require-create-role.js';
+import { upgradeEngineRoles } from './engine-roles/upgrade-engine-roles.js';
 
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -16,6 +18,18 @@ async function main(): Promise<void> {
     );
   }
   const db = createPrisma(config.databaseUrl, { preparedStatements: config.preparedStatements });
+  await requireCreateRole(db);
+  const { pending } = await readMigrationStatus(config.databaseUrl);
+  if (pending.length > 0) {
+    // The upgrade below and every agent create need the engine roles migration.
+    throw new ConfigError(`Migrations are pending: ${pending.join(', ')}. Run \`pnpm db:migrate\` first.`);
+  }
+  const provisioned = await upgradeEngineRoles(db, {
+    box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),
+    agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
+    engineRoles: { connectionLimit: config.engines.connectionLimit },
+  });
+  if (provisioned > 0) logger.info({ agents: provisioned }, 'gave existing agents their engine database roles');
   const sessionStore = new PrismaSessionStore(db);
 
   const prune = setInterval(() => {

@@ -1,4 +1,13 @@
 export { type CreatePrismaOptions, createPrisma, type Db, querySql, type Tx } from './client.js';
+export { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName } from './engine-roles/engine-role-names.js';
+export {
+  agentsWithoutEngineRole,
+  canCreateRoles,
+  dropEngineRole,
+  type EngineRoleSettings,
+  provisionEngineRole,
+  rotateEngineRolePassword,
+} from './engine-roles/engine-roles.js';
 export { isForeignKeyViolation, isRetryableTransactionError, isUniqueViolation } from './errors.js';
 export { Prisma } from './generated/prisma/client.js';
 export {
@@ -9,5 +18,17 @@ export {
 export type * from './generated/prisma/models.js';
 export { type MigrationStatus, migrate, readMigrationStatus } from './migrations/migrate.js';
 export { MigrationChecksumError } from './migrations/migration-files.js';
-export { createSecretBox, isSealed, parseSecretKey, type SecretBox, SecretKeyError } from './secrets/secret-box.js';
+export {
+  type AgentKeyring,
+  createAgentKeyring,
+  createAgentSecretBox,
+  createSecretBox,
+  deriveAgentKey,
+  isSealed,
+  isSealedWithOtherKey,
+  isSecretKey,
+  parseSecretKey,
+  type SecretBox,
+  SecretKeyError,
+} from './secrets/index.js';
 export { inTransaction } from './transaction.js';

@@ -224,7 +224,9 @@ describe('every model round-trips through the migrated database', () => {
     const key = { threadId_seq: { threadId: thread.id, seq: 1 } };
     expect(
       isUniqueViolation(
-        await rejectionOf(db().conversationMessage.create({ data: { ...key.threadId_seq, message: {} } })),
+        await rejectionOf(
+          db().conversationMessage.create({ data: { ...key.threadId_seq, agentId: agent.id, message: {} } }),
+        ),
       ),
     ).toBe(true);
     const updated = await db().conversationMessage.update({

@@ -1,6 +1,7 @@
 // The one seam between the run endpoint and an agent framework: the built-in LLM agent implements it
 // today, LangGraph graphs and custom AG-UI agents plug in behind the same shape.
 import type { AgentCapabilities, BaseEvent, RunAgentInput } from '@ag-ui/core';
+import type { ThreadCaller } from '../threads/thread-scope.js';
 
 /** A server-side tool, described the way a model sees it. */
 export type AgentTool = {
@@ -24,8 +25,8 @@ export type AgentRunRequest = {
   /** Aborted when the client goes away: stop the model call and any tool call. */
   signal: AbortSignal;
   toolbox: AgentToolbox;
-  /** The token's subject, when the run was authenticated: frameworks with their own memory scope threads by it. */
-  subject?: string | undefined;
+  /** The token's issuer and subject, when the run was authenticated: frameworks with their own memory scope threads by them. */
+  caller?: ThreadCaller | undefined;
 };
 
 /**

@@ -92,6 +92,7 @@ function loadRuntime(config: TEngineConfig, options: AgentRuntimeOptions): Promi
     case 'LANGGRAPH':
       return loadLangGraphAgent({
         ...common,
+        agentId: agent.id,
         reference: agent.config.graph,
         databaseUrl: options.databaseUrl,
         logger: options.logger,

@@ -80,7 +80,8 @@ export function createConfigHolder({ openSecret, buildSnapshot, logger, db }: Co
   return {
     current: () => snapshot,
     unavailableReason: () => {
-      if (phase === 'deleted') return 'The agent this engine runs was deleted.';
+      if (phase === 'deleted')
+        return 'The agent this engine runs was deleted, or its database credentials were revoked.';
       if (closed) return 'The engine is stopping.';
       if (rejection !== undefined) return `No agent config is loaded: version ${rejection.version} was rejected.`;
       return 'No agent config is loaded yet.';

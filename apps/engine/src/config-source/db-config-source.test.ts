@@ -1,15 +1,22 @@
 // Database mode against a real PostgreSQL: the engine reads its engine_configs row, follows new
 // versions by polling and by NOTIFY, refuses invalid ones, survives an outage and notices a deletion.
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { TEngineConfigInput } from '@agentplane/contracts';
-import { createSecretBox } from '@agentplane/db';
-import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createAgentKeyring } from '@agentplane/db';
+import {
+  createTestDatabase,
+  makeAgent,
+  makeWorkspace,
+  TEST_PLATFORM_KEY,
+  type TestDatabase,
+  waitUntil,
+} from '@agentplane/db/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { joinText, readEventStream } from '../testing/read-event-stream.js';
-import { startTestEngine } from '../testing/test-engine.js';
+import { startDatabaseEngine } from '../testing/test-engine.js';
 
 type Health = { status: string; config_version: number; db: string; rejected_config?: { version: number } };
 
@@ -42,9 +49,7 @@ async function notify(): Promise<void> {
 }
 
 async function startDbEngine(pollMs: number, env: Record<string, string> = {}): Promise<RunningEngine> {
-  const engine = await startTestEngine({
-    AGENT_ID: agentId,
-    DATABASE_URL: database.url,
+  const engine = await startDatabaseEngine(database, agentId, {
     ENGINE_CONFIG_POLL_MS: String(pollMs),
     ...env,
   });
@@ -166,32 +171,31 @@ describe('following the engine_configs row', () => {
     expect((await health(engine)).body.rejected_config).toBeUndefined();
   });
 
-  it('opens sealed secrets with SECRETS_KEY, and refuses them without it', async () => {
-    const key = randomBytes(32).toString('base64');
-    const sealed = createSecretBox(key).seal('s3cret');
-    const config = makeLlmEngineConfig({
-      agentId,
-      workspaceId,
-      name: 'v50',
-      mcpServers: [
-        { name: 'tools', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Key': sealed } },
-      ],
-    });
-    await writeConfig(50, config);
-    const withKey = await startDbEngine(100, { SECRETS_KEY: key });
-    expect(await servedName(withKey)).toBe('v50');
-    const shown = (await getJson<{ mcp_servers: { headers: Record<string, string> }[] }>(`${withKey.url}/agent/config`))
+  it("opens secrets sealed with its agent's key, and refuses a config sealed for another agent", async () => {
+    const keyring = createAgentKeyring(TEST_PLATFORM_KEY);
+    const withSecret = (version: number, sealed: string) =>
+      makeLlmEngineConfig({
+        agentId,
+        workspaceId,
+        name: `v${version}`,
+        mcpServers: [
+          { name: 'tools', transport: 'streamable_http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Key': sealed } },
+        ],
+      });
+    await writeConfig(50, withSecret(50, keyring.boxFor(agentId).seal('s3cret')));
+    const engine = await startDbEngine(100);
+    expect(await servedName(engine)).toBe('v50');
+    const shown = (await getJson<{ mcp_servers: { headers: Record<string, string> }[] }>(`${engine.url}/agent/config`))
       .body;
     expect(shown.mcp_servers[0]?.headers).toEqual({ 'X-Key': '[redacted]' });
 
-    const withoutKey = await startTestEngine({ AGENT_ID: agentId, DATABASE_URL: database.url });
-    engines.push(withoutKey);
-    await waitUntil(
-      async () => (await health(withoutKey)).status === 503 && (await db503Detail(withoutKey)).includes('rejected'),
-      {
-        what: 'the sealed config to be rejected',
-      },
-    );
+    // A value sealed for another agent, even under the same platform key, does not open with this agent's key.
+    await writeConfig(51, withSecret(51, keyring.boxFor(randomUUID()).seal('not yours')));
+    await notify();
+    await waitUntil(async () => (await health(engine)).body.rejected_config?.version === 51, {
+      what: "the other agent's secret to be refused",
+    });
+    expect(await servedName(engine)).toBe('v50');
   });
 });
 

@@ -1,10 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { createSecretBox } from '@agentplane/db';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createAgentKeyring, createSecretBox, deriveAgentKey } from '@agentplane/db';
 import { describe, expect, it } from '@jest/globals';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { createSecretOpener, EngineConfigError, parseEngineConfig } from './parse-engine-config.js';
 
-const key = randomBytes(32).toString('base64');
+const platformKey = randomBytes(32).toString('base64');
+const agentId = randomUUID();
+const keyring = createAgentKeyring(platformKey);
+const opener = createSecretOpener({ agentKey: deriveAgentKey(platformKey, agentId), agentId });
 const withHeader = (value: string) =>
   makeLlmEngineConfig({
     mcpServers: [
@@ -14,7 +17,7 @@ const withHeader = (value: string) =>
 
 describe('parseEngineConfig', () => {
   it('fills defaults and opens sealed secrets', () => {
-    const config = parseEngineConfig(withHeader(createSecretBox(key).seal('s3cret')), createSecretOpener(key));
+    const config = parseEngineConfig(withHeader(keyring.boxFor(agentId).seal('s3cret')), opener);
     expect(config.mcp_servers[0]).toMatchObject({
       headers: { 'X-Key': 's3cret' },
       timeoutSeconds: 30,
@@ -23,25 +26,26 @@ describe('parseEngineConfig', () => {
     expect(config.agent.config).toMatchObject({ maxSteps: 10 });
   });
 
-  it('opens values sealed with a previous key after rotation', () => {
-    const oldKey = randomBytes(32).toString('base64');
-    const sealed = createSecretBox(oldKey).seal('rotated');
-    const config = parseEngineConfig(withHeader(sealed), createSecretOpener(key, [oldKey]));
-    expect(config.mcp_servers[0]?.headers).toEqual({ 'X-Key': 'rotated' });
-  });
-
   it('passes plaintext secrets through, so config files need no key', () => {
     expect(parseEngineConfig(withHeader('plain'), createSecretOpener(undefined)).mcp_servers[0]?.headers).toEqual({
       'X-Key': 'plain',
     });
   });
 
-  it('refuses sealed secrets without SECRETS_KEY, or with the wrong key, saying so', () => {
-    const sealed = withHeader(createSecretBox(key).seal('s3cret'));
-    expect(() => parseEngineConfig(sealed, createSecretOpener(undefined))).toThrow(/SECRETS_KEY is not set/);
-    expect(() => parseEngineConfig(sealed, createSecretOpener(randomBytes(32).toString('base64')))).toThrow(
-      EngineConfigError,
-    );
+  it('refuses sealed secrets without an agent key, saying so', () => {
+    const sealed = withHeader(keyring.boxFor(agentId).seal('s3cret'));
+    expect(() => parseEngineConfig(sealed, createSecretOpener(undefined))).toThrow(/AGENT_KEY/);
+  });
+
+  it("refuses another agent's secrets: its key, the platform key, or this key under another agent id", () => {
+    const otherAgent = randomUUID();
+    const forOtherAgent = withHeader(keyring.boxFor(otherAgent).seal('not yours'));
+    expect(() => parseEngineConfig(forOtherAgent, opener)).toThrow(EngineConfigError);
+    // Holding the other agent's key but claiming this agent's id: the associated data no longer matches.
+    const swapped = createSecretOpener({ agentKey: deriveAgentKey(platformKey, otherAgent), agentId });
+    expect(() => parseEngineConfig(forOtherAgent, swapped)).toThrow(/could not be decrypted/);
+    const legacy = withHeader(createSecretBox(platformKey).seal('sealed before agent keys'));
+    expect(() => parseEngineConfig(legacy, opener)).toThrow(EngineConfigError);
   });
 
   it('names the invalid fields', () => {

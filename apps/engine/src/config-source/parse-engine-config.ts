@@ -1,6 +1,6 @@
 // Turns a stored or hand-written engine_config into a validated one with its secrets opened.
 import { formatZodIssues, mapEngineConfigSecrets, type TEngineConfig, ZEngineConfig } from '@agentplane/contracts';
-import { createSecretBox, isSealed } from '@agentplane/db/secrets';
+import { createAgentSecretBox, isSealed } from '@agentplane/db/secrets';
 
 export type SecretOpener = (value: string) => string;
 
@@ -9,13 +9,18 @@ export class EngineConfigError extends Error {
   override name = 'EngineConfigError';
 }
 
-/** Opens `enc:v1:` values with SECRETS_KEY (or a previous key); plaintext passes through, so files need no key. */
-export function createSecretOpener(secretsKey: string | undefined, previousKeys: string[] = []): SecretOpener {
-  const box = secretsKey === undefined ? undefined : createSecretBox(secretsKey, previousKeys);
+/**
+ * Opens `enc:v1:` values with the agent's key (AGENT_KEY), bound to its id: a value sealed for another
+ * agent does not open. Plaintext passes through, so config files need no key.
+ */
+export function createSecretOpener(agent: { agentKey: string; agentId: string } | undefined): SecretOpener {
+  const box = agent === undefined ? undefined : createAgentSecretBox(agent.agentKey, agent.agentId);
   return (value) => {
     if (!isSealed(value)) return value;
     if (box === undefined) {
-      throw new EngineConfigError('The config holds encrypted secrets but SECRETS_KEY is not set');
+      throw new EngineConfigError(
+        "The config holds sealed secrets, which only an engine in database mode opens, with its agent's AGENT_KEY",
+      );
     }
     try {
       return box.open(value);

@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { continueAguiThread, storeAguiRun } from '../threads/agui-threads.js';
+import { callerOf } from '../threads/thread-scope.js';
 import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
 import { openEventStream } from './event-stream.js';
@@ -33,11 +34,11 @@ export function handleRun({ keepaliveMs, threads }: RunOptions): RequestHandler 
         errors: formatZodIssues(parsed.error),
       });
     }
-    const subject = (res.locals.claims as { sub?: string } | undefined)?.sub;
+    const caller = callerOf(res.locals.claims);
     // Without the database the run still goes ahead, only without its stored thread.
     const thread = await (threads === undefined
       ? undefined
-      : continueAguiThread(threads, config.agent.id, parsed.data as RunAgentInput, subject).catch((error: unknown) => {
+      : continueAguiThread(threads, config.agent.id, parsed.data as RunAgentInput, caller).catch((error: unknown) => {
           req.log.warn({ err: error }, 'could not load the stored thread; running without it');
           return undefined;
         }));
@@ -51,7 +52,7 @@ export function handleRun({ keepaliveMs, threads }: RunOptions): RequestHandler 
     const collector = createMessageCollector();
     let finished = false;
     try {
-      const events = runtime.run({ input, signal: abort.signal, toolbox: toolset, subject });
+      const events = runtime.run({ input, signal: abort.signal, toolbox: toolset, caller });
       for await (const event of guardEventOrder(events, input, abort.signal, log)) {
         collector.observe(event);
         finished = event.type === EventType.RUN_FINISHED;

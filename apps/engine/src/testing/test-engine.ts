@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type EngineCredentialsEnv, issueTestEngineCredentials, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger, LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import type { DestinationStream } from 'pino';
 import { loadEngineEnv } from '../env.js';
@@ -48,6 +49,30 @@ export async function startTestEngine(
       await stopping;
     },
   };
+}
+
+// Issued once per agent and database: issuing again rotates the password under engines already running.
+const issued = new Map<string, Promise<EngineCredentialsEnv>>();
+
+/** The agent's engine credentials (its own role, its key), as the manager issues them. */
+export function engineCredentialsFor(database: TestDatabase, agentId: string): Promise<EngineCredentialsEnv> {
+  const key = `${database.name}/${agentId}`;
+  let credentials = issued.get(key);
+  if (credentials === undefined) {
+    credentials = issueTestEngineCredentials(database, agentId);
+    issued.set(key, credentials);
+  }
+  return credentials;
+}
+
+/** An engine in database mode for `agentId`, logged in as the agent's own role with its key. */
+export async function startDatabaseEngine(
+  database: TestDatabase,
+  agentId: string,
+  env: Record<string, string> = {},
+  options: TestEngineOptions = {},
+): Promise<RunningEngine> {
+  return startTestEngine({ ...(await engineCredentialsFor(database, agentId)), ...env }, options);
 }
 
 async function writeConfigFile(config: unknown): Promise<string> {

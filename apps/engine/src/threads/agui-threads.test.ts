@@ -6,17 +6,21 @@ import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { joinText, readEventStream } from '../testing/read-event-stream.js';
-import { startTestEngine } from '../testing/test-engine.js';
+import { startDatabaseEngine } from '../testing/test-engine.js';
+import { aguiThreadKey } from './agui-threads.js';
 
 let database: TestDatabase;
 let model: FakeOpenAiServer;
 let engine: RunningEngine;
+
+let agentId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   model = await startFakeOpenAiServer();
   const workspace = await makeWorkspace(database.prisma);
   const agent = await makeAgent(database.prisma, workspace.id);
+  agentId = agent.id;
   const config = makeLlmEngineConfig({
     agentId: agent.id,
     workspaceId: workspace.id,
@@ -25,7 +29,7 @@ beforeAll(async () => {
   await database.prisma.engineConfig.create({
     data: { agentId: agent.id, workspaceId: workspace.id, version: 1n, config: config as object },
   });
-  engine = await startTestEngine({ AGENT_ID: agent.id, DATABASE_URL: database.url, ENGINE_CONFIG_POLL_MS: '50' });
+  engine = await startDatabaseEngine(database, agent.id, { ENGINE_CONFIG_POLL_MS: '50' });
   await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
 });
 
@@ -74,7 +78,7 @@ describe('runs on a known threadId', () => {
     await run('thread-b', history);
     expect(seen(before + 1)).toEqual(history.map(({ role, content }) => ({ role, content })));
     const stored = await database.prisma.conversationMessage.findMany({
-      where: { thread: { externalKey: 'agui:thread-b' } },
+      where: { thread: { externalKey: aguiThreadKey(agentId, undefined, 'thread-b') } },
       orderBy: { seq: 'asc' },
     });
     const ids = stored.map((row) => (row.message as { id: string }).id);

@@ -2,16 +2,17 @@
 // or tool message, typically just the new user message) continues its stored thread: the stored
 // messages go first. Every finished run stores the messages the thread does not have yet (by AG-UI
 // message id), so clients that send their full history keep working and nothing is stored twice.
-// Threads belong to the caller: the key includes the token's subject, so a threadId alone never
-// reads someone else's conversation.
+// Threads belong to the caller: the key includes the agent and the token's issuer and subject
+// (thread-scope.ts), so a threadId alone never reads someone else's conversation.
 import type { Message, RunAgentInput } from '@ag-ui/core';
 import type pg from 'pg';
+import { scopedThreadId, type ThreadCaller } from './thread-scope.js';
 import { appendThreadMessages, loadThreadMessages } from './thread-store.js';
 
 export type AguiThread = { key: string; input: RunAgentInput; storedIds: Set<string> };
 
-export function aguiThreadKey(threadId: string, subject: string | undefined): string {
-  return subject === undefined ? `agui:${threadId}` : `agui:${encodeURIComponent(subject)}:${threadId}`;
+export function aguiThreadKey(agentId: string, caller: ThreadCaller | undefined, threadId: string): string {
+  return `agui:${scopedThreadId(agentId, caller, threadId)}`;
 }
 
 const carriesHistory = (messages: Message[]) =>
@@ -21,9 +22,9 @@ export async function continueAguiThread(
   pool: pg.Pool,
   agentId: string,
   input: RunAgentInput,
-  subject: string | undefined,
+  caller: ThreadCaller | undefined,
 ): Promise<AguiThread> {
-  const key = aguiThreadKey(input.threadId, subject);
+  const key = aguiThreadKey(agentId, caller, input.threadId);
   const stored = await loadThreadMessages(pool, agentId, key);
   const storedIds = new Set(stored.map((message) => message.id));
   if (stored.length === 0 || carriesHistory(input.messages)) return { key, input, storedIds };

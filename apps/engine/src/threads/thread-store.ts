@@ -1,5 +1,5 @@
-// Conversation threads in PostgreSQL: one per agent and external key ("whatsapp:<phone>",
-// "agui:<subject>:<threadId>"), holding the AG-UI messages of its finished runs in order.
+// Conversation threads in PostgreSQL: one per agent and external key ("whatsapp:<agent>:<integration>:<phone>",
+// "agui:<agent>:<issuer>:<subject>:<threadId>", see thread-scope.ts), holding the AG-UI messages of its finished runs in order.
 import type { Message } from '@ag-ui/core';
 import type pg from 'pg';
 
@@ -25,8 +25,8 @@ const APPEND = `
     DO UPDATE SET last_seq = conversation_threads.last_seq + EXCLUDED.last_seq, updated_at = now()
     RETURNING id, last_seq
   )
-  INSERT INTO conversation_messages (thread_id, seq, message)
-  SELECT thread.id, thread.last_seq - $3 + t.ord, t.message
+  INSERT INTO conversation_messages (thread_id, agent_id, seq, message)
+  SELECT thread.id, $1::uuid, thread.last_seq - $3 + t.ord, t.message
   FROM thread, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS t(message, ord)`;
 
 export async function loadThreadMessages(

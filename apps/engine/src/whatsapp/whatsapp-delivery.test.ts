@@ -7,7 +7,7 @@ import type { RunningEngine } from '../start-engine.js';
 import type { TestConfigOptions } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
-import { startTestEngine } from '../testing/test-engine.js';
+import { startDatabaseEngine } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
@@ -43,9 +43,7 @@ afterAll(async () => {
 });
 
 async function startAgentEngine(agent: PublishedAgent, env: Record<string, string> = {}): Promise<RunningEngine> {
-  const engine = await startTestEngine({
-    AGENT_ID: agent.agentId,
-    DATABASE_URL: database.url,
+  const engine = await startDatabaseEngine(database, agent.agentId, {
     ENGINE_CONFIG_POLL_MS: '50',
     GRAPH_API_BASE_URL: graph.baseUrl,
     GRAPH_API_TIMEOUT_MS: '2000',

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
-import { startFileEngine, startTestEngine } from '../testing/test-engine.js';
+import { startDatabaseEngine, startFileEngine } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
@@ -22,9 +22,7 @@ let graph: FakeGraphApi;
 const engines: RunningEngine[] = [];
 
 async function startAgentEngine(agent: PublishedAgent): Promise<RunningEngine> {
-  const engine = await startTestEngine({
-    AGENT_ID: agent.agentId,
-    DATABASE_URL: database.url,
+  const engine = await startDatabaseEngine(database, agent.agentId, {
     ENGINE_CONFIG_POLL_MS: '50',
     GRAPH_API_BASE_URL: graph.baseUrl,
     WHATSAPP_POLL_MS: '50',

@@ -11,6 +11,7 @@ import type { WhatsAppSettings } from '../env.js';
 import { runToCompletion } from '../runs/run-to-completion.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import type { SnapshotSource } from '../snapshot/use-snapshot.js';
+import { scopedThreadId } from '../threads/thread-scope.js';
 import { appendThreadMessages, loadThreadMessages, withTransaction } from '../threads/thread-store.js';
 import { GraphError, sendWhatsAppText } from './graph-client.js';
 import {
@@ -43,7 +44,9 @@ export type WhatsAppWorkerOptions = {
 
 const MAX_RETRY_DELAY_MS = 3_600_000;
 
-export const threadKeyOf = (sender: string) => `whatsapp:${sender}`;
+/** One thread per sender, scoped by the agent and the integration (the number) the sender wrote to. */
+export const threadKeyOf = (agentId: string, integrationId: string, sender: string) =>
+  `whatsapp:${scopedThreadId(agentId, { issuer: integrationId, subject: sender }, '')}`;
 
 /** Exponential backoff with ±50 % jitter, so retries of many messages spread out. */
 export function retryDelayMs(attempts: number, baseMs: number, random = Math.random): number {
@@ -100,7 +103,7 @@ export function startWhatsAppWorker({
 
   /** Runs the agent on the sender's thread and stores its answer with the turn, in one transaction. */
   const answer = async (claim: ClaimedMessage, snapshot: AgentSnapshot, text: string): Promise<string> => {
-    const key = threadKeyOf(claim.sender);
+    const key = threadKeyOf(agentId, claim.integrationId, claim.sender);
     const history = await loadThreadMessages(pool, agentId, key);
     const userMessage: Message = { id: claim.providerMessageId, role: 'user', content: text };
     const input: RunAgentInput = {

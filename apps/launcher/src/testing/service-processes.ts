@@ -23,6 +23,11 @@ export class ServiceProcesses {
     return message.url;
   }
 
+  /** The process id of the service started last, to look at what it was given (its environment). */
+  lastStartedPid(): number | undefined {
+    return this.children.at(-1)?.pid;
+  }
+
   async stopAll(): Promise<void> {
     for (const child of this.children.splice(0)) {
       if (child.exitCode === null && child.signalCode === null) {

@@ -5,13 +5,31 @@ import {
   type TAgentCreate,
   type TEngineConfig,
 } from '@agentplane/contracts';
-import { type Db, inTransaction, isForeignKeyViolation, type Prisma, type SecretBox, type Tx } from '@agentplane/db';
+import {
+  type AgentKeyring,
+  type Db,
+  dropEngineRole,
+  type EngineRoleSettings,
+  inTransaction,
+  isForeignKeyViolation,
+  type Prisma,
+  provisionEngineRole,
+  type SecretBox,
+  type Tx,
+} from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { checkAgentAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import { lockReferencedResources } from './agent-references.js';
 
-export type AgentContext = { db: Db; box: SecretBox; policy: OperatorPolicy; workspaceId: string };
+export type AgentContext = {
+  db: Db;
+  box: SecretBox;
+  policy: OperatorPolicy;
+  agentKeys: AgentKeyring;
+  engineRoles: EngineRoleSettings;
+  workspaceId: string;
+};
 
 const WITH_LINKS = {
   integrations: {
@@ -55,10 +73,10 @@ function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, box:
   } as TAgent;
 }
 
-function storedConfigOf(agent: AgentWithLinks, box: SecretBox): PublishedConfig {
+function storedConfigOf(agent: AgentWithLinks, agentKeys: AgentKeyring): PublishedConfig {
   if (!agent.engineConfig) throw new AppError('internal', `Agent ${agent.id} has no published engine config.`);
   return {
-    config: mapEngineConfigSecrets(agent.engineConfig.config as TEngineConfig, box.open),
+    config: mapEngineConfigSecrets(agent.engineConfig.config as TEngineConfig, agentKeys.boxFor(agent.id).open),
     version: Number(agent.engineConfig.version),
   };
 }
@@ -71,7 +89,7 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<str
   try {
     return await inTransaction(ctx.db, async (tx) => {
       const agentId = await write(tx);
-      const published = await publishEngineConfigs(tx, { agentIds: [agentId], box: ctx.box });
+      const published = await publishEngineConfigs(tx, { agentIds: [agentId], box: ctx.box, agentKeys: ctx.agentKeys });
       const agent = await tx.agent.findUniqueOrThrow({ where: { id: agentId }, include: WITH_LINKS });
       const config = published.get(agentId);
       if (!config) throw new AppError('internal', 'The engine config was not published.');
@@ -107,6 +125,8 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
       data: { workspaceId: ctx.workspaceId, ...agentData(body, ctx.box) },
       select: { id: true },
     });
+    // The engine's role comes with the agent, in its transaction (CREATE ROLE is transactional).
+    await provisionEngineRole(tx, agent.id, ctx.engineRoles);
     return agent.id;
   });
 }
@@ -131,7 +151,7 @@ export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): 
 export async function getAgent(ctx: AgentContext, id: string): Promise<TAgent> {
   const agent = await ctx.db.agent.findFirst({ where: { id, workspaceId: ctx.workspaceId }, include: WITH_LINKS });
   if (!agent) throw notFound();
-  return toAgentResponse(agent, storedConfigOf(agent, ctx.box), ctx.box);
+  return toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx.box);
 }
 
 export async function listAgents(ctx: AgentContext, page: { limit: number; offset: number }) {
@@ -146,14 +166,21 @@ export async function listAgents(ctx: AgentContext, page: { limit: number; offse
     }),
     ctx.db.agent.count({ where }),
   ]);
-  return { items: agents.map((agent) => toAgentResponse(agent, storedConfigOf(agent, ctx.box), ctx.box)), total };
+  return {
+    items: agents.map((agent) => toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx.box)),
+    total,
+  };
 }
 
-/** Deleting the agent deletes its links and its engine_configs row (CASCADE); its engine then answers 503. */
+/**
+ * Deleting the agent deletes its links and its engine_configs row (CASCADE), and its engine's role and
+ * checkpoints; its engine then answers 503.
+ */
 export async function deleteAgent(ctx: AgentContext, id: string): Promise<void> {
   await inTransaction(ctx.db, async (tx) => {
     const { count } = await tx.agent.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
     if (count === 0) throw notFound();
+    await dropEngineRole(tx, id);
     await notifyEngines(tx, [id]);
   });
 }

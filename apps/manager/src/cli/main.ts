@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 // `agentplane-manager <command>`: operator commands that run against the platform database.
 import { type CliIo, runCreateUser } from './create-user.js';
+import { runEngineCredentials } from './engine-credentials.js';
 
 const USAGE = `Usage: agentplane-manager <command> [options]
 
 Commands:
-  create-user    create a user with a personal workspace (works with ALLOW_SIGNUP=false)
+  create-user          create a user with a personal workspace (works with ALLOW_SIGNUP=false)
+  engine-credentials   rotate an agent engine's database password and print its credentials
 
 Run "agentplane-manager <command> --help" for a command's options.
 `;
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
   'create-user': runCreateUser,
+  'engine-credentials': runEngineCredentials,
 };
 
 async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -1,16 +1,19 @@
 import type { MigrationStatus } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { z } from 'zod';
+import { MISSING_CREATEROLE } from '../engine-roles/require-create-role.js';
 import type { ApiRouter } from '../http/api-router.js';
 
 export type HealthDependencies = {
   /** Reads which migrations are pending; rejects when the database cannot be reached. */
   readMigrationStatus: () => Promise<MigrationStatus>;
+  /** Whether the manager's database user may create roles (CREATEROLE), which agent creation needs. */
+  canCreateRoles: () => Promise<boolean>;
 };
 
 const TAG = 'health';
 
-export function addHealthRoutes(api: ApiRouter, { readMigrationStatus }: HealthDependencies): void {
+export function addHealthRoutes(api: ApiRouter, { readMigrationStatus, canCreateRoles }: HealthDependencies): void {
   api.add(
     {
       method: 'get',
@@ -31,7 +34,8 @@ export function addHealthRoutes(api: ApiRouter, { readMigrationStatus }: HealthD
       method: 'get',
       path: '/readyz',
       operationId: 'getReadiness',
-      summary: 'Readiness: the database is reachable and every migration is applied',
+      summary:
+        'Readiness: the database is reachable, every migration is applied and the manager may create engine roles',
       tag: TAG,
       access: { kind: 'public' },
       responses: {
@@ -40,7 +44,7 @@ export function addHealthRoutes(api: ApiRouter, { readMigrationStatus }: HealthD
           schema: z.object({ status: z.literal('ready'), migrations: z.number().int() }),
         },
       },
-      problems: { 503: 'The database is unreachable or migrations are pending' },
+      problems: { 503: 'The database is unreachable, migrations are pending, or the database user lacks CREATEROLE' },
     },
     async (_input, req, res) => {
       let status: MigrationStatus;
@@ -56,6 +60,7 @@ export function addHealthRoutes(api: ApiRouter, { readMigrationStatus }: HealthD
           `Migrations are pending: ${status.pending.join(', ')}. Run \`pnpm db:migrate\`.`,
         );
       }
+      if (!(await canCreateRoles())) throw new AppError('service_unavailable', MISSING_CREATEROLE);
       res.json({ status: 'ready', migrations: status.applied.length });
     },
   );

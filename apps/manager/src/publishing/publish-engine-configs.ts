@@ -1,6 +1,7 @@
 // The publish protocol, in one place: inside the transaction of any write that can change what an
 // agent runs, recompute the agent's engine_config, and where it changed, store it with version + 1 and
-// queue a NOTIFY. PostgreSQL delivers the NOTIFY at commit, and not at all on rollback.
+// queue a NOTIFY. PostgreSQL delivers the NOTIFY at commit, and not at all on rollback. The secrets in
+// a stored config are sealed with the agent's own key (its engine holds that key, never SECRETS_KEY).
 import { isDeepStrictEqual } from 'node:util';
 import {
   mapAgentConfigSecrets,
@@ -8,7 +9,7 @@ import {
   type TAgentFramework,
   type TEngineConfig,
 } from '@agentplane/contracts';
-import type { Prisma, SecretBox, Tx } from '@agentplane/db';
+import { type AgentKeyring, isSealedWithOtherKey, type Prisma, type SecretBox, type Tx } from '@agentplane/db';
 import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from '../resources/resource-kinds.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
 
@@ -36,7 +37,8 @@ export const AGENT_WITH_RESOURCES = {
  */
 export async function publishEngineConfigs(
   tx: Tx,
-  options: { agentIds: string[]; box: SecretBox },
+  /** box opens the resources (sealed with the platform key); agentKeys seals each agent's config. */
+  options: { agentIds: string[]; box: SecretBox; agentKeys: AgentKeyring },
 ): Promise<Map<string, PublishedConfig>> {
   const published = new Map<string, PublishedConfig>();
   if (options.agentIds.length === 0) return published;
@@ -62,14 +64,16 @@ export async function publishEngineConfigs(
       sso: agent.sso ? SSO_CONFIGS.fromRow(agent.sso, options.box) : null,
     });
     const current = agent.engineConfig;
+    const agentBox = options.agentKeys.boxFor(agent.id);
     if (
       current &&
-      isDeepStrictEqual(mapEngineConfigSecrets(current.config as TEngineConfig, options.box.open), config)
+      !hasSecretsSealedWithOtherKey(current.config as TEngineConfig, agentBox) &&
+      isDeepStrictEqual(mapEngineConfigSecrets(current.config as TEngineConfig, agentBox.open), config)
     ) {
       published.set(agent.id, { config, version: Number(current.version) });
       continue;
     }
-    const sealed = JSON.stringify(mapEngineConfigSecrets(config, options.box.seal));
+    const sealed = JSON.stringify(mapEngineConfigSecrets(config, agentBox.seal));
     changed.push({ agentId: agent.id, workspaceId: agent.workspaceId, sealed, config });
   }
   if (changed.length === 0) return published;
@@ -93,6 +97,19 @@ export async function publishEngineConfigs(
     changed.map((change) => change.agentId),
   );
   return published;
+}
+
+/**
+ * A config holding a value sealed with another key (the platform key before agent keys existed, or a
+ * rotated one) is sealed again even when its content is unchanged: its engine can open only its own key's.
+ */
+export function hasSecretsSealedWithOtherKey(config: TEngineConfig, agentBox: SecretBox): boolean {
+  let other = false;
+  mapEngineConfigSecrets(config, (value) => {
+    other ||= isSealedWithOtherKey(value, agentBox);
+    return value;
+  });
+  return other;
 }
 
 /** Engines LISTEN on the channel and reload at once; polling stays the guarantee. */

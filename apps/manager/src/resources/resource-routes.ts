@@ -1,5 +1,5 @@
 import { ZPaginationQuery, ZUuid } from '@agentplane/contracts';
-import type { Db, SecretBox } from '@agentplane/db';
+import type { AgentKeyring, Db, EngineRoleSettings, SecretBox } from '@agentplane/db';
 import type { EgressAllowList } from '@agentplane/server-kit';
 import type { Request } from 'express';
 import { z } from 'zod';
@@ -20,11 +20,14 @@ import {
 
 export const ZIdParams = z.strictObject({ id: ZUuid });
 
+/** box: the platform key, for resources at rest. agentKeys: seals each agent's engine config. */
 export type ResourceRouteDependencies = {
   db: Db;
   box: SecretBox;
   policy: OperatorPolicy;
   egressAllow: EgressAllowList;
+  agentKeys: AgentKeyring;
+  engineRoles: EngineRoleSettings;
 };
 
 /** The spec's common pattern (POST /, GET /, GET /{id}, PATCH /{id}, DELETE /{id}) for one resource kind. */

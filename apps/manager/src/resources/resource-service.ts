@@ -1,13 +1,19 @@
 // Create, read, update and delete for every managed resource kind. agent_count is read in the same
 // query as the resource (resource-reads), and a PATCH republishes the engine config of every agent that uses it.
-import { type Db, inTransaction, isForeignKeyViolation, type SecretBox } from '@agentplane/db';
+import { type AgentKeyring, type Db, inTransaction, isForeignKeyViolation, type SecretBox } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
 import { loadResource, readResource, readResourcePage } from './resource-reads.js';
 
-export type ResourceContext = { db: Db; box: SecretBox; policy: OperatorPolicy; workspaceId: string };
+export type ResourceContext = {
+  db: Db;
+  box: SecretBox;
+  policy: OperatorPolicy;
+  agentKeys: AgentKeyring;
+  workspaceId: string;
+};
 
 function toResponse<T>(kind: ResourceKind<T>, row: ResourceRow, box: SecretBox) {
   return {
@@ -69,7 +75,11 @@ export async function updateResource<T>(
       .delegate(tx)
       .update({ where: { id }, data: { name: body.name, ...kind.toColumns(body.typed, ctx.box) } });
     const agents = await tx.agent.findMany({ where: kind.agentsReferencing(id), select: { id: true } });
-    await publishEngineConfigs(tx, { agentIds: agents.map((agent) => agent.id), box: ctx.box });
+    await publishEngineConfigs(tx, {
+      agentIds: agents.map((agent) => agent.id),
+      box: ctx.box,
+      agentKeys: ctx.agentKeys,
+    });
     const row = await readResource(tx, kind, ctx.workspaceId, id);
     if (!row) throw notFound(kind);
     return toResponse(kind, row, ctx.box);

@@ -1,5 +1,5 @@
 import type { TRole, TWorkspace } from '@agentplane/contracts';
-import { type Db, Prisma, type Tx } from '@agentplane/db';
+import { type Db, dropEngineRole, Prisma, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 
 type WorkspaceRow = { id: string; name: string; createdAt: Date; updatedAt: Date };
@@ -65,7 +65,9 @@ export async function renameWorkspace(db: Db, options: { id: string; role: TRole
 export async function deleteWorkspace(db: Db, options: { id: string }): Promise<void> {
   await db.$transaction(async (tx) => {
     await lockWorkspace(tx, options.id);
+    const agents = await tx.agent.findMany({ where: { workspaceId: options.id }, select: { id: true } });
     await tx.agent.deleteMany({ where: { workspaceId: options.id } });
+    for (const agent of agents) await dropEngineRole(tx, agent.id);
     await tx.workspace.deleteMany({ where: { id: options.id } });
   });
 }

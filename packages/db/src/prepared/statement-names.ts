@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
 
 /** pg treats an empty name as an unnamed statement. */
 const UNNAMED = '';
+// Utility statements name their objects in the text (an agent's role and schema), so each text runs
+// once: naming them would only fill the limit and leave later queries unnamed.
+const UTILITY = /^\s*(?:CREATE|ALTER|DROP|GRANT|REVOKE|DO)\b/i;
 
 /**
  * A `statementNameGenerator` for `@prisma/adapter-pg`. The name is a digest of the SQL, so one text
@@ -17,7 +20,7 @@ export function statementNamesBySql(limit = 500): (query: { sql: string }) => st
   return ({ sql }) => {
     const known = names.get(sql);
     if (known !== undefined) return known;
-    if (names.size >= limit) return UNNAMED;
+    if (names.size >= limit || UTILITY.test(sql)) return UNNAMED;
     const name = `ap_${createHash('sha256').update(sql).digest('base64url').slice(0, 22)}`;
     names.set(sql, name);
     return name;

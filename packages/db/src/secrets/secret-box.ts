@@ -23,6 +23,11 @@ export function isSealed(value: string): boolean {
   return value.startsWith(PREFIX);
 }
 
+/** The id of the key a sealed value names, or undefined for a value that is not sealed. */
+export function sealedKeyId(value: string): string | undefined {
+  return isSealed(value) ? value.slice(PREFIX.length).split(':', 1)[0] : undefined;
+}
+
 /** Accepts 32 bytes as base64 (44 chars, as `openssl rand -base64 32` prints) or as 64 hex chars. */
 export function parseSecretKey(text: string): Buffer {
   const trimmed = text.trim();
@@ -33,12 +38,35 @@ export function parseSecretKey(text: string): Buffer {
   return key;
 }
 
-function keyIdOf(key: Buffer): string {
+/** For env schemas: whether `text` is a key parseSecretKey accepts. */
+export function isSecretKey(text: string): boolean {
+  try {
+    parseSecretKey(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function keyIdOf(key: Buffer): string {
   return createHash('sha256').update(key).digest('base64url').slice(0, 8);
 }
 
-export function createSecretBox(currentKey: string, previousKeys: string[] = []): SecretBox {
+export type SecretBoxOptions = {
+  /**
+   * Authenticated with every value and required to open it (AES-GCM associated data): a value sealed
+   * for one context, such as one agent, does not open in another even under the same key.
+   */
+  associatedData?: string;
+};
+
+export function createSecretBox(
+  currentKey: string,
+  previousKeys: string[] = [],
+  options: SecretBoxOptions = {},
+): SecretBox {
   const current = parseSecretKey(currentKey);
+  const aad = options.associatedData === undefined ? undefined : Buffer.from(options.associatedData, 'utf8');
   const keys = new Map([current, ...previousKeys.map(parseSecretKey)].map((key) => [keyIdOf(key), key]));
   const keyId = keyIdOf(current);
 
@@ -47,6 +75,7 @@ export function createSecretBox(currentKey: string, previousKeys: string[] = [])
     seal: (plaintext) => {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', current, iv);
+      if (aad) cipher.setAAD(aad);
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       const parts = [iv, cipher.getAuthTag(), ciphertext].map((part) => part.toString('base64url'));
       return `${PREFIX}${keyId}:${parts.join(':')}`;
@@ -60,6 +89,7 @@ export function createSecretBox(currentKey: string, previousKeys: string[] = [])
       }
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      if (aad) decipher.setAAD(aad);
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
     },
   };

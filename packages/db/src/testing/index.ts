@@ -1,3 +1,4 @@
+export { type EngineCredentialsEnv, issueTestEngineCredentials, TEST_PLATFORM_KEY } from './engine-credentials.js';
 export {
   makeAgent,
   makeIntegration,

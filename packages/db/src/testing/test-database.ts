@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createPrisma, type Db } from '../client.js';
 import { quoteIdentifier, withDatabase } from '../embedded/database-admin.js';
+import { ENGINE_GROUP_ROLE } from '../engine-roles/engine-role-names.js';
 
 /** Set by the jest global setup; read by every suite in the run. */
 export const ADMIN_URL_ENV = 'AGENTPLANE_TEST_ADMIN_URL';
@@ -21,9 +22,10 @@ export type TestDatabase = {
   createPool: (options?: { max?: number }) => pg.Pool;
   /**
    * A connected client that drop() ends: on this database, or with `admin` on the server's admin
-   * database (for ALTER DATABASE and pg_terminate_backend aimed at this one).
+   * database (for ALTER DATABASE and pg_terminate_backend aimed at this one), or with `url` as the
+   * user that URL names (an engine role).
    */
-  connectClient: (options?: { admin?: boolean }) => Promise<pg.Client>;
+  connectClient: (options?: { admin?: boolean; url?: string }) => Promise<pg.Client>;
   /** Ends everything handed out, waits until no backend is left on the database, then drops it. */
   drop: () => Promise<void>;
 };
@@ -81,8 +83,8 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
       handedOut.add(pool);
       return pool;
     },
-    connectClient: async ({ admin = false } = {}) => {
-      const client = new pg.Client({ connectionString: admin ? adminUrl : url });
+    connectClient: async ({ admin = false, url: asUser } = {}) => {
+      const client = new pg.Client({ connectionString: asUser ?? (admin ? adminUrl : url) });
       client.on('error', ignoreIdleError);
       handedOut.add(client);
       await client.connect();
@@ -92,7 +94,9 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
       await Promise.allSettled([prisma.$disconnect(), ...[...handedOut].map(endQuietly)]);
       handedOut.clear();
       await waitForNoBackends(adminUrl, name);
+      const roles = await engineRolesOf(adminUrl, name);
       await dropDatabase(adminUrl, name);
+      await dropRoles(adminUrl, roles);
     },
   };
 }
@@ -130,6 +134,27 @@ async function createFromTemplate(client: pg.Client, name: string, template: str
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     }
   }
+}
+
+/**
+ * Engine roles are cluster-wide, so a suite's roles outlive its database unless dropped with it. Each
+ * was provisioned with its checkpoint schema in the database, whose name gives the role's.
+ */
+async function engineRolesOf(adminUrl: string, name: string): Promise<string[]> {
+  return withAdminClient(withDatabase(adminUrl, name), async (client) => {
+    const { rows } = await client.query<{ nspname: string }>(
+      "SELECT nspname FROM pg_namespace WHERE nspname ~ '^langgraph_[0-9a-f]{32}$'",
+    );
+    return rows.map((row) => `${ENGINE_GROUP_ROLE}_${row.nspname.slice('langgraph_'.length)}`);
+  });
+}
+
+/** Once their database is gone the roles hold no grants, so they drop without revoking anything. */
+async function dropRoles(adminUrl: string, roles: string[]): Promise<void> {
+  if (roles.length === 0) return;
+  await withAdminClient(adminUrl, async (client) => {
+    for (const role of roles) await client.query(`DROP ROLE IF EXISTS ${quoteIdentifier(role)}`);
+  });
 }
 
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
+import { checkpointSchemaName } from '@agentplane/db/engine-roles';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
@@ -11,7 +12,8 @@ import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../../testing/eve
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../testing/fake-openai-server.js';
 import { makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
 import { runWithClient } from '../../testing/run-with-client.js';
-import { startFileEngine } from '../../testing/test-engine.js';
+import { engineCredentialsFor, startFileEngine } from '../../testing/test-engine.js';
+import { scopedThreadId } from '../../threads/thread-scope.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
@@ -24,11 +26,11 @@ let memoryAgent: RunningEngine;
 let approvalAgent: RunningEngine;
 const savedVariables = new Map<string, string | undefined>();
 
+/** A file-mode engine whose thread memory is in the database, through its agent's own role and schema. */
 async function startGraphEngine(agentsDir: string, graph: string, options: { tools?: boolean } = {}) {
   const config = makeLangGraphEngineConfig(graph, { mcpServers: options.tools ? [everythingStdioServer()] : [] });
-  return startFileEngine(config, {
-    env: { ENGINE_AGENTS_DIR: agentsDir, DATABASE_URL: database.url, ...ALLOW_EVERYTHING_STDIO },
-  });
+  const { DATABASE_URL } = await engineCredentialsFor(database, config.agent.id);
+  return startFileEngine(config, { env: { ENGINE_AGENTS_DIR: agentsDir, DATABASE_URL, ...ALLOW_EVERYTHING_STDIO } });
 }
 
 beforeAll(async () => {
@@ -177,10 +179,11 @@ describe('thread memory', () => {
     expect(stranger.result?.newMessages).toEqual([
       expect.objectContaining({ content: 'I remember: my name is Ada | what is my name? | and now?' }),
     ]);
-    // …which lives in PostgreSQL, in the checkpointer's own schema.
+    // …which lives in PostgreSQL, in the agent's own checkpoint schema, under the agent-scoped thread id.
+    const { agent: served } = (await (await fetch(memoryAgent.url)).json()) as { agent: { id: string } };
     const rows = await database.prisma.$queryRawUnsafe<{ count: bigint }[]>(
-      'SELECT count(*) AS count FROM langgraph.checkpoints WHERE thread_id = $1',
-      threadId,
+      `SELECT count(*) AS count FROM "${checkpointSchemaName(served.id)}".checkpoints WHERE thread_id = $1`,
+      scopedThreadId(served.id, undefined, threadId),
     );
     expect(Number(rows[0]?.count)).toBeGreaterThan(0);
   });

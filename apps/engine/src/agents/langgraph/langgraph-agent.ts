@@ -1,6 +1,6 @@
 // LANGGRAPH agents: a LangGraph.js graph from the operator's module (`path.js:export`), compiled or a
 // builder, run with the engine's checkpointer so AG-UI threads keep their memory (LangGraph thread_id =
-// the AG-UI threadId, prefixed with the token subject of an authenticated caller). Each run sends the
+// the AG-UI threadId scoped by the agent and the caller's token issuer and subject). Each run sends the
 // graph's state as STATE_SNAPSHOT at its start and end, and ends with an `interrupt` outcome when the
 // graph stopped in interrupt(); the next run answers it through RunAgentInput.resume (one entry:
 // Command({resume: payload}); several: a map keyed by interrupt id).
@@ -10,6 +10,7 @@ import type { Logger } from '@agentplane/server-kit';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { Command } from '@langchain/langgraph';
 import { getInputTypeSchema, getOutputTypeSchema, getStateTypeSchema } from '@langchain/langgraph/zod/schema';
+import { scopedThreadId } from '../../threads/thread-scope.js';
 import type { AgentRunRequest, AgentRuntime, AgentToolbox, RuntimeCapabilities } from '../agent-runtime.js';
 import { AgentLoadError, describeValue, importAgentExport } from '../modules/load-agent-module.js';
 import { type Checkpointer, createCheckpointer } from './create-checkpointer.js';
@@ -119,15 +120,6 @@ function buildResume(input: RunAgentInput): Command | undefined {
   });
 }
 
-/**
- * The LangGraph thread of an AG-UI thread: its id, prefixed with the caller's token subject when there
- * is one, so that knowing someone's threadId never opens their conversation (as the engine's own
- * thread store does).
- */
-export function toGraphThreadId(threadId: string, subject: string | undefined): string {
-  return subject === undefined ? threadId : `${encodeURIComponent(subject)}:${threadId}`;
-}
-
 /** Pulls `source` inside the tool context, so graph code calling getMcpTools() during a run gets this agent's tools. */
 async function* pullWithTools<T>(context: EngineToolContext, source: AsyncIterable<T>): AsyncGenerator<T> {
   const iterator = runInEngineTools(context, () => source[Symbol.asyncIterator]());
@@ -145,11 +137,13 @@ async function* pullWithTools<T>(context: EngineToolContext, source: AsyncIterab
 async function* runGraph(
   graph: CompiledGraph,
   tools: EngineToolContext,
+  agentId: string,
   request: AgentRunRequest,
 ): AsyncGenerator<BaseEvent> {
   const { input, signal } = request;
   const { threadId, runId } = input;
-  const config: GraphConfig = { configurable: { thread_id: toGraphThreadId(threadId, request.subject) } };
+  // Knowing someone's threadId never opens their graph thread, as with the engine's own thread store.
+  const config: GraphConfig = { configurable: { thread_id: scopedThreadId(agentId, request.caller, threadId) } };
   const hasMemory = Boolean(graph.checkpointer);
   yield { type: EventType.RUN_STARTED, threadId, runId };
 
@@ -180,6 +174,8 @@ async function* runGraph(
 }
 
 export type LangGraphAgentOptions = {
+  /** Scopes thread ids, and names the agent's own checkpoint schema. */
+  agentId: string;
   reference: string;
   agentsDir: string;
   version: number;
@@ -196,7 +192,7 @@ export async function loadLangGraphAgent(options: LangGraphAgentOptions): Promis
   if (!isCompiledGraph(exported) && !isGraphBuilder(exported)) throw notAGraph(exported, reference);
   let checkpointer: Checkpointer;
   try {
-    checkpointer = await createCheckpointer(options.databaseUrl);
+    checkpointer = await createCheckpointer(options.databaseUrl, options.agentId);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new AgentLoadError(
@@ -214,7 +210,7 @@ export async function loadLangGraphAgent(options: LangGraphAgentOptions): Promis
   options.logger.info({ graph: reference, memory: checkpointer.kind }, 'LangGraph graph loaded');
   const stateSchemas = readStateSchemas(graph);
   return {
-    run: (request) => runGraph(graph, tools, request),
+    run: (request) => runGraph(graph, tools, options.agentId, request),
     capabilities: {
       agui: {
         tools: {

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { type CapturedLogs, captureLogs } from '../../testing/captured-logs.js';
 import { makeCustomEngineConfig, makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
-import { startFileEngine, startTestEngine } from '../../testing/test-engine.js';
+import { startDatabaseEngine, startFileEngine } from '../../testing/test-engine.js';
 
 type Health = {
   status: string;
@@ -211,8 +211,10 @@ describe('recovery in database mode', () => {
   it('goes through every error class and recovers once a config whose module loads is published', async () => {
     await publish(1, 'missing.js:createAgent');
     const logs = captureLogs();
-    engine = await startTestEngine(
-      { AGENT_ID: agentId, DATABASE_URL: database.url, ENGINE_CONFIG_POLL_MS: '100', ENGINE_AGENTS_DIR: agentsDir },
+    engine = await startDatabaseEngine(
+      database,
+      agentId,
+      { ENGINE_CONFIG_POLL_MS: '100', ENGINE_AGENTS_DIR: agentsDir },
       { logDestination: logs.destination },
     );
     await servedVersion(1);

@@ -1,0 +1,19 @@
+// Whose a thread is. A client names its thread (AG-UI threadId), but the stored thread and the
+// LangGraph checkpoint thread are keyed by the agent, the token's issuer and its subject too: a
+// subject is only unique within its issuer (an agent's SSO issuer may be under a tenant's control),
+// so two agents, or two issuers with a subject in common, never share a thread.
+
+export type ThreadCaller = { issuer: string; subject: string };
+
+/** The caller of an authenticated run, from its verified token claims; undefined when auth is off. */
+export function callerOf(claims: unknown): ThreadCaller | undefined {
+  if (claims === undefined || claims === null || typeof claims !== 'object') return undefined;
+  const { iss, sub } = claims as { iss?: unknown; sub?: unknown };
+  return { issuer: typeof iss === 'string' ? iss : '', subject: typeof sub === 'string' ? sub : '' };
+}
+
+/** Every part is encoded, so no choice of ids makes two different scopes produce one key. */
+export function scopedThreadId(agentId: string, caller: ThreadCaller | undefined, threadId: string): string {
+  const parts = caller === undefined ? [agentId, threadId] : [agentId, caller.issuer, caller.subject, threadId];
+  return parts.map(encodeURIComponent).join(':');
+}

@@ -1,0 +1,156 @@
+// POST /agents/{id}/engine-credentials and the agent's database role around it: provisioned with the
+// agent, rotated by each request, dropped with the agent or its workspace.
+import { randomUUID } from 'node:crypto';
+import { mapEngineConfigSecrets, type TEngineConfig } from '@agentplane/contracts';
+import { createAgentSecretBox, engineRoleName, isSealed } from '@agentplane/db';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import {
+  addToWorkspace,
+  expectProblemShape,
+  type ManagerTestContext,
+  type SignedInUser,
+  signUpUser,
+  startManagerTestApp,
+} from '../testing/manager-test-app.js';
+import { agentBody, mcpServerBody } from '../testing/resource-fixtures.js';
+import { engineDatabaseUrlFor } from './issue-engine-credentials.js';
+
+type Credentials = { agent_id: string; database_url: string; agent_key: string };
+
+let ctx: ManagerTestContext;
+beforeAll(async () => {
+  ctx = await startManagerTestApp();
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+async function createAgent(user: SignedInUser, resources: Record<string, unknown> = {}): Promise<string> {
+  const response = await user.agent.post('/api/v1/agents/').send(agentBody(resources));
+  expect(response.status).toBe(201);
+  return response.body.id;
+}
+
+async function roleExists(agentId: string): Promise<boolean> {
+  const rows = await ctx.database.prisma.$queryRawUnsafe<unknown[]>(
+    'SELECT 1 FROM pg_roles WHERE rolname = $1',
+    engineRoleName(agentId),
+  );
+  return rows.length === 1;
+}
+
+async function loginFails(databaseUrl: string): Promise<boolean> {
+  return ctx.database.connectClient({ url: databaseUrl }).then(
+    () => false,
+    () => true,
+  );
+}
+
+async function currentUserOf(databaseUrl: string): Promise<string> {
+  const client = await ctx.database.connectClient({ url: databaseUrl });
+  const { rows } = await client.query<{ user: string }>('SELECT current_user AS user');
+  await client.end();
+  return rows[0]?.user ?? '';
+}
+
+const credentialsPath = (agentId: string) => `/api/v1/agents/${agentId}/engine-credentials`;
+
+describe('POST /agents/{id}/engine-credentials', () => {
+  it("returns, once, the agent id, a URL of the agent's own role, and a key that opens its config and no other", async () => {
+    const owner = await signUpUser(ctx.app);
+    const mcp = await owner.agent.post('/api/v1/mcp-servers/').send(mcpServerBody());
+    const agentId = await createAgent(owner, { mcp_server_ids: [mcp.body.id] });
+    const otherAgentId = await createAgent(owner, { mcp_server_ids: [mcp.body.id] });
+
+    const response = await owner.agent.post(credentialsPath(agentId));
+    expect(response.status).toBe(201);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const credentials = response.body as Credentials;
+    expect(Object.keys(credentials).sort()).toEqual(['agent_id', 'agent_key', 'database_url']);
+    expect(credentials.agent_id).toBe(agentId);
+    expect(await currentUserOf(credentials.database_url)).toBe(engineRoleName(agentId));
+    // Host, port and database are the manager's own; only the user and password are the role's.
+    const [platform, engine] = [new URL(ctx.config.databaseUrl), new URL(credentials.database_url)];
+    expect([engine.host, engine.pathname]).toEqual([platform.host, platform.pathname]);
+
+    const stored = async (id: string) =>
+      (await ctx.database.prisma.engineConfig.findUniqueOrThrow({ where: { agentId: id } })).config as TEngineConfig;
+    const sealedHeader = (await stored(agentId)).mcp_servers[0]?.headers.Authorization ?? '';
+    expect(isSealed(sealedHeader)).toBe(true);
+    const box = createAgentSecretBox(credentials.agent_key, agentId);
+    expect(mapEngineConfigSecrets(await stored(agentId), box.open).mcp_servers[0]?.headers).toEqual({
+      Authorization: 'Bearer mcp-secret-header',
+    });
+    const otherHeader = (await stored(otherAgentId)).mcp_servers[0]?.headers.Authorization ?? '';
+    expect(() => box.open(otherHeader)).toThrow();
+    expect(() => createAgentSecretBox(credentials.agent_key, otherAgentId).open(otherHeader)).toThrow();
+  });
+
+  it('rotates the password: the previous one stops working at once', async () => {
+    const owner = await signUpUser(ctx.app);
+    const agentId = await createAgent(owner);
+    const first = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
+    expect(await loginFails(first.database_url)).toBe(false);
+    const second = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
+    expect(await loginFails(first.database_url)).toBe(true);
+    expect(await currentUserOf(second.database_url)).toBe(engineRoleName(agentId));
+    expect(second.agent_key).toBe(first.agent_key);
+  });
+
+  it('lets admins and owners in, and refuses members, viewers, other workspaces, unknown ids and anonymous callers', async () => {
+    const owner = await signUpUser(ctx.app);
+    const agentId = await createAgent(owner);
+    const asRole = async (role: string) => {
+      const user = await signUpUser(ctx.app);
+      await addToWorkspace(owner, user, role);
+      return user.agent.post(credentialsPath(agentId)).set('x-workspace-id', owner.workspaceId);
+    };
+    expect((await asRole('admin')).status).toBe(201);
+    expect((await owner.agent.post(credentialsPath(agentId))).status).toBe(201);
+    expectProblemShape(await asRole('member'), 403);
+    expectProblemShape(await asRole('viewer'), 403);
+
+    const stranger = await signUpUser(ctx.app);
+    expectProblemShape(await stranger.agent.post(credentialsPath(agentId)), 404);
+    expectProblemShape(await owner.agent.post(credentialsPath(randomUUID())), 404);
+    expectProblemShape(await owner.agent.post(credentialsPath('not-a-uuid')), 400);
+    expectProblemShape(await request(ctx.app).post(credentialsPath(agentId)), 401);
+  });
+});
+
+describe("the agent's engine role", () => {
+  it('comes with the agent, and goes with it: its credentials stop working', async () => {
+    const owner = await signUpUser(ctx.app);
+    const agentId = await createAgent(owner);
+    expect(await roleExists(agentId)).toBe(true);
+    const { database_url } = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
+    expect((await owner.agent.delete(`/api/v1/agents/${agentId}`)).status).toBe(204);
+    expect(await roleExists(agentId)).toBe(false);
+    expect(await loginFails(database_url)).toBe(true);
+  });
+
+  it("goes with the agent's workspace", async () => {
+    const owner = await signUpUser(ctx.app);
+    const workspace = await owner.agent.post('/api/v1/workspaces/').send({ name: 'doomed' });
+    const agentResponse = await owner.agent
+      .post('/api/v1/agents/')
+      .set('x-workspace-id', workspace.body.id)
+      .send(agentBody());
+    const agentId = agentResponse.body.id as string;
+    expect(await roleExists(agentId)).toBe(true);
+    expect((await owner.agent.delete(`/api/v1/workspaces/${workspace.body.id}`)).status).toBe(204);
+    expect(await roleExists(agentId)).toBe(false);
+  });
+});
+
+describe('engineDatabaseUrlFor', () => {
+  it("keeps ENGINE_DATABASE_URL's address and options and puts in the role's user and password", () => {
+    const url = engineDatabaseUrlFor(
+      'postgresql://ignored:ignored@db.internal:6543/agentplane?sslmode=require',
+      'agentplane_engine_0123',
+      'p@ss/word',
+    );
+    expect(url).toBe('postgresql://agentplane_engine_0123:p%40ss%2Fword@db.internal:6543/agentplane?sslmode=require');
+  });
+});

@@ -1,0 +1,51 @@
+// The upgrade to engine roles, run by every manager at start-up: agents created before engine roles
+// existed get their role and checkpoint schema, and configs whose secrets were sealed with the
+// platform key (or an agent key of a rotated platform key) are sealed again with the agent's key.
+// Idempotent, and safe with several replicas starting together: each batch holds an advisory lock,
+// under which it reads what is still missing.
+import {
+  type AgentKeyring,
+  agentsWithoutEngineRole,
+  type Db,
+  type EngineRoleSettings,
+  inTransaction,
+  provisionEngineRole,
+  type SecretBox,
+} from '@agentplane/db';
+import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
+
+const UPGRADE_LOCK = 'agentplane.engine-roles.upgrade';
+const BATCH_SIZE = 100;
+
+export type UpgradeEngineRolesOptions = {
+  box: SecretBox;
+  agentKeys: AgentKeyring;
+  engineRoles: EngineRoleSettings;
+};
+
+/** Returns how many agents were given a role. */
+export async function upgradeEngineRoles(db: Db, options: UpgradeEngineRolesOptions): Promise<number> {
+  let provisioned = 0;
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const batch = await inTransaction(db, async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${UPGRADE_LOCK}))`;
+      const agents = await tx.agent.findMany({
+        where: { id: { gt: after } },
+        select: { id: true },
+        orderBy: { id: 'asc' },
+        take: BATCH_SIZE,
+      });
+      const ids = agents.map((agent) => agent.id);
+      const missing = await agentsWithoutEngineRole(tx, ids);
+      for (const id of missing) await provisionEngineRole(tx, id, options.engineRoles);
+      // Re-seals what its engine could not open; a config already sealed with the agent's key is left as it is.
+      await publishEngineConfigs(tx, { agentIds: ids, box: options.box, agentKeys: options.agentKeys });
+      return { ids, provisioned: missing.length };
+    });
+    provisioned += batch.provisioned;
+    const last = batch.ids.at(-1);
+    if (last === undefined || batch.ids.length < BATCH_SIZE) return provisioned;
+    after = last;
+  }
+}

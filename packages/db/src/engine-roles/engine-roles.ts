@@ -1,0 +1,84 @@
+// The PostgreSQL role of each agent's engine, provisioned by the manager: a login role named after the
+// agent, a member of the `agentplane_engine` group whose row-level security policies (migration
+// 20261122050000_engine_roles) limit it to that agent's rows, and a schema of its own for LangGraph
+// checkpoints. Role statements take no bind parameters, so every name here is derived from a UUID
+// that was checked first and every value is quoted. Leaves Prisma for what it cannot express (DDL).
+import { randomBytes } from 'node:crypto';
+import type { Db, Tx } from '../client.js';
+import { quoteIdentifier } from '../embedded/database-admin.js';
+import { CHECKPOINT_DATA_TABLES, checkpointTableStatements } from './checkpoint-tables.js';
+import { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName } from './engine-role-names.js';
+import { scramSha256Verifier } from './scram-verifier.js';
+
+export type SqlRunner = Pick<Db | Tx, '$executeRawUnsafe' | '$queryRawUnsafe'>;
+
+export type EngineRoleSettings = {
+  /** Most connections the engine role may hold at once, across its replicas. */
+  connectionLimit: number;
+};
+
+async function roleExists(db: SqlRunner, role: string): Promise<boolean> {
+  const rows = await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM pg_roles WHERE rolname = $1', role);
+  return rows.length > 0;
+}
+
+/**
+ * Creates the agent's role (LOGIN, no password until credentials are issued), its group membership
+ * (which brings CONNECT on this database) and its checkpoint schema; what exists already is kept, so this also
+ * repairs a partial or pre-existing setup. Transactional: run it in the transaction of the agent create.
+ */
+export async function provisionEngineRole(db: SqlRunner, agentId: string, settings: EngineRoleSettings): Promise<void> {
+  const role = quoteIdentifier(engineRoleName(agentId));
+  const schema = quoteIdentifier(checkpointSchemaName(agentId));
+  const limit = Math.trunc(settings.connectionLimit);
+  if (!(await roleExists(db, engineRoleName(agentId)))) {
+    await db.$executeRawUnsafe(`CREATE ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION`);
+  }
+  await db.$executeRawUnsafe(`ALTER ROLE ${role} CONNECTION LIMIT ${limit}`);
+  await db.$executeRawUnsafe(`GRANT ${quoteIdentifier(ENGINE_GROUP_ROLE)} TO ${role}`);
+  await db.$executeRawUnsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  for (const statement of checkpointTableStatements(schema)) await db.$executeRawUnsafe(statement);
+  await db.$executeRawUnsafe(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
+  await db.$executeRawUnsafe(`GRANT SELECT ON ${schema}.checkpoint_migrations TO ${role}`);
+  const tables = CHECKPOINT_DATA_TABLES.map((table) => `${schema}.${table}`).join(', ');
+  await db.$executeRawUnsafe(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${tables} TO ${role}`);
+}
+
+/**
+ * Drops the agent's checkpoint schema, and with it the role's only grants (PostgreSQL refuses to drop
+ * a role that still holds any), then the role. Transactional, like the agent delete.
+ */
+export async function dropEngineRole(db: SqlRunner, agentId: string): Promise<void> {
+  await db.$executeRawUnsafe(`DROP SCHEMA IF EXISTS ${quoteIdentifier(checkpointSchemaName(agentId))} CASCADE`);
+  await db.$executeRawUnsafe(`DROP ROLE IF EXISTS ${quoteIdentifier(engineRoleName(agentId))}`);
+}
+
+/**
+ * Gives the role a new random password and returns it. PostgreSQL checks passwords at login only:
+ * from the commit on, the old password opens no new connection.
+ */
+export async function rotateEngineRolePassword(db: SqlRunner, agentId: string): Promise<string> {
+  const password = randomBytes(32).toString('base64url');
+  const verifier = scramSha256Verifier(password);
+  await db.$executeRawUnsafe(`ALTER ROLE ${quoteIdentifier(engineRoleName(agentId))} PASSWORD '${verifier}'`);
+  return password;
+}
+
+/** The agents of `agentIds` whose role is missing (created before engine roles existed). */
+export async function agentsWithoutEngineRole(db: SqlRunner, agentIds: string[]): Promise<string[]> {
+  const names = agentIds.map(engineRoleName);
+  const rows = await db.$queryRawUnsafe<{ rolname: string }[]>(
+    'SELECT rolname FROM pg_roles WHERE rolname = ANY($1::text[])',
+    names,
+  );
+  const present = new Set(rows.map((row) => row.rolname));
+  return agentIds.filter((id) => !present.has(engineRoleName(id)));
+}
+
+/** True when the connected user may create roles (CREATEROLE or superuser), which provisioning needs. */
+export async function canCreateRoles(db: SqlRunner): Promise<boolean> {
+  const [row] = await db.$queryRawUnsafe<{ allowed: boolean }[]>(
+    'SELECT rolcreaterole OR rolsuper AS allowed FROM pg_roles WHERE rolname = current_user',
+  );
+  return row?.allowed === true;
+}

@@ -1,0 +1,15 @@
+export {
+  type AgentKeyring,
+  createAgentKeyring,
+  createAgentSecretBox,
+  deriveAgentKey,
+  isSealedWithOtherKey,
+} from './agent-keys.js';
+export {
+  createSecretBox,
+  isSealed,
+  isSecretKey,
+  parseSecretKey,
+  type SecretBox,
+  SecretKeyError,
+} from './secret-box.js';
