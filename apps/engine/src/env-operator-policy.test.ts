@@ -1,13 +1,15 @@
 // The operator's policy settings of the engine: parsed once at start-up, secure by default, and a bad
 // value stops the engine naming the variable.
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { loadEngineEnv } from './env.js';
 
 const FILE = { ENGINE_CONFIG_FILE: 'agent.yaml' };
+const AGENT_KEY = randomBytes(32).toString('base64');
 
 describe('operator policy settings', () => {
   it('permit no stdio command line, no cwd and no key variable by default, and read no other variable', () => {
-    const env = loadEngineEnv({ ...FILE, SECRETS_KEY: 'k', ANTHROPIC_KEY: 'sk-a' });
+    const env = loadEngineEnv({ ...FILE, AGENT_KEY, ANTHROPIC_KEY: 'sk-a' });
     expect(env.stdio).toEqual({ commands: [], cwdRoot: undefined });
     expect(env.models).toEqual({
       operatorApiKey: undefined,

@@ -8,10 +8,10 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { EventType, HttpAgent } from '@ag-ui/client';
-import type { TEngineCredentials } from '@agentplane/contracts';
 import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
+import { engineEnvFor } from './testing/engine-env.js';
 import { ServiceProcesses } from './testing/service-processes.js';
 
 // The engine polls so rarely that a change it serves within the test can only have come by NOTIFY.
@@ -87,11 +87,9 @@ describe('manager and engine together', () => {
 
     // Its engine, as its own process, with the credentials the manager issues for it: its own database
     // role and its agent key, never the platform's DATABASE_URL or SECRETS_KEY.
-    const credentials = await api.expect<TEngineCredentials>(201, 'POST', `/agents/${agent.id}/engine-credentials`);
+    const credentials = await engineEnvFor(api, agent.id);
     const engineUrl = await startProcess('engine', {
-      DATABASE_URL: credentials.database_url,
-      AGENT_ID: credentials.agent_id,
-      AGENT_KEY: credentials.agent_key,
+      ...credentials,
       ENGINE_MANAGER_ISSUER: await api.issuer(),
       ENGINE_CONFIG_POLL_MS: String(POLL_MS),
       MCP_STDIO_COMMANDS: stdioCommands,
@@ -156,7 +154,7 @@ describe('manager and engine together', () => {
     expect(refused.body.detail).toContain('used by 1 agent');
 
     // Whatever runs in the engine holds its DATABASE_URL: with it, the platform's tables are out of reach.
-    const asEngine = await database.connectClient({ url: credentials.database_url });
+    const asEngine = await database.connectClient({ url: credentials.DATABASE_URL });
     for (const table of ['users', 'sessions', 'memberships', 'signing_keys', 'integrations']) {
       await expect(asEngine.query(`SELECT * FROM ${table}`)).rejects.toMatchObject({ code: '42501' });
     }
@@ -166,7 +164,7 @@ describe('manager and engine together', () => {
 
     // Deleting the agent stops its engine from serving runs, and drops its role: its credentials stop working.
     await api.expect(204, 'DELETE', `/agents/${agent.id}`);
-    await expect(database.connectClient({ url: credentials.database_url })).rejects.toMatchObject({
+    await expect(database.connectClient({ url: credentials.DATABASE_URL })).rejects.toMatchObject({
       code: '28P01',
     });
     await waitFor(async () => {
@@ -249,10 +247,9 @@ describe('a tenant pointing its engine at private addresses', () => {
         agent: { model: { provider: 'openai', name: 'gpt', baseUrl: `http://localhost:${peer.port}/v1` } },
         resources: { mcp_server_ids: [mcp.id] },
       });
+      // Its own credentials, as the manager issues them; the config rewritten below holds no secret to seal.
       const engineUrl = await startProcess('engine', {
-        DATABASE_URL: database.url,
-        AGENT_ID: agent.id,
-        SECRETS_KEY: secretsKey,
+        ...(await engineEnvFor(api, agent.id)),
         ENGINE_MANAGER_ISSUER: await api.issuer(),
         ENGINE_CONFIG_POLL_MS: String(POLL_MS),
         // The refusals are logged as warnings; this test reads them from /health and RUN_ERROR instead.

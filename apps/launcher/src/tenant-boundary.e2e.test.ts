@@ -10,12 +10,14 @@ import path from 'node:path';
 import { HttpAgent } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/engine/testing/fake-openai-server';
+import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
+import { engineEnvFor } from './testing/engine-env.js';
 import { ServiceProcesses } from './testing/service-processes.js';
 
 type Problem = { status: number; detail: string; errors?: { path: string; message: string }[] };
-type Health = { config_version: number; mcp: { name: string; status: string; error?: string }[] };
+type Health = { config_version: number; mcp: { name: string; status: string; error?: string; error_id?: string }[] };
 
 const EVERYTHING = path.join(
   path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
@@ -31,7 +33,7 @@ let capture: FakeOpenAiServer;
 let operatorModel: FakeOpenAiServer;
 let scratch: string;
 let api: ManagerApi;
-let platform: Record<string, string>;
+let operator: Record<string, string>;
 
 beforeAll(async () => {
   [database, capture, operatorModel] = await Promise.all([
@@ -40,24 +42,40 @@ beforeAll(async () => {
     startFakeOpenAiServer(),
   ]);
   scratch = await mkdtemp(path.join(tmpdir(), 'tenant-boundary-'));
-  // What the operator gives both services: the one permitted stdio command line, its model key.
-  platform = {
-    DATABASE_URL: database.url,
-    SECRETS_KEY,
+  // What the operator gives both services: the one permitted stdio command line, its model key. The
+  // platform's DATABASE_URL and SECRETS_KEY go to the manager only; each engine gets its agent's credentials.
+  operator = {
     MCP_STDIO_COMMANDS: JSON.stringify([PERMITTED]),
     OPENAI_API_KEY: OPERATOR_KEY,
     OPENAI_BASE_URL: operatorModel.baseUrl,
   };
   const managerUrl = await services.start('manager', {
-    ...platform,
+    ...operator,
+    DATABASE_URL: database.url,
+    SECRETS_KEY,
     SESSION_SECRET: randomBytes(32).toString('base64'),
+    // The tenant's model server in these tests is a loopback peer.
+    EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
   });
   api = new ManagerApi(managerUrl);
+  // The tenant signs up, which makes it its workspace's owner: it may ask for its agents' engine credentials.
   await api.expect(201, 'POST', '/auth/signup', {
     email: `tenant-${randomUUID()}@example.test`,
     password: 'tenant pw!',
   });
 });
+
+/** An engine for the agent, with the operator's settings and the credentials the manager issues for it. */
+async function startEngine(agentId: string) {
+  const credentials = await engineEnvFor(api, agentId);
+  const url = await services.start('engine', {
+    ...operator,
+    ...credentials,
+    ENGINE_AUTH: 'disabled',
+    ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+  });
+  return { url, credentials };
+}
 
 afterAll(async () => {
   await services.stopAll();
@@ -116,7 +134,7 @@ describe('a tenant against the operator policy', () => {
       ...llmAgent({}, [everything.id]),
       agent: { model: { provider: 'mock', name: 'echo' } },
     });
-    const engineUrl = await services.start('engine', { ...platform, AGENT_ID: agent.id, ENGINE_AUTH: 'disabled' });
+    const { url: engineUrl } = await startEngine(agent.id);
     const health = async () => (await (await fetch(`${engineUrl}/health`)).json()) as Health;
     await waitUntil(async () => (await fetch(`${engineUrl}/health`)).ok, { what: 'the engine to serve its config' });
     expect((await health()).mcp).toEqual([{ name: 'everything', status: 'connected' }]);
@@ -129,13 +147,18 @@ describe('a tenant against the operator policy', () => {
     await waitUntil(async () => (await health()).config_version === 2, { what: 'the rewritten config to be applied' });
     expect((await health()).mcp).toEqual([
       { name: 'everything', status: 'connected' },
-      { name: 'sh', status: 'failed', error: expect.stringContaining('MCP_STDIO_COMMANDS') },
+      {
+        name: 'sh',
+        status: 'failed',
+        error: expect.stringContaining('MCP_STDIO_COMMANDS'),
+        error_id: expect.any(String),
+      },
     ]);
     expect(existsSync(marker)).toBe(false);
   });
 
   it("cannot name the engine's variables for its model, nor receive the operator's key at its own baseUrl", async () => {
-    for (const variable of ['SECRETS_KEY', 'DATABASE_URL', 'OPENAI_API_KEY', 'HOME']) {
+    for (const variable of ['SECRETS_KEY', 'DATABASE_URL', 'AGENT_KEY', 'OPENAI_API_KEY', 'HOME']) {
       await expectRefused(
         'POST',
         '/agents/',
@@ -145,7 +168,7 @@ describe('a tenant against the operator policy', () => {
       );
     }
     const agent = await api.expect<{ id: string }>(201, 'POST', '/agents/', llmAgent({ baseUrl: capture.baseUrl }));
-    const engineUrl = await services.start('engine', { ...platform, AGENT_ID: agent.id, ENGINE_AUTH: 'disabled' });
+    const { url: engineUrl, credentials } = await startEngine(agent.id);
     await waitUntil(async () => (await fetch(`${engineUrl}/health`)).ok, { what: 'the engine to serve its config' });
     capture.script({ text: ['hello'] });
     const client = new HttpAgent({
@@ -156,8 +179,10 @@ describe('a tenant against the operator policy', () => {
     await client.runAgent({});
     expect(capture.requests).toHaveLength(1);
     const sent = JSON.stringify(capture.requests[0]);
-    const password = new URL(database.url).password;
-    for (const secret of [OPERATOR_KEY, SECRETS_KEY, database.url, ...(password ? [password] : [])]) {
+    // Neither the operator's key, the platform's, any database credential, nor the engine's own credentials.
+    const passwords = [database.url, credentials.DATABASE_URL].map((url) => new URL(url).password).filter(Boolean);
+    const secrets = [OPERATOR_KEY, SECRETS_KEY, database.url, credentials.DATABASE_URL, credentials.AGENT_KEY];
+    for (const secret of [...secrets, ...passwords]) {
       expect(sent).not.toContain(secret);
     }
     expect(capture.requests[0]?.authorization).toBeUndefined();

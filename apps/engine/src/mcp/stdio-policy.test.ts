@@ -24,10 +24,14 @@ import {
   everythingStdioServer,
 } from '../testing/everything-server.js';
 import { createLoopbackEgress } from '../testing/loopback-egress.js';
-import { startTestEngine } from '../testing/test-engine.js';
+import { startDatabaseEngine } from '../testing/test-engine.js';
 import { connectMcpToolset } from './mcp-toolset.js';
 
-type Health = { status: string; config_version: number; mcp: { name: string; status: string; error?: string }[] };
+type Health = {
+  status: string;
+  config_version: number;
+  mcp: { name: string; status: string; error?: string; error_id?: string }[];
+};
 
 const scratch = new ScratchDirs();
 let dir: string;
@@ -73,13 +77,18 @@ describe('a config written around the manager', () => {
   it('spawns only the permitted command line: another one is reported failed and never runs', async () => {
     const marker = path.join(dir, 'not-permitted');
     await publish(1, [everythingStdioServer(), { name: 'attacker', transport: 'stdio', ...writesMarker(marker) }]);
-    engine = await startTestEngine({ AGENT_ID: agentId, DATABASE_URL: database.url, ...ALLOW_EVERYTHING_STDIO });
+    engine = await startDatabaseEngine(database, agentId, ALLOW_EVERYTHING_STDIO);
     await waitUntil(async () => (await health()).body.config_version === 1, { what: 'version 1 to be applied' });
     const { body } = await health();
     expect(body.status).toBe('degraded');
     expect(body.mcp).toEqual([
       { name: 'everything', status: 'connected' },
-      { name: 'attacker', status: 'failed', error: expect.stringMatching(/not permitted by MCP_STDIO_COMMANDS/) },
+      {
+        name: 'attacker',
+        status: 'failed',
+        error: expect.stringMatching(/not permitted by MCP_STDIO_COMMANDS/),
+        error_id: expect.any(String),
+      },
     ]);
     expect(existsSync(marker)).toBe(false);
   });

@@ -15,6 +15,9 @@ import { agentBody, mcpServerBody, ssoBody } from '../testing/resource-fixtures.
 
 const REFUSED_HOSTS = ['127.0.0.1', '169.254.169.254', '10.0.0.1', '[::ffff:127.0.0.1]', '[fd00:ec2::254]', '[::1]'];
 
+// The one stdio command line the operator permits here (MCP_STDIO_COMMANDS), for the stdio case below.
+const STDIO_COMMAND = '/usr/local/bin/mcp-server';
+
 const openaiAt = (baseUrl: string) => ({ agent: { model: { provider: 'openai', name: 'gpt', baseUrl } } });
 
 describe('with nothing allowed', () => {
@@ -22,7 +25,10 @@ describe('with nothing allowed', () => {
   let user: SignedInUser;
 
   beforeAll(async () => {
-    ctx = await startManagerTestApp({ EGRESS_ALLOW: '' });
+    ctx = await startManagerTestApp({
+      EGRESS_ALLOW: '',
+      MCP_STDIO_COMMANDS: JSON.stringify([{ command: STDIO_COMMAND, args: [], extraArgs: false }]),
+    });
     user = await signUpUser(ctx.app);
   });
 
@@ -88,8 +94,11 @@ describe('with nothing allowed', () => {
   });
 
   it('ignores the url a stdio server left behind from another transport', async () => {
-    const body = mcpServerBody({ transport: 'stdio', command: 'mcp-server', url: 'http://127.0.0.1/mcp' });
+    const body = mcpServerBody({ transport: 'stdio', command: STDIO_COMMAND, url: 'http://127.0.0.1/mcp' });
     expect((await user.agent.post('/api/v1/mcp-servers/').send(body)).status).toBe(201);
+    // The url alone would be refused: the 201 is not the allow-list letting everything through.
+    const leftover = mcpServerBody({ url: 'http://127.0.0.1/mcp' });
+    expect((await user.agent.post('/api/v1/mcp-servers/').send(leftover)).status).toBe(422);
   });
 });
 

@@ -1,9 +1,18 @@
 // Which key a model request carries, proven on the wire: a local capture server stands in for a
 // tenant's baseUrl (and, in one case, for the operator's OPENAI_BASE_URL) and records every header.
-import { randomBytes, randomUUID } from 'node:crypto';
+// The engine runs in database mode, as deployed: it holds its agent's role DATABASE_URL and AGENT_KEY.
+import { randomUUID } from 'node:crypto';
 import { EventType, HttpAgent } from '@ag-ui/client';
-import { createSecretBox } from '@agentplane/db/secrets';
-import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { createAgentKeyring } from '@agentplane/db';
+import {
+  createTestDatabase,
+  type EngineCredentialsEnv,
+  makeAgent,
+  makeWorkspace,
+  TEST_PLATFORM_KEY,
+  type TestDatabase,
+  waitUntil,
+} from '@agentplane/db/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { makeLlmEngineConfig, type TestConfigOptions } from '../../testing/engine-configs.js';
@@ -13,10 +22,9 @@ import {
   startFakeOpenAiServer,
 } from '../../testing/fake-openai-server.js';
 import { runWithClient } from '../../testing/run-with-client.js';
-import { startFileEngine } from '../../testing/test-engine.js';
+import { engineCredentialsFor, startDatabaseEngine } from '../../testing/test-engine.js';
 
 const OPERATOR_KEY = `sk-operator-${randomUUID()}`;
-const SECRETS_KEY = randomBytes(32).toString('base64');
 // The OpenAI SDK reads these from process.env whenever it is not told otherwise; set here, they would
 // reach a tenant's server unless the engine passes every option itself.
 const SDK_VARIABLES = {
@@ -29,6 +37,10 @@ const SDK_VARIABLES = {
 let tenant: FakeOpenAiServer;
 let operator: FakeOpenAiServer;
 let database: TestDatabase;
+let agentId: string;
+let workspaceId: string;
+let credentials: EngineCredentialsEnv;
+let version = 0;
 const saved = new Map<string, string | undefined>();
 const engines: RunningEngine[] = [];
 
@@ -38,6 +50,9 @@ beforeAll(async () => {
     startFakeOpenAiServer(),
     createTestDatabase(),
   ]);
+  workspaceId = (await makeWorkspace(database.prisma)).id;
+  agentId = (await makeAgent(database.prisma, workspaceId)).id;
+  credentials = await engineCredentialsFor(database, agentId);
   for (const [name, value] of Object.entries(SDK_VARIABLES)) {
     saved.set(name, process.env[name]);
     process.env[name] = value;
@@ -58,19 +73,35 @@ afterAll(async () => {
   await Promise.all([tenant?.close(), operator?.close(), database?.drop()]);
 });
 
+/** Publishes the agent's config with `model` as the manager does, in its engine_configs row. */
+async function publish(model: TestConfigOptions['model']): Promise<number> {
+  version += 1;
+  const config = makeLlmEngineConfig({ agentId, workspaceId, model }) as object;
+  await database.prisma.engineConfig.upsert({
+    where: { agentId },
+    create: { agentId, workspaceId, version: BigInt(version), config },
+    update: { version: BigInt(version), config },
+  });
+  return version;
+}
+
 /** An engine holding every credential an operator might give it, running an agent with `model`. */
 async function startEngine(model: TestConfigOptions['model'], env: Record<string, string> = {}) {
-  const engine = await startFileEngine(makeLlmEngineConfig({ model }), {
-    env: {
-      ...SDK_VARIABLES,
-      OPENAI_BASE_URL: operator.baseUrl,
-      SECRETS_KEY,
-      DATABASE_URL: database.url,
-      TENANT_KEY: 'sk-allowed-variable',
-      ...env,
-    },
+  const published = await publish(model);
+  const engine = await startDatabaseEngine(database, agentId, {
+    ...SDK_VARIABLES,
+    OPENAI_BASE_URL: operator.baseUrl,
+    TENANT_KEY: 'sk-allowed-variable',
+    ...env,
   });
   engines.push(engine);
+  await waitUntil(
+    async () => {
+      const response = await fetch(`${engine.url}/health`);
+      return ((await response.json()) as { config_version?: number }).config_version === published;
+    },
+    { what: `config version ${published} to be served` },
+  );
   return engine;
 }
 
@@ -86,10 +117,15 @@ async function run(engine: RunningEngine) {
 /** Every credential of the engine's environment that must never leave for a tenant's server. */
 function leakedCredentials(request: RecordedRequest): string[] {
   const sent = JSON.stringify({ headers: request.headers, body: request.body });
-  const password = new URL(database.url).password;
-  return [...Object.values(SDK_VARIABLES), SECRETS_KEY, database.url, ...(password ? [password] : [])].filter(
-    (secret) => sent.includes(secret),
-  );
+  const passwords = [database.url, credentials.DATABASE_URL].map((url) => new URL(url).password).filter(Boolean);
+  return [
+    ...Object.values(SDK_VARIABLES),
+    TEST_PLATFORM_KEY,
+    credentials.AGENT_KEY,
+    database.url,
+    credentials.DATABASE_URL,
+    ...passwords,
+  ].filter((secret) => sent.includes(secret));
 }
 
 describe('model API keys', () => {
@@ -116,7 +152,7 @@ describe('model API keys', () => {
 
   it('opens an apiKey published sealed, as the manager publishes it', async () => {
     tenant.script({ text: ['hello'] });
-    const apiKey = createSecretBox(SECRETS_KEY).seal('sk-sealed-tenant');
+    const apiKey = createAgentKeyring(TEST_PLATFORM_KEY).boxFor(agentId).seal('sk-sealed-tenant');
     const engine = await startEngine({ provider: 'openai', name: 'm', baseUrl: tenant.baseUrl, apiKey });
     await run(engine);
     expect(tenant.requests[0]?.authorization).toBe('Bearer sk-sealed-tenant');
@@ -140,7 +176,7 @@ describe('model API keys', () => {
     expect(tenant.requests[0]?.authorization).toBe('Bearer sk-allowed-variable');
   });
 
-  it.each(['SECRETS_KEY', 'TENANT_KEY', 'OPENAI_API_KEY'])(
+  it.each(['AGENT_KEY', 'DATABASE_URL', 'SECRETS_KEY', 'TENANT_KEY', 'OPENAI_API_KEY'])(
     'refuses runs of an agent naming %s when MODEL_API_KEY_ENVS does not list it, with a generic error',
     async (variable) => {
       const engine = await startEngine({ provider: 'openai', name: 'm', baseUrl: tenant.baseUrl, apiKeyEnv: variable });
