@@ -1,7 +1,6 @@
-import { type TAgentCreate, ZAgent, ZAgentCreate, ZAgentUpdate, ZPaginationQuery } from '@agentplane/contracts';
+import { ZAgent, ZAgentCreate, ZAgentUpdate, ZPaginationQuery } from '@agentplane/contracts';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { refusePrivateUrls, type TenantUrl } from '../egress/refuse-private-urls.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
@@ -13,11 +12,6 @@ const NOT_FOUND = { 404: 'No agent with this id in the workspace' };
 const BAD_REFERENCE = {
   422: "Body failed validation, references a resource not in the workspace, names a key variable the operator's MODEL_API_KEY_ENVS does not list, or names a model address agents may not reach",
 };
-
-/** The model's baseUrl: the one URL of an agent's own config that its engine connects to. */
-function tenantUrlsOf(body: TAgentCreate): TenantUrl[] {
-  return body.framework === 'LLM' ? [{ path: 'agent.model.baseUrl', url: body.agent.model.baseUrl }] : [];
-}
 
 export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies): void {
   const contextOf = (req: Request): AgentContext => ({ ...deps, workspaceId: currentWorkspace(req).id });
@@ -35,7 +29,6 @@ export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies):
       problems: BAD_REFERENCE,
     },
     async ({ body }, req, res) => {
-      refusePrivateUrls(tenantUrlsOf(body), deps.egressAllow);
       res.status(201).json(await createAgent(contextOf(req), body));
     },
   );
@@ -87,7 +80,6 @@ export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies):
       problems: { ...NOT_FOUND, ...BAD_REFERENCE },
     },
     async ({ params, body }, req, res) => {
-      refusePrivateUrls(tenantUrlsOf(body), deps.egressAllow);
       res.json(await updateAgent(contextOf(req), params.id, body));
     },
   );

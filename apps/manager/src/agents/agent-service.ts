@@ -17,7 +17,8 @@ import {
   type SecretBox,
   type Tx,
 } from '@agentplane/db';
-import { AppError } from '@agentplane/server-kit';
+import { AppError, type EgressAllowList } from '@agentplane/server-kit';
+import { refusePrivateUrls, type TenantUrl } from '../egress/refuse-private-urls.js';
 import { checkAgentAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import { lockReferencedResources } from './agent-references.js';
@@ -26,10 +27,22 @@ export type AgentContext = {
   db: Db;
   box: SecretBox;
   policy: OperatorPolicy;
+  egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
   engineRoles: EngineRoleSettings;
   workspaceId: string;
 };
+
+/** The model's baseUrl: the one URL of an agent's own config that its engine connects to. */
+function tenantUrlsOf(body: TAgentCreate): TenantUrl[] {
+  return body.framework === 'LLM' ? [{ path: 'agent.model.baseUrl', url: body.agent.model.baseUrl }] : [];
+}
+
+/** What a tenant may not configure (422), checked before anything is written. */
+function checkWritable(body: TAgentCreate, ctx: AgentContext): void {
+  refusePrivateUrls(tenantUrlsOf(body), ctx.egressAllow);
+  checkAgentAllowed(body, ctx.policy);
+}
 
 const WITH_LINKS = {
   integrations: {
@@ -118,7 +131,7 @@ function agentData(body: TAgentCreate, box: SecretBox) {
 }
 
 export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAgent> {
-  checkAgentAllowed(body, ctx.policy);
+  checkWritable(body, ctx);
   return writeAndPublish(ctx, async (tx) => {
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     const agent = await tx.agent.create({
@@ -133,7 +146,7 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
 
 /** A full replacement of the agent, its framework config and its resource links. */
 export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): Promise<TAgent> {
-  checkAgentAllowed(body, ctx.policy);
+  checkWritable(body, ctx);
   return writeAndPublish(ctx, async (tx) => {
     const existing = await tx.agent.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: { id: true } });
     if (!existing) throw notFound();

@@ -3,7 +3,6 @@ import type { AgentKeyring, Db, EngineRoleSettings, SecretBox } from '@agentplan
 import type { EgressAllowList } from '@agentplane/server-kit';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { refusePrivateUrls } from '../egress/refuse-private-urls.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
@@ -35,7 +34,6 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
   const contextOf = (req: Request): ResourceContext => ({ ...deps, workspaceId: currentWorkspace(req).id });
   const bodyOf = (body: Record<string, unknown> & { name: string }) => {
     const typed = body[kind.key] as T;
-    refusePrivateUrls(kind.tenantUrls(typed), deps.egressAllow);
     return { name: body.name, typed };
   };
   const collection = `/${kind.segment}/`;

@@ -1,7 +1,8 @@
 // Create, read, update and delete for every managed resource kind. agent_count is read in the same
 // query as the resource (resource-reads), and a PATCH republishes the engine config of every agent that uses it.
 import { type AgentKeyring, type Db, inTransaction, isForeignKeyViolation, type SecretBox } from '@agentplane/db';
-import { AppError } from '@agentplane/server-kit';
+import { AppError, type EgressAllowList } from '@agentplane/server-kit';
+import { refusePrivateUrls } from '../egress/refuse-private-urls.js';
 import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
@@ -11,6 +12,7 @@ export type ResourceContext = {
   db: Db;
   box: SecretBox;
   policy: OperatorPolicy;
+  egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
   workspaceId: string;
 };
@@ -49,8 +51,14 @@ export async function getResource<T>(kind: ResourceKind<T>, ctx: ResourceContext
   return toResponse(kind, row, ctx.box);
 }
 
+/** What a tenant may not configure (422), checked before anything is written. */
+function checkWritable<T>(kind: ResourceKind<T>, ctx: ResourceContext, typed: T): void {
+  refusePrivateUrls(kind.tenantUrls(typed), ctx.egressAllow);
+  kind.checkAllowed?.(typed, ctx.policy);
+}
+
 export async function createResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, body: { name: string; typed: T }) {
-  kind.checkAllowed?.(body.typed, ctx.policy);
+  checkWritable(kind, ctx, body.typed);
   const row = await kind.delegate(ctx.db).create({
     data: { workspaceId: ctx.workspaceId, name: body.name, ...kind.toColumns(body.typed, ctx.box) },
   });
@@ -64,7 +72,7 @@ export async function updateResource<T>(
   id: string,
   body: { name: string; typed: T },
 ) {
-  kind.checkAllowed?.(body.typed, ctx.policy);
+  checkWritable(kind, ctx, body.typed);
   return inTransaction(ctx.db, async (tx) => {
     const existing = await kind
       .delegate(tx)
