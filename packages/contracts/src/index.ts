@@ -19,6 +19,7 @@ export * from './mcp-servers/mcp-server-config.js';
 export * from './mcp-servers/stdio-commands.js';
 export * from './openapi/openapi-document.js';
 export * from './secrets/secret-fields.js';
+export * from './secrets/secret-mask.js';
 export * from './sso/sso-config.js';
 export * from './sso/sso-resource.js';
 export * from './workspaces/role.js';

@@ -1,6 +1,7 @@
 // The typed `agent` object of each framework an engine can host.
 import { z } from 'zod';
 import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
+import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
 
 export const AGENT_FRAMEWORKS = ['LLM', 'LANGGRAPH', 'CUSTOM'] as const;
 export type TAgentFramework = (typeof AGENT_FRAMEWORKS)[number];
@@ -20,9 +21,14 @@ const ZModel = z
       .meta({
         description: `An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only. ${EGRESS_RULE}`,
       }),
-    apiKey: z.string().min(1).max(4096).optional().meta({
-      description: 'The API key for this model: a secret, sealed at rest and in the published engine config',
-    }),
+    apiKey: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .meta({
+        description: `The API key for this model, sealed in the published engine config too. ${SECRET_FIELD_RULE}`,
+      }),
     apiKeyEnv: z
       .string()
       .regex(/^[A-Z_][A-Z0-9_]*$/, 'Must be an environment variable name such as OPENAI_API_KEY')

@@ -1,25 +1,28 @@
 import { z } from 'zod';
 import { ZNonBlankString } from '../common/primitives.js';
+import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
+
+const ZSecret = ZNonBlankString.meta({ description: SECRET_FIELD_RULE });
 
 export const WHATSAPP_API_VERSION_DEFAULT = 'v21.0';
 
 export const ZWhatsAppConfig = z
   .strictObject({
-    accessToken: ZNonBlankString,
+    accessToken: ZSecret,
     // Not a secret, and it becomes a URL path segment of the Graph API call, so stray whitespace is dropped.
     phoneNumberId: z.string().trim().min(1),
-    verifyToken: ZNonBlankString,
+    verifyToken: ZSecret,
     apiVersion: z
       .string()
       .regex(/^v\d+\.\d+$/, { error: 'Must be a Graph API version such as "v21.0"' })
       .default(WHATSAPP_API_VERSION_DEFAULT),
     // Optional extension: when set, the engine checks X-Hub-Signature-256 on incoming webhooks.
-    appSecret: ZNonBlankString.optional(),
+    appSecret: ZSecret.optional(),
   })
   .meta({ id: 'WhatsAppConfig', description: 'Configuration of the WHATSAPP provider' });
 export type TWhatsAppConfig = z.infer<typeof ZWhatsAppConfig>;
 
-/** Fields that are encrypted at rest and redacted wherever a config is shown outside the Manager API. */
+/** Fields that are encrypted at rest, masked for viewers, and redacted wherever a config is shown outside the Manager API. */
 export const WHATSAPP_SECRET_FIELDS = [
   'accessToken',
   'verifyToken',

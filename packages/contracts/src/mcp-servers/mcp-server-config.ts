@@ -1,6 +1,7 @@
 // The spec's "MCPServer" object. Keys keep the spec's camelCase exactly.
 import { z } from 'zod';
 import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
+import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
 import { describeRefusedEnvName } from './launch-variables.js';
 
 export const MCP_TRANSPORTS = ['streamable_http', 'sse', 'stdio', 'websocket'] as const;
@@ -39,8 +40,7 @@ const ZStdioEnv = z
   })
   .default(() => ({}))
   .meta({
-    description:
-      'Environment of a stdio server (secrets, sealed at rest). Loader and interpreter variables (PATH, NODE_OPTIONS, LD_PRELOAD, PYTHONPATH…) are refused',
+    description: `Environment of a stdio server. Loader and interpreter variables (PATH, NODE_OPTIONS, LD_PRELOAD, PYTHONPATH…) are refused. Each value: ${SECRET_FIELD_RULE}`,
   });
 
 const ZStdioCwd = z
@@ -74,7 +74,10 @@ export const ZMcpServerConfig = z
         description:
           'Arguments of a stdio server: the ones an MCP_STDIO_COMMANDS entry pins, then only the extra arguments it allows',
       }),
-    headers: z.record(z.string(), z.string()).default(() => ({})),
+    headers: z
+      .record(z.string(), z.string())
+      .default(() => ({}))
+      .meta({ description: `Headers sent to the server. Each value: ${SECRET_FIELD_RULE}` }),
     env: ZStdioEnv,
     cwd: ZStdioCwd.optional(),
     encoding: z.string().min(1).default('utf-8'),

@@ -45,6 +45,30 @@ describe('secret fields', () => {
     });
   });
 
+  it('tells the transform where each secret is, so a value can be matched to the one stored in its place', () => {
+    const seen: string[] = [];
+    const record = (value: string, path: readonly string[]) => {
+      seen.push(`${path.join('/')}=${value}`);
+      return value;
+    };
+    mapIntegrationSecrets(
+      {
+        provider: 'WHATSAPP',
+        config: { accessToken: 'at', verifyToken: 'vt', phoneNumberId: 'p1', apiVersion: 'v21.0' },
+      },
+      record,
+    );
+    mapMcpServerSecrets({ headers: { 'X-Key': 'h' }, env: { 'X-Key': 'e' } }, record);
+    mapAgentConfigSecrets('LLM', { model: { provider: 'openai', name: 'gpt', apiKey: 'k' } }, record);
+    expect(seen).toEqual([
+      'config/accessToken=at',
+      'config/verifyToken=vt',
+      'headers/X-Key=h',
+      'env/X-Key=e',
+      'model/apiKey=k',
+    ]);
+  });
+
   it('maps the secrets of a whole engine config', () => {
     const config = ZEngineConfig.parse({
       agent: {

@@ -1,17 +1,19 @@
-// Which values of a configuration are secrets, in one place: the manager encrypts them at rest,
-// the engine decrypts them, and /agent/config redacts them, all by walking the same fields.
+// Which values of a configuration are secrets, in one place: the manager encrypts them at rest and
+// masks them for viewers, the engine decrypts them, and /agent/config redacts them, all by walking the
+// same fields.
 import type { TLlmAgentConfig } from '../agents/agent-frameworks.js';
 import type { TEngineAgent, TEngineConfig } from '../engine/engine-config.js';
 import type { TIntegrationConfig } from '../integrations/integration-config.js';
 import { WHATSAPP_SECRET_FIELDS } from '../integrations/whatsapp-config.js';
 import type { TMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
 
-export type SecretTransform = (value: string) => string;
+/** `path` locates the secret inside the object being mapped, e.g. `['config', 'accessToken']`. */
+export type SecretTransform = (value: string, path: readonly string[]) => string;
 
 const SECRET_FIELDS_BY_PROVIDER = { WHATSAPP: WHATSAPP_SECRET_FIELDS } as const;
 
-function mapValues(record: Record<string, string>, transform: SecretTransform): Record<string, string> {
-  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, transform(value)]));
+function mapValues(field: string, record: Record<string, string>, transform: SecretTransform): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, transform(value, [field, key])]));
 }
 
 export function mapIntegrationSecrets<T extends Pick<TIntegrationConfig, 'provider' | 'config'>>(
@@ -21,7 +23,7 @@ export function mapIntegrationSecrets<T extends Pick<TIntegrationConfig, 'provid
   const config: Record<string, unknown> = { ...integration.config };
   for (const field of SECRET_FIELDS_BY_PROVIDER[integration.provider]) {
     const value = config[field];
-    if (typeof value === 'string') config[field] = transform(value);
+    if (typeof value === 'string') config[field] = transform(value, ['config', field]);
   }
   return { ...integration, config };
 }
@@ -31,7 +33,11 @@ export function mapMcpServerSecrets<T extends Pick<TMcpServerConfig, 'headers' |
   server: T,
   transform: SecretTransform,
 ): T {
-  return { ...server, headers: mapValues(server.headers, transform), env: mapValues(server.env, transform) };
+  return {
+    ...server,
+    headers: mapValues('headers', server.headers, transform),
+    env: mapValues('env', server.env, transform),
+  };
 }
 
 /** An LLM agent's `model.apiKey`. */
@@ -40,7 +46,9 @@ export function mapLlmConfigSecrets<T extends Pick<TLlmAgentConfig, 'model'>>(
   transform: SecretTransform,
 ): T {
   const { apiKey } = config.model;
-  return apiKey === undefined ? config : { ...config, model: { ...config.model, apiKey: transform(apiKey) } };
+  return apiKey === undefined
+    ? config
+    : { ...config, model: { ...config.model, apiKey: transform(apiKey, ['model', 'apiKey']) } };
 }
 
 /** The secrets of an agent's stored framework config: only LLM configs hold one. */
@@ -52,6 +60,7 @@ function mapEngineAgentSecrets(agent: TEngineAgent, transform: SecretTransform):
   return agent.framework === 'LLM' ? { ...agent, config: mapLlmConfigSecrets(agent.config, transform) } : agent;
 }
 
+/** Paths given to `transform` are relative to the agent's config, the MCP server or the integration. */
 export function mapEngineConfigSecrets(config: TEngineConfig, transform: SecretTransform): TEngineConfig {
   return {
     ...config,
