@@ -1,10 +1,11 @@
-import { ZAgent, ZAgentCreate, ZAgentUpdate, ZPaginationQuery } from '@agentplane/contracts';
+import { type TSecretsQuery, ZAgent, ZAgentCreate, ZAgentUpdate, ZSecretsQuery } from '@agentplane/contracts';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
-import { type ResourceRouteDependencies, ZIdParams } from '../resources/resource-routes.js';
+import { type ResourceRouteDependencies, ZIdParams, ZListQuery } from '../resources/resource-routes.js';
+import { secretsViewOf } from '../secrets/secrets-view.js';
 import { type AgentContext, createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './agent-service.js';
 
 const TAG = 'agents';
@@ -14,7 +15,11 @@ const BAD_REFERENCE = {
 };
 
 export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies): void {
-  const contextOf = (req: Request): AgentContext => ({ ...deps, workspaceId: currentWorkspace(req).id });
+  const contextOf = (req: Request, query?: TSecretsQuery): AgentContext => ({
+    ...deps,
+    workspaceId: currentWorkspace(req).id,
+    secrets: secretsViewOf(req, query),
+  });
 
   api.add(
     {
@@ -24,12 +29,13 @@ export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies):
       summary: 'Create an agent and publish its engine_config (version 1)',
       tag: TAG,
       access: { kind: 'workspace', minRole: 'member' },
+      query: ZSecretsQuery,
       body: ZAgentCreate,
       responses: { 201: { description: 'The new agent with its engine_config', schema: ZAgent } },
       problems: BAD_REFERENCE,
     },
-    async ({ body }, req, res) => {
-      res.status(201).json(await createAgent(contextOf(req), body));
+    async ({ query, body }, req, res) => {
+      res.status(201).json(await createAgent(contextOf(req, query), body));
     },
   );
 
@@ -41,11 +47,11 @@ export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies):
       summary: "List the workspace's agents, oldest first",
       tag: TAG,
       access: { kind: 'workspace', minRole: 'viewer' },
-      query: ZPaginationQuery,
+      query: ZListQuery,
       responses: { 200: { description: 'A page', schema: z.array(ZAgent), headers: ZTotalCountHeader } },
     },
     async ({ query }, req, res) => {
-      sendPage(res, await listAgents(contextOf(req), query));
+      sendPage(res, await listAgents(contextOf(req, query), query));
     },
   );
 
@@ -58,11 +64,12 @@ export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies):
       tag: TAG,
       access: { kind: 'workspace', minRole: 'viewer' },
       params: ZIdParams,
+      query: ZSecretsQuery,
       responses: { 200: { description: 'The agent', schema: ZAgent } },
       problems: NOT_FOUND,
     },
-    async ({ params }, req, res) => {
-      res.json(await getAgent(contextOf(req), params.id));
+    async ({ params, query }, req, res) => {
+      res.json(await getAgent(contextOf(req, query), params.id));
     },
   );
 
@@ -75,12 +82,13 @@ export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies):
       tag: TAG,
       access: { kind: 'workspace', minRole: 'member' },
       params: ZIdParams,
+      query: ZSecretsQuery,
       body: ZAgentUpdate,
       responses: { 200: { description: 'The updated agent', schema: ZAgent } },
       problems: { ...NOT_FOUND, ...BAD_REFERENCE },
     },
-    async ({ params, body }, req, res) => {
-      res.json(await updateAgent(contextOf(req), params.id, body));
+    async ({ params, query, body }, req, res) => {
+      res.json(await updateAgent(contextOf(req, query), params.id, body));
     },
   );
 

@@ -21,6 +21,8 @@ import { AppError, type EgressAllowList } from '@agentplane/server-kit';
 import { refusePrivateUrls, type TenantUrl } from '../egress/refuse-private-urls.js';
 import { checkAgentAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
+import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
+import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
 import { lockReferencedResources } from './agent-references.js';
 
 export type AgentContext = {
@@ -31,6 +33,8 @@ export type AgentContext = {
   agentKeys: AgentKeyring;
   engineRoles: EngineRoleSettings;
   workspaceId: string;
+  /** How responses show secrets, in the agent's config and in its engine_config: to the caller's role, or as asked. */
+  secrets: SecretsView;
 };
 
 /** The model's baseUrl: the one URL of an agent's own config that its engine connects to. */
@@ -42,6 +46,25 @@ function tenantUrlsOf(body: TAgentCreate): TenantUrl[] {
 function checkWritable(body: TAgentCreate, ctx: AgentContext): void {
   refusePrivateUrls(tenantUrlsOf(body), ctx.egressAllow);
   checkAgentAllowed(body, ctx.policy);
+}
+
+/** The body with each mask of a secret replaced by the stored secret it stands for (a 422 for any other mask). */
+function withMaskedSecretsKept(
+  body: TAgentCreate,
+  stored: { framework: string; config: unknown } | undefined,
+  box: SecretBox,
+): TAgentCreate {
+  const agent = keepMaskedSecrets<TAgentCreate['agent']>({
+    sent: body.agent,
+    // A config of another framework holds no secret of this one.
+    stored:
+      stored?.framework === body.framework
+        ? mapAgentConfigSecrets(stored.framework, stored.config as TAgentCreate['agent'], box.open)
+        : undefined,
+    mapSecrets: (config, transform) => mapAgentConfigSecrets(body.framework, config, transform),
+    at: ['agent'],
+  });
+  return { ...body, agent } as TAgentCreate;
 }
 
 const WITH_LINKS = {
@@ -67,19 +90,20 @@ type AgentWithLinks = {
   engineConfig: { config: unknown; version: bigint } | null;
 };
 
-function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, box: SecretBox): TAgent {
+function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, ctx: AgentContext): TAgent {
+  const show = showSecret(ctx.secrets);
   return {
     id: agent.id,
     name: agent.name,
     description: agent.description,
     framework: agent.framework,
-    agent: mapAgentConfigSecrets(agent.framework, agent.config, box.open),
+    agent: mapAgentConfigSecrets(agent.framework, agent.config, (value, path) => show(ctx.box.open(value), path)),
     resources: {
       integration_ids: agent.integrations.map((link) => link.integrationId),
       mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
       sso_id: agent.ssoId,
     },
-    engine_config: published.config,
+    engine_config: mapEngineConfigSecrets(published.config, show),
     engine_config_version: published.version,
     created_at: agent.createdAt.toISOString(),
     updated_at: agent.updatedAt.toISOString(),
@@ -106,7 +130,7 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<str
       const agent = await tx.agent.findUniqueOrThrow({ where: { id: agentId }, include: WITH_LINKS });
       const config = published.get(agentId);
       if (!config) throw new AppError('internal', 'The engine config was not published.');
-      return toAgentResponse(agent, config, ctx.box);
+      return toAgentResponse(agent, config, ctx);
     });
   } catch (error) {
     // The FOR SHARE locks make this unreachable in practice; the foreign keys are the last word.
@@ -132,10 +156,11 @@ function agentData(body: TAgentCreate, box: SecretBox) {
 
 export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAgent> {
   checkWritable(body, ctx);
+  const kept = withMaskedSecretsKept(body, undefined, ctx.box);
   return writeAndPublish(ctx, async (tx) => {
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     const agent = await tx.agent.create({
-      data: { workspaceId: ctx.workspaceId, ...agentData(body, ctx.box) },
+      data: { workspaceId: ctx.workspaceId, ...agentData(kept, ctx.box) },
       select: { id: true },
     });
     // The engine's role comes with the agent, in its transaction (CREATE ROLE is transactional).
@@ -148,14 +173,18 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
 export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): Promise<TAgent> {
   checkWritable(body, ctx);
   return writeAndPublish(ctx, async (tx) => {
-    const existing = await tx.agent.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: { id: true } });
+    const existing = await tx.agent.findFirst({
+      where: { id, workspaceId: ctx.workspaceId },
+      select: { framework: true, config: true },
+    });
     if (!existing) throw notFound();
+    const kept = withMaskedSecretsKept(body, existing, ctx.box);
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     await tx.agentIntegration.deleteMany({ where: { agentId: id } });
     await tx.agentMcpServer.deleteMany({ where: { agentId: id } });
     await tx.agent.update({
       where: { id },
-      data: agentData(body, ctx.box),
+      data: agentData(kept, ctx.box),
     });
     return id;
   });
@@ -164,7 +193,7 @@ export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): 
 export async function getAgent(ctx: AgentContext, id: string): Promise<TAgent> {
   const agent = await ctx.db.agent.findFirst({ where: { id, workspaceId: ctx.workspaceId }, include: WITH_LINKS });
   if (!agent) throw notFound();
-  return toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx.box);
+  return toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx);
 }
 
 export async function listAgents(ctx: AgentContext, page: { limit: number; offset: number }) {
@@ -180,7 +209,7 @@ export async function listAgents(ctx: AgentContext, page: { limit: number; offse
     ctx.db.agent.count({ where }),
   ]);
   return {
-    items: agents.map((agent) => toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx.box)),
+    items: agents.map((agent) => toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx)),
     total,
   };
 }

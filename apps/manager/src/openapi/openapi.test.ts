@@ -84,3 +84,44 @@ describe('examples', () => {
     }
   });
 });
+
+describe('secret masking', () => {
+  type Parameter = { name: string; in: string; description?: string; schema?: unknown };
+  const operation = (path: string, method: string) =>
+    document.paths[path]?.[method] as { parameters?: Parameter[] } | undefined;
+
+  it('offers ?secrets=masked, described, on every read and write of the resources and agents', () => {
+    for (const segment of ['integrations', 'mcp-servers', 'agents']) {
+      const operations = [
+        operation(`/api/v1/${segment}/`, 'get'),
+        operation(`/api/v1/${segment}/`, 'post'),
+        operation(`/api/v1/${segment}/{id}`, 'get'),
+        operation(`/api/v1/${segment}/{id}`, 'patch'),
+      ];
+      for (const found of operations) {
+        const secrets = found?.parameters?.find((parameter) => parameter.name === 'secrets');
+        expect(secrets).toMatchObject({ in: 'query', description: expect.stringContaining('masked') });
+      }
+    }
+  });
+
+  it('says of every secret field how it is masked and kept', () => {
+    type Schema = { description?: string; properties?: Record<string, Schema> };
+    const schemas = document.components?.schemas as Record<string, Schema>;
+    const descriptionAt = (schema: string, ...path: string[]) =>
+      path.reduce<Schema | undefined>((at, key) => at?.properties?.[key], schemas[schema])?.description;
+    const fields = [
+      ['WhatsAppConfig', 'accessToken'],
+      ['WhatsAppConfig', 'verifyToken'],
+      ['WhatsAppConfig', 'appSecret'],
+      ['MCPServer', 'headers'],
+      ['MCPServer', 'env'],
+      ['LlmAgentConfig', 'model', 'apiKey'],
+    ] as const;
+    for (const [schema, ...path] of fields) {
+      expect(descriptionAt(schema, ...path)).toContain(
+        'Sending the masked value back unchanged keeps the stored secret',
+      );
+    }
+  });
+});

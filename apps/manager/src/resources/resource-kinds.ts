@@ -20,6 +20,7 @@ import type { Db, Prisma, SecretBox, Tx } from '@agentplane/db';
 import type { z } from 'zod';
 import type { TenantUrl } from '../egress/refuse-private-urls.js';
 import { checkMcpServerAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
+import type { MapSecrets } from '../secrets/keep-masked-secrets.js';
 
 /** The columns every managed resource row has, plus the typed object's own columns. */
 export type StoredResourceRow = {
@@ -34,7 +35,6 @@ export type ResourceRow = StoredResourceRow & { agentCount: number };
 
 /** The part of a Prisma model delegate the shared service uses for writes; each kind's delegate has it. */
 export type ResourceDelegate = {
-  findFirst(args: object): Promise<{ id: string } | null>;
   count(args: object): Promise<number>;
   create(args: object): Promise<StoredResourceRow>;
   update(args: object): Promise<unknown>;
@@ -58,6 +58,8 @@ export type ResourceKind<Typed> = {
   /** Where rows live, for the reads done in SQL: the typed object's columns under its field names, and
    * the table and column that link agents to a resource. */
   storage: { table: string; typedColumns: string; agentLinks: { table: string; column: string } };
+  /** Maps every secret of the typed object (sealing, opening, masking), with its path inside it. */
+  mapSecrets: MapSecrets<Typed>;
   /** The typed object as stored columns, secrets sealed. */
   toColumns: (typed: Typed, box: SecretBox) => Record<string, unknown>;
   /** The typed object from a stored row, secrets opened. */
@@ -86,6 +88,7 @@ export const INTEGRATIONS: ResourceKind<TIntegrationConfig> = {
     typedColumns: 'r.provider::text AS provider, r.enabled, r.config',
     agentLinks: { table: 'agent_integrations', column: 'integration_id' },
   },
+  mapSecrets: mapIntegrationSecrets,
   toColumns: (typed, box) => {
     const sealed = mapIntegrationSecrets(typed, box.seal);
     return { provider: sealed.provider, enabled: sealed.enabled, config: sealed.config };
@@ -113,6 +116,7 @@ export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
     typedColumns: 'r.config',
     agentLinks: { table: 'agent_mcp_servers', column: 'mcp_server_id' },
   },
+  mapSecrets: mapMcpServerSecrets,
   toColumns: (typed, box) => ({ config: mapMcpServerSecrets(typed, box.seal) }),
   fromRow: (row, box) => mapMcpServerSecrets(row.config as TMcpServerConfig, box.open),
   agentsReferencing: (id) => ({ mcpServers: { some: { mcpServerId: id } } }),
@@ -131,6 +135,8 @@ export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {
   response: ZSso,
   delegate: (db) => asDelegate(db.ssoConfig),
   storage: { table: 'sso_configs', typedColumns: 'r.config', agentLinks: { table: 'agents', column: 'sso_id' } },
+  // An OIDC setting holds no secret: it names a public issuer and its public keys.
+  mapSecrets: (typed) => typed,
   toColumns: (typed) => ({ config: typed }),
   fromRow: (row) => row.config as TSsoConfig,
   agentsReferencing: (id) => ({ ssoId: id }),

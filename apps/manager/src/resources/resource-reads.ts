@@ -29,6 +29,25 @@ export async function readResource<T>(
   return row;
 }
 
+/**
+ * Locks one resource row for a write and reads its stored typed columns, so that a masked secret the
+ * write keeps is the one stored when it commits, not one a concurrent write has just replaced.
+ */
+export async function lockResource<T>(
+  tx: Tx,
+  kind: ResourceKind<T>,
+  workspaceId: string,
+  id: string,
+): Promise<Record<string, unknown> | undefined> {
+  const [row] = await querySql<Record<string, unknown>>(
+    tx,
+    `SELECT ${kind.storage.typedColumns} FROM ${kind.storage.table} r
+    WHERE r.id = $1::uuid AND r.workspace_id = $2::uuid FOR UPDATE`,
+    [id, workspaceId],
+  );
+  return row;
+}
+
 /** One page of a workspace's resources, oldest first. */
 export function readResourcePage<T>(
   db: Db,

@@ -1,4 +1,4 @@
-import { ZPaginationQuery, ZUuid } from '@agentplane/contracts';
+import { type TSecretsQuery, ZPaginationQuery, ZSecretsQuery, ZUuid } from '@agentplane/contracts';
 import type { AgentKeyring, Db, EngineRoleSettings, SecretBox } from '@agentplane/db';
 import type { EgressAllowList } from '@agentplane/server-kit';
 import type { Request } from 'express';
@@ -7,6 +7,7 @@ import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
 import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
+import { secretsViewOf } from '../secrets/secrets-view.js';
 import type { ResourceKind } from './resource-kinds.js';
 import {
   createResource,
@@ -18,6 +19,7 @@ import {
 } from './resource-service.js';
 
 export const ZIdParams = z.strictObject({ id: ZUuid });
+export const ZListQuery = ZPaginationQuery.extend(ZSecretsQuery.shape);
 
 /** box: the platform key, for resources at rest. agentKeys: seals each agent's engine config. */
 export type ResourceRouteDependencies = {
@@ -31,7 +33,11 @@ export type ResourceRouteDependencies = {
 
 /** The spec's common pattern (POST /, GET /, GET /{id}, PATCH /{id}, DELETE /{id}) for one resource kind. */
 export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependencies, kind: ResourceKind<T>): void {
-  const contextOf = (req: Request): ResourceContext => ({ ...deps, workspaceId: currentWorkspace(req).id });
+  const contextOf = (req: Request, query?: TSecretsQuery): ResourceContext => ({
+    ...deps,
+    workspaceId: currentWorkspace(req).id,
+    secrets: secretsViewOf(req, query),
+  });
   const bodyOf = (body: Record<string, unknown> & { name: string }) => {
     const typed = body[kind.key] as T;
     return { name: body.name, typed };
@@ -54,12 +60,13 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       summary: `Create a ${kind.label}`,
       tag,
       access: { kind: 'workspace', minRole: 'member' },
+      query: ZSecretsQuery,
       body: kind.createBody,
       responses: { 201: { description: `The new ${kind.label}, defaults filled in`, schema: kind.response } },
       problems: refused,
     },
-    async ({ body }, req, res) => {
-      res.status(201).json(await createResource(kind, contextOf(req), bodyOf(body)));
+    async ({ query, body }, req, res) => {
+      res.status(201).json(await createResource(kind, contextOf(req, query), bodyOf(body)));
     },
   );
 
@@ -71,13 +78,13 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       summary: `List the workspace's ${kind.label}s, oldest first`,
       tag,
       access: { kind: 'workspace', minRole: 'viewer' },
-      query: ZPaginationQuery,
+      query: ZListQuery,
       responses: {
         200: { description: 'A page', schema: z.array(kind.response), headers: ZTotalCountHeader },
       },
     },
     async ({ query }, req, res) => {
-      sendPage(res, await listResources(kind, contextOf(req), query));
+      sendPage(res, await listResources(kind, contextOf(req, query), query));
     },
   );
 
@@ -90,11 +97,12 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       tag,
       access: { kind: 'workspace', minRole: 'viewer' },
       params: ZIdParams,
+      query: ZSecretsQuery,
       responses: { 200: { description: `The ${kind.label}`, schema: kind.response } },
       problems: notFound,
     },
-    async ({ params }, req, res) => {
-      res.json(await getResource(kind, contextOf(req), params.id));
+    async ({ params, query }, req, res) => {
+      res.json(await getResource(kind, contextOf(req, query), params.id));
     },
   );
 
@@ -107,12 +115,13 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       tag,
       access: { kind: 'workspace', minRole: 'member' },
       params: ZIdParams,
+      query: ZSecretsQuery,
       body: kind.updateBody,
       responses: { 200: { description: `The updated ${kind.label}`, schema: kind.response } },
       problems: { ...notFound, ...refused },
     },
-    async ({ params, body }, req, res) => {
-      res.json(await updateResource(kind, contextOf(req), params.id, bodyOf(body)));
+    async ({ params, query, body }, req, res) => {
+      res.json(await updateResource(kind, contextOf(req, query), params.id, bodyOf(body)));
     },
   );
 

@@ -5,8 +5,10 @@ import { AppError, type EgressAllowList } from '@agentplane/server-kit';
 import { refusePrivateUrls } from '../egress/refuse-private-urls.js';
 import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
+import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
+import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
-import { loadResource, readResource, readResourcePage } from './resource-reads.js';
+import { loadResource, lockResource, readResource, readResourcePage } from './resource-reads.js';
 
 export type ResourceContext = {
   db: Db;
@@ -15,13 +17,15 @@ export type ResourceContext = {
   egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
   workspaceId: string;
+  /** How responses show secrets: to the caller's role, or as asked. */
+  secrets: SecretsView;
 };
 
-function toResponse<T>(kind: ResourceKind<T>, row: ResourceRow, box: SecretBox) {
+function toResponse<T>(kind: ResourceKind<T>, row: ResourceRow, ctx: ResourceContext) {
   return {
     id: row.id,
     name: row.name,
-    [kind.key]: kind.fromRow(row, box),
+    [kind.key]: kind.mapSecrets(kind.fromRow(row, ctx.box), showSecret(ctx.secrets)),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     agent_count: row.agentCount,
@@ -42,13 +46,13 @@ export async function listResources<T>(
     readResourcePage(ctx.db, kind, ctx.workspaceId, page),
     kind.delegate(ctx.db).count({ where }),
   ]);
-  return { items: rows.map((row) => toResponse(kind, row, ctx.box)), total };
+  return { items: rows.map((row) => toResponse(kind, row, ctx)), total };
 }
 
 export async function getResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, id: string) {
   const row = await loadResource(ctx.db, kind, ctx.workspaceId, id);
   if (!row) throw notFound(kind);
-  return toResponse(kind, row, ctx.box);
+  return toResponse(kind, row, ctx);
 }
 
 /** What a tenant may not configure (422), checked before anything is written. */
@@ -59,10 +63,12 @@ function checkWritable<T>(kind: ResourceKind<T>, ctx: ResourceContext, typed: T)
 
 export async function createResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, body: { name: string; typed: T }) {
   checkWritable(kind, ctx, body.typed);
+  // Nothing is stored yet, so any mask is refused.
+  const typed = keepMaskedSecrets({ sent: body.typed, stored: undefined, mapSecrets: kind.mapSecrets, at: [kind.key] });
   const row = await kind.delegate(ctx.db).create({
-    data: { workspaceId: ctx.workspaceId, name: body.name, ...kind.toColumns(body.typed, ctx.box) },
+    data: { workspaceId: ctx.workspaceId, name: body.name, ...kind.toColumns(typed, ctx.box) },
   });
-  return toResponse(kind, { ...row, agentCount: 0 }, ctx.box);
+  return toResponse(kind, { ...row, agentCount: 0 }, ctx);
 }
 
 /** A full replacement; the agents that use the resource get their new engine config in the same transaction. */
@@ -74,14 +80,16 @@ export async function updateResource<T>(
 ) {
   checkWritable(kind, ctx, body.typed);
   return inTransaction(ctx.db, async (tx) => {
-    const existing = await kind
-      .delegate(tx)
-      .findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: { id: true } });
+    // This row lock orders the update against agent writes that attach the resource (they lock it FOR SHARE).
+    const existing = await lockResource(tx, kind, ctx.workspaceId, id);
     if (!existing) throw notFound(kind);
-    // The update's row lock orders this against agent writes that attach the resource (they lock it FOR SHARE).
-    await kind
-      .delegate(tx)
-      .update({ where: { id }, data: { name: body.name, ...kind.toColumns(body.typed, ctx.box) } });
+    const typed = keepMaskedSecrets({
+      sent: body.typed,
+      stored: kind.fromRow(existing, ctx.box),
+      mapSecrets: kind.mapSecrets,
+      at: [kind.key],
+    });
+    await kind.delegate(tx).update({ where: { id }, data: { name: body.name, ...kind.toColumns(typed, ctx.box) } });
     const agents = await tx.agent.findMany({ where: kind.agentsReferencing(id), select: { id: true } });
     await publishEngineConfigs(tx, {
       agentIds: agents.map((agent) => agent.id),
@@ -90,7 +98,7 @@ export async function updateResource<T>(
     });
     const row = await readResource(tx, kind, ctx.workspaceId, id);
     if (!row) throw notFound(kind);
-    return toResponse(kind, row, ctx.box);
+    return toResponse(kind, row, ctx);
   });
 }
 

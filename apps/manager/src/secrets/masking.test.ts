@@ -1,0 +1,417 @@
+// Secrets are write-mostly: viewers (and anyone asking with ?secrets=masked) read masks, members read
+// values, and a PATCH that sends a mask back keeps the secret it stands for, which engines still get.
+import { mapEngineConfigSecrets, maskSecret, SECRET_MASK_BULLETS, type TEngineConfig } from '@agentplane/contracts';
+import { createAgentSecretBox } from '@agentplane/db';
+import { waitUntil } from '@agentplane/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import request from 'supertest';
+import {
+  addToWorkspace,
+  expectProblemShape,
+  type ManagerTestContext,
+  type SignedInUser,
+  signUpUser,
+  startManagerTestApp,
+} from '../testing/manager-test-app.js';
+import { agentBody, mcpServerBody, whatsappBody } from '../testing/resource-fixtures.js';
+import { MISMATCHED_MASK } from './keep-masked-secrets.js';
+
+let ctx: ManagerTestContext;
+beforeAll(async () => {
+  ctx = await startManagerTestApp();
+});
+afterAll(() => ctx?.close());
+
+// Every secret is distinct, so finding one in a body means that very field leaked. verifyToken is
+// shorter than 16 characters: its mask is bullets alone.
+const SECRET = {
+  accessToken: 'EAAG-access-token-0123456789-tok1',
+  verifyToken: 'verify-me-123',
+  appSecret: 'app-secret-abcdefghijklmnop-sec2',
+  header: 'Bearer mcp-header-value-0123456789-hdr3',
+  env: 'mcp-env-value-0123456789abcdef-env4',
+  apiKey: 'sk-model-api-key-0123456789abcdef-key5',
+};
+
+type Workspace = {
+  owner: SignedInUser;
+  member: SignedInUser;
+  viewer: SignedInUser;
+  integrationId: string;
+  mcpServerId: string;
+  agentId: string;
+};
+
+const integrationBody = (config: Record<string, unknown> = {}) =>
+  whatsappBody({
+    config: {
+      accessToken: SECRET.accessToken,
+      phoneNumberId: '1065550123',
+      verifyToken: SECRET.verifyToken,
+      appSecret: SECRET.appSecret,
+      ...config,
+    },
+  });
+
+const serverBody = () => mcpServerBody({ headers: { Authorization: SECRET.header }, env: { API_TOKEN: SECRET.env } });
+
+const llmAgent = (resources: Record<string, unknown>, apiKey = SECRET.apiKey) =>
+  agentBody(resources, { agent: { model: { provider: 'openai', name: 'gpt-4o-mini', apiKey } } });
+
+/** A workspace with one resource of each kind holding secrets, an agent using them all, a member and a viewer. */
+async function makeWorkspace(): Promise<Workspace> {
+  const [owner, member, viewer] = await Promise.all([signUpUser(ctx.app), signUpUser(ctx.app), signUpUser(ctx.app)]);
+  await addToWorkspace(owner, member, 'member');
+  await addToWorkspace(owner, viewer, 'viewer');
+  const integration = await owner.agent.post('/api/v1/integrations/').send(integrationBody());
+  const server = await owner.agent.post('/api/v1/mcp-servers/').send(serverBody());
+  expect([integration.status, server.status]).toEqual([201, 201]);
+  const agent = await owner.agent
+    .post('/api/v1/agents/')
+    .send(llmAgent({ integration_ids: [integration.body.id], mcp_server_ids: [server.body.id] }));
+  expect(agent.status).toBe(201);
+  return {
+    owner,
+    member,
+    viewer,
+    integrationId: integration.body.id,
+    mcpServerId: server.body.id,
+    agentId: agent.body.id,
+  };
+}
+
+/** Sends a request in the workspace's name (the header), as every non-owner must. */
+const inWorkspace = (ws: Workspace, test: request.Test) => test.set('x-workspace-id', ws.owner.workspaceId);
+
+/** Every GET (one and list) of the resources and the agent that hold secrets. */
+const READ_PATHS = (ws: Workspace) => [
+  `/api/v1/integrations/${ws.integrationId}`,
+  '/api/v1/integrations/',
+  `/api/v1/mcp-servers/${ws.mcpServerId}`,
+  '/api/v1/mcp-servers/',
+  `/api/v1/agents/${ws.agentId}`,
+  '/api/v1/agents/',
+];
+
+function expectNoSecretIn(response: request.Response): void {
+  expect(response.status).toBe(200);
+  for (const secret of Object.values(SECRET)) expect(response.text).not.toContain(secret);
+}
+
+const MASKED_INTEGRATION_CONFIG = {
+  accessToken: '••••••••tok1',
+  verifyToken: SECRET_MASK_BULLETS,
+  appSecret: '••••••••sec2',
+};
+const MASKED_SERVER = { headers: { Authorization: '••••••••hdr3' }, env: { API_TOKEN: '••••••••env4' } };
+const MASKED_MODEL = { model: expect.objectContaining({ apiKey: '••••••••key5' }) };
+
+function expectMaskedAgent(agent: Record<string, unknown>): void {
+  expect(agent.agent).toMatchObject(MASKED_MODEL);
+  const config = agent.engine_config as TEngineConfig;
+  expect(config.agent.config).toMatchObject(MASKED_MODEL);
+  expect(config.integrations[0]?.config).toMatchObject(MASKED_INTEGRATION_CONFIG);
+  expect(config.mcp_servers[0]).toMatchObject(MASKED_SERVER);
+}
+
+/** The agent's config as its engine reads it: its own row, through its own role, opened with its own key. */
+async function engineConfigAsTheEngineReadsIt(ws: Workspace): Promise<TEngineConfig> {
+  const credentials = await ws.owner.agent.post(`/api/v1/agents/${ws.agentId}/engine-credentials`);
+  expect(credentials.status).toBe(201);
+  const client = await ctx.database.connectClient({ url: credentials.body.database_url });
+  try {
+    const { rows } = await client.query<{ config: TEngineConfig }>(
+      'SELECT config FROM engine_configs WHERE agent_id = $1',
+      [ws.agentId],
+    );
+    expect(rows).toHaveLength(1);
+    const box = createAgentSecretBox(credentials.body.agent_key, ws.agentId);
+    return mapEngineConfigSecrets(rows[0]?.config as TEngineConfig, box.open);
+  } finally {
+    await client.end();
+  }
+}
+
+function expectRealSecrets(config: TEngineConfig): void {
+  expect(config.agent.config).toMatchObject({ model: expect.objectContaining({ apiKey: SECRET.apiKey }) });
+  expect(config.integrations[0]?.config).toMatchObject({
+    accessToken: SECRET.accessToken,
+    verifyToken: SECRET.verifyToken,
+    appSecret: SECRET.appSecret,
+  });
+  expect(config.mcp_servers[0]).toMatchObject({
+    headers: { Authorization: SECRET.header },
+    env: { API_TOKEN: SECRET.env },
+  });
+}
+
+/** A masked read turned into the PATCH body a form would send back. */
+const integrationPatchOf = (read: request.Response) => ({ name: read.body.name, integration: read.body.integration });
+const serverPatchOf = (read: request.Response) => ({ name: read.body.name, mcp_server: read.body.mcp_server });
+const agentPatchOf = (read: request.Response) => ({
+  name: read.body.name,
+  framework: read.body.framework,
+  agent: read.body.agent,
+  resources: read.body.resources,
+});
+
+describe('a viewer', () => {
+  it('reads every secret masked, in each resource and in the agent and its engine_config, one and listed', async () => {
+    const ws = await makeWorkspace();
+    for (const path of READ_PATHS(ws)) expectNoSecretIn(await inWorkspace(ws, ws.viewer.agent.get(path)));
+
+    const integration = await inWorkspace(ws, ws.viewer.agent.get(`/api/v1/integrations/${ws.integrationId}`));
+    expect(integration.body.integration.config).toEqual({
+      ...MASKED_INTEGRATION_CONFIG,
+      phoneNumberId: '1065550123',
+      apiVersion: 'v21.0',
+    });
+    const servers = await inWorkspace(ws, ws.viewer.agent.get('/api/v1/mcp-servers/'));
+    expect(servers.body[0].mcp_server).toMatchObject({ ...MASKED_SERVER, url: 'https://mcp.example.com/mcp' });
+    const agents = await inWorkspace(ws, ws.viewer.agent.get('/api/v1/agents/'));
+    expectMaskedAgent(agents.body[0]);
+    expectMaskedAgent((await inWorkspace(ws, ws.viewer.agent.get(`/api/v1/agents/${ws.agentId}`))).body);
+  });
+
+  it('still may not PATCH, masks or not', async () => {
+    const ws = await makeWorkspace();
+    const read = (path: string) => inWorkspace(ws, ws.viewer.agent.get(path));
+    const patch = (path: string, body: object) => inWorkspace(ws, ws.viewer.agent.patch(path).send(body));
+    const integrationPath = `/api/v1/integrations/${ws.integrationId}`;
+    const serverPath = `/api/v1/mcp-servers/${ws.mcpServerId}`;
+    const agentPath = `/api/v1/agents/${ws.agentId}`;
+    expectProblemShape(await patch(integrationPath, integrationPatchOf(await read(integrationPath))), 403);
+    expectProblemShape(await patch(serverPath, serverPatchOf(await read(serverPath))), 403);
+    expectProblemShape(await patch(agentPath, agentPatchOf(await read(agentPath))), 403);
+  });
+});
+
+describe('members, admins and owners', () => {
+  it('read the secret values as strings', async () => {
+    const ws = await makeWorkspace();
+    for (const user of [ws.member, ws.owner]) {
+      const integration = await inWorkspace(ws, user.agent.get(`/api/v1/integrations/${ws.integrationId}`));
+      expect(integration.body.integration.config).toMatchObject({
+        accessToken: SECRET.accessToken,
+        verifyToken: SECRET.verifyToken,
+        appSecret: SECRET.appSecret,
+      });
+      const servers = await inWorkspace(ws, user.agent.get('/api/v1/mcp-servers/'));
+      expect(servers.body[0].mcp_server).toMatchObject({
+        headers: { Authorization: SECRET.header },
+        env: { API_TOKEN: SECRET.env },
+      });
+      const agent = await inWorkspace(ws, user.agent.get(`/api/v1/agents/${ws.agentId}`));
+      expectRealSecrets(agent.body.engine_config);
+    }
+  });
+
+  it('read masks when they ask with ?secrets=masked, on every read and on the answers to writes', async () => {
+    const ws = await makeWorkspace();
+    for (const path of READ_PATHS(ws)) {
+      expectNoSecretIn(await inWorkspace(ws, ws.member.agent.get(path).query({ secrets: 'masked', limit: '10' })));
+    }
+    const created = await inWorkspace(
+      ws,
+      ws.member.agent.post('/api/v1/integrations/').query({ secrets: 'masked' }).send(integrationBody()),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.integration.config).toMatchObject(MASKED_INTEGRATION_CONFIG);
+    const patched = await inWorkspace(
+      ws,
+      ws.member.agent.patch(`/api/v1/agents/${ws.agentId}`).query({ secrets: 'masked' }).send(llmAgent({})),
+    );
+    expect(patched.status).toBe(200);
+    expect(patched.text).not.toContain(SECRET.apiKey);
+    expect(patched.body.agent).toMatchObject(MASKED_MODEL);
+  });
+
+  it('get a 400 for any other value of secrets, and the usual answers around it', async () => {
+    const ws = await makeWorkspace();
+    const stranger = await signUpUser(ctx.app);
+    expectProblemShape(
+      await inWorkspace(
+        ws,
+        ws.member.agent.get(`/api/v1/integrations/${ws.integrationId}`).query({ secrets: 'plain' }),
+      ),
+      400,
+    );
+    expectProblemShape(
+      await inWorkspace(ws, ws.member.agent.get('/api/v1/agents/?secrets=masked&secrets=masked')),
+      400,
+    );
+    expectProblemShape(await stranger.agent.get(`/api/v1/agents/${ws.agentId}?secrets=masked`), 404);
+    expectProblemShape(await request(ctx.app).get(`/api/v1/mcp-servers/${ws.mcpServerId}?secrets=masked`), 401);
+  });
+});
+
+describe('a PATCH that sends masks back', () => {
+  it('keeps every secret, and the engine still gets the real ones', async () => {
+    const ws = await makeWorkspace();
+    const read = (path: string) => inWorkspace(ws, ws.member.agent.get(path).query({ secrets: 'masked' }));
+    const patch = (path: string, body: object) => inWorkspace(ws, ws.member.agent.patch(path).send(body));
+    const integrationPath = `/api/v1/integrations/${ws.integrationId}`;
+    const serverPath = `/api/v1/mcp-servers/${ws.mcpServerId}`;
+    const agentPath = `/api/v1/agents/${ws.agentId}`;
+
+    // Each form changes one thing besides round-tripping the masks, so every save republishes the agent.
+    const integrationForm = integrationPatchOf(await read(integrationPath));
+    integrationForm.integration.config.phoneNumberId = '1065550999';
+    const integration = await patch(integrationPath, integrationForm);
+    expect(integration.status).toBe(200);
+    expect(integration.body.integration.config).toMatchObject({
+      accessToken: SECRET.accessToken,
+      verifyToken: SECRET.verifyToken,
+      appSecret: SECRET.appSecret,
+      phoneNumberId: '1065550999',
+    });
+
+    const serverForm = serverPatchOf(await read(serverPath));
+    serverForm.mcp_server.timeoutSeconds = 12;
+    const server = await patch(serverPath, serverForm);
+    expect(server.status).toBe(200);
+    expect(server.body.mcp_server).toMatchObject({ headers: { Authorization: SECRET.header }, timeoutSeconds: 12 });
+
+    const agentForm = agentPatchOf(await read(agentPath));
+    agentForm.agent.instructions = 'Be brief.';
+    const agent = await patch(agentPath, agentForm);
+    expect(agent.status).toBe(200);
+    expect(agent.body.agent.model.apiKey).toBe(SECRET.apiKey);
+    expect(agent.body.engine_config_version).toBe(4);
+
+    const published = await engineConfigAsTheEngineReadsIt(ws);
+    expectRealSecrets(published);
+    expect(published.integrations[0]?.config.phoneNumberId).toBe('1065550999');
+    expect(published.mcp_servers[0]?.timeoutSeconds).toBe(12);
+    expect(published.agent.config).toMatchObject({ instructions: 'Be brief.' });
+  });
+
+  it('changes nothing when nothing else changed: the engine config keeps its version', async () => {
+    const ws = await makeWorkspace();
+    const read = (path: string) => inWorkspace(ws, ws.member.agent.get(path).query({ secrets: 'masked' }));
+    const integrationPath = `/api/v1/integrations/${ws.integrationId}`;
+    const agentPath = `/api/v1/agents/${ws.agentId}`;
+    const patched = await inWorkspace(
+      ws,
+      ws.member.agent.patch(integrationPath).send(integrationPatchOf(await read(integrationPath))),
+    );
+    expect(patched.status).toBe(200);
+    const agent = await inWorkspace(ws, ws.member.agent.patch(agentPath).send(agentPatchOf(await read(agentPath))));
+    expect(agent.status).toBe(200);
+    expect(agent.body.engine_config_version).toBe(1);
+  });
+
+  it('may mix masks and new secrets: each mask keeps its own field or key', async () => {
+    const ws = await makeWorkspace();
+    const serverPath = `/api/v1/mcp-servers/${ws.mcpServerId}`;
+    const form = serverPatchOf(await inWorkspace(ws, ws.member.agent.get(serverPath).query({ secrets: 'masked' })));
+    form.mcp_server.headers['X-Extra'] = 'a-new-header-secret';
+    form.mcp_server.env = { ...form.mcp_server.env, OTHER_TOKEN: 'a-new-env-secret' };
+    const patched = await inWorkspace(ws, ws.member.agent.patch(serverPath).send(form));
+    expect(patched.status).toBe(200);
+    expect(patched.body.mcp_server).toMatchObject({
+      headers: { Authorization: SECRET.header, 'X-Extra': 'a-new-header-secret' },
+      env: { API_TOKEN: SECRET.env, OTHER_TOKEN: 'a-new-env-secret' },
+    });
+  });
+});
+
+describe('a mask that does not stand for the stored secret', () => {
+  it('is a 422 naming the field, and changes nothing', async () => {
+    const ws = await makeWorkspace();
+    const patch = (path: string, body: object) => inWorkspace(ws, ws.member.agent.patch(path).send(body));
+    const expectRefused = (response: request.Response, path: string) => {
+      expectProblemShape(response, 422);
+      expect(response.body.errors).toEqual([{ path, message: MISMATCHED_MASK }]);
+    };
+
+    // A forged tail, and the bare bullets where the stored secret's mask has a tail.
+    expectRefused(
+      await patch(`/api/v1/integrations/${ws.integrationId}`, integrationBody({ accessToken: '••••••••abcd' })),
+      'integration.config.accessToken',
+    );
+    expectRefused(
+      await patch(`/api/v1/integrations/${ws.integrationId}`, integrationBody({ appSecret: SECRET_MASK_BULLETS })),
+      'integration.config.appSecret',
+    );
+    // A header that is not stored under this name, even though its mask matches another one's.
+    expectRefused(
+      await patch(
+        `/api/v1/mcp-servers/${ws.mcpServerId}`,
+        mcpServerBody({ headers: { 'X-Other': maskSecret(SECRET.header) }, env: { API_TOKEN: SECRET.env } }),
+      ),
+      'mcp_server.headers["X-Other"]',
+    );
+    expectRefused(
+      await patch(`/api/v1/agents/${ws.agentId}`, llmAgent({}, maskSecret('sk-some-other-key-0123456789-xyz9'))),
+      'agent.model.apiKey',
+    );
+
+    const published = await engineConfigAsTheEngineReadsIt(ws);
+    expectRealSecrets(published);
+    const agent = await inWorkspace(ws, ws.member.agent.get(`/api/v1/agents/${ws.agentId}`));
+    expect(agent.body.engine_config_version).toBe(1);
+  });
+
+  it('is a 422 on create, where nothing is stored, and where no secret is stored in its place', async () => {
+    const ws = await makeWorkspace();
+    const created = await inWorkspace(
+      ws,
+      ws.member.agent.post('/api/v1/integrations/').send(integrationBody({ verifyToken: SECRET_MASK_BULLETS })),
+    );
+    expectProblemShape(created, 422);
+    expect(created.body.errors).toEqual([{ path: 'integration.config.verifyToken', message: MISMATCHED_MASK }]);
+    const agent = await inWorkspace(ws, ws.member.agent.post('/api/v1/agents/').send(llmAgent({}, '••••••••key5')));
+    expectProblemShape(agent, 422);
+
+    const bare = await inWorkspace(
+      ws,
+      ws.member.agent.post('/api/v1/integrations/').send(integrationBody({ appSecret: undefined })),
+    );
+    expect(bare.status).toBe(201);
+    const patched = await inWorkspace(
+      ws,
+      ws.member.agent
+        .patch(`/api/v1/integrations/${bare.body.id}`)
+        .send(integrationBody({ appSecret: maskSecret(SECRET.appSecret) })),
+    );
+    expectProblemShape(patched, 422);
+    expect(patched.body.errors).toEqual([{ path: 'integration.config.appSecret', message: MISMATCHED_MASK }]);
+  });
+});
+
+describe('a PATCH with masks racing a PATCH with a new secret', () => {
+  /** How many backends of this suite's database wait for a lock. */
+  async function lockWaiters(): Promise<number> {
+    const [row] = await ctx.database.prisma.$queryRaw<{ waiting: number }[]>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    return row?.waiting ?? 0;
+  }
+
+  it('is refused when the new secret commits between its read and its write, never putting the old one back', async () => {
+    const ws = await makeWorkspace();
+    const path = `/api/v1/integrations/${ws.integrationId}`;
+    const masked = integrationPatchOf(await inWorkspace(ws, ws.member.agent.get(path).query({ secrets: 'masked' })));
+    const fresh = 'EAAG-rotated-token-0123456789-new1';
+
+    // Hold the row, so that both PATCHes queue behind this transaction: the new secret's first.
+    const holder = await ctx.database.connectClient();
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM integrations WHERE id = $1 FOR UPDATE', [ws.integrationId]);
+    const withFresh = inWorkspace(ws, ws.owner.agent.patch(path).send(integrationBody({ accessToken: fresh }))).then(
+      (response) => response,
+    );
+    await waitUntil(async () => (await lockWaiters()) === 1, { what: 'the PATCH with the new secret to wait' });
+    const withMasks = inWorkspace(ws, ws.member.agent.patch(path).send(masked)).then((response) => response);
+    await waitUntil(async () => (await lockWaiters()) === 2, { what: 'the PATCH with masks to wait' });
+    await holder.query('COMMIT');
+
+    expect((await withFresh).status).toBe(200);
+    const refused = await withMasks;
+    expectProblemShape(refused, 422);
+    expect(refused.body.errors).toEqual([{ path: 'integration.config.accessToken', message: MISMATCHED_MASK }]);
+    const stored = await inWorkspace(ws, ws.member.agent.get(path));
+    expect(stored.body.integration.config.accessToken).toBe(fresh);
+  });
+});
