@@ -88,9 +88,9 @@ describe('loadManagerConfig', () => {
     expect(() => loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'none', COOKIE_SECURE: 'false' })).toThrow(
       /SESSION_COOKIE_SAME_SITE/,
     );
-    expect(loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'none', COOKIE_SECURE: 'true' }).session.sameSite).toBe(
-      'none',
-    );
+    expect(
+      loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'none', COOKIE_SECURE: 'true' }).session.sameSite,
+    ).toBe('none');
     expect(loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'strict' }).session.sameSite).toBe('strict');
     expect(() => loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'Lax' })).toThrow(/SESSION_COOKIE_SAME_SITE/);
   });

@@ -96,7 +96,8 @@ const ZManagerEnv = z
       ctx.addIssue({
         code: 'custom',
         path: ['SESSION_COOKIE_SAME_SITE'],
-        message: 'none needs a Secure cookie (browsers drop SameSite=None without it): set COOKIE_SECURE=true and serve HTTPS',
+        message:
+          'none needs a Secure cookie (browsers drop SameSite=None without it): set COOKIE_SECURE=true and serve HTTPS',
       });
     }
     if (env.AUTH_BACKOFF_MAX_MS < env.AUTH_BACKOFF_BASE_MS) {

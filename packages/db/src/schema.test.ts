@@ -101,7 +101,13 @@ describe('every model round-trips through the migrated database', () => {
     });
     expect(created).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), createdAt: expect.any(Date) });
     const sameEmail = db().invitation.create({
-      data: { workspaceId: workspace.id, email: 'invitee@example.test', role: 'viewer', tokenHash: 'hash-2', expiresAt },
+      data: {
+        workspaceId: workspace.id,
+        email: 'invitee@example.test',
+        role: 'viewer',
+        tokenHash: 'hash-2',
+        expiresAt,
+      },
     });
     expect(isUniqueViolation(await rejectionOf(sameEmail))).toBe(true);
     const sameToken = db().invitation.create({

@@ -154,13 +154,16 @@ describe('bad sign-ups and sign-ins', () => {
     ['login', 'a lone surrogate', 'lone\ud800@example.test'],
     ['signup', 'a NUL', 'nul\u0000@example.test'],
     ['signup', 'a lone surrogate', 'lone\ud800@example.test'],
-  ])('answers a %s with %s in the email with 422 naming email, and stores nothing of it', async (path, _label, email) => {
-    const response = await request(ctx.app).post(`/api/v1/auth/${path}`).send({ email, password: 'long enough' });
-    expectProblemShape(response, 422);
-    expect(response.body.errors.map((error: { path: string }) => error.path)).toEqual(['email']);
-    const keys = await ctx.database.prisma.rateLimitCounter.findMany({ select: { key: true } });
-    expect(keys.filter(({ key }) => key.includes('nul') || key.includes('lone'))).toEqual([]);
-  });
+  ])(
+    'answers a %s with %s in the email with 422 naming email, and stores nothing of it',
+    async (path, _label, email) => {
+      const response = await request(ctx.app).post(`/api/v1/auth/${path}`).send({ email, password: 'long enough' });
+      expectProblemShape(response, 422);
+      expect(response.body.errors.map((error: { path: string }) => error.path)).toEqual(['email']);
+      const keys = await ctx.database.prisma.rateLimitCounter.findMany({ select: { key: true } });
+      expect(keys.filter(({ key }) => key.includes('nul') || key.includes('lone'))).toEqual([]);
+    },
+  );
 
   it('answers 400 to malformed JSON and 401 to logout-free me', async () => {
     const response = await request(ctx.app)
@@ -211,7 +214,10 @@ describe('cookie flags behind HTTPS', () => {
       expect((await me(cookieValue(cookie))).status).toBe(200);
       expectProblemShape(await me(cookieValue(cookie).replace(/^__Host-sid=/, 'sid=')), 401);
 
-      const logout = await overHttps(request(secure.app).post('/api/v1/auth/logout')).set('Cookie', cookieValue(cookie));
+      const logout = await overHttps(request(secure.app).post('/api/v1/auth/logout')).set(
+        'Cookie',
+        cookieValue(cookie),
+      );
       expect(sessionCookieOf(logout, '__Host-sid')).toMatch(/^__Host-sid=;.*; Secure/i);
       const openapi = await request(secure.app).get('/api/v1/openapi.json');
       expect(openapi.body.components.securitySchemes.sessionCookie.name).toBe('__Host-sid');
@@ -223,18 +229,21 @@ describe('cookie flags behind HTTPS', () => {
   it.each([
     ['strict', /; SameSite=Strict/i],
     ['none', /; SameSite=None/i],
-  ])('sets SameSite=%s when SESSION_COOKIE_SAME_SITE says so, and clears the cookie with it', async (sameSite, flag) => {
-    const secure = await secureApp({ SESSION_COOKIE_SAME_SITE: sameSite });
-    try {
-      const signup = await signUpOverHttps(secure.app, `same-site-${sameSite}@example.test`);
-      expect(sessionCookieOf(signup, '__Host-sid')).toMatch(flag);
-      const logout = await overHttps(request(secure.app).post('/api/v1/auth/logout')).set(
-        'Cookie',
-        cookieValue(sessionCookieOf(signup, '__Host-sid')),
-      );
-      expect(sessionCookieOf(logout, '__Host-sid')).toMatch(flag);
-    } finally {
-      await secure.close();
-    }
-  });
+  ])(
+    'sets SameSite=%s when SESSION_COOKIE_SAME_SITE says so, and clears the cookie with it',
+    async (sameSite, flag) => {
+      const secure = await secureApp({ SESSION_COOKIE_SAME_SITE: sameSite });
+      try {
+        const signup = await signUpOverHttps(secure.app, `same-site-${sameSite}@example.test`);
+        expect(sessionCookieOf(signup, '__Host-sid')).toMatch(flag);
+        const logout = await overHttps(request(secure.app).post('/api/v1/auth/logout')).set(
+          'Cookie',
+          cookieValue(sessionCookieOf(signup, '__Host-sid')),
+        );
+        expect(sessionCookieOf(logout, '__Host-sid')).toMatch(flag);
+      } finally {
+        await secure.close();
+      }
+    },
+  );
 });

@@ -74,7 +74,8 @@ export function addInvitationRoutes(api: ApiRouter, { db, ttlSeconds }: { db: Db
       method: 'delete',
       path: '/workspaces/:id/invitations/:invitation_id',
       operationId: 'revokeInvitation',
-      summary: 'Revoke an invitation, so its token no longer works (admin or owner; only owners revoke owner invitations)',
+      summary:
+        'Revoke an invitation, so its token no longer works (admin or owner; only owners revoke owner invitations)',
       tag: TAG,
       access: { kind: 'workspace-path', minRole: 'admin' },
       params: ZInvitationParams,

@@ -131,3 +131,9 @@ export async function acceptInvitation(db: Db, options: { token: string; userId:
     throw error;
   }
 }
+
+/** Removes invitations that can no longer be accepted; the manager runs it periodically. */
+export async function pruneExpiredInvitations(db: Db): Promise<number> {
+  const { count } = await db.invitation.deleteMany({ where: { expiresAt: { lte: new Date() } } });
+  return count;
+}

@@ -12,6 +12,7 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
+import { pruneExpiredInvitations } from './invitation-service.js';
 
 let ctx: ManagerTestContext;
 let owner: SignedInUser;
@@ -88,7 +89,10 @@ describe('POST /invitations/:token/accept', () => {
 
   it('cannot be accepted after it expired', async () => {
     const { user, token } = await invitee();
-    await db().invitation.updateMany({ where: { email: user.email }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await db().invitation.updateMany({
+      where: { email: user.email },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     const response = await user.agent.post(acceptUrl(token));
     expectProblemShape(response, 404);
     expect(response.body.detail).toMatch(/expired/);
@@ -139,7 +143,12 @@ describe('GET /workspaces/:id/invitations/', () => {
     for (const token of tokens) expect(response.text).not.toContain(token);
 
     const page = await owner.agent.get(`/api/v1/workspaces/${team}/invitations?limit=1&offset=1`);
-    expect(z.array(ZInvitation).parse(page.body).map((invitation) => invitation.email)).toEqual([emails[1]]);
+    expect(
+      z
+        .array(ZInvitation)
+        .parse(page.body)
+        .map((invitation) => invitation.email),
+    ).toEqual([emails[1]]);
     expectProblemShape(await owner.agent.get(`${invitationsUrl(team)}?limit=0`), 400);
   });
 
@@ -189,5 +198,16 @@ describe('inviting', () => {
     } finally {
       await short.close();
     }
+  });
+});
+
+describe('pruneExpiredInvitations', () => {
+  it('removes the invitations that expired, and only those', async () => {
+    const [stale, fresh] = [`stale-${randomUUID()}@example.test`, `fresh-${randomUUID()}@example.test`];
+    await inviteToWorkspace(owner, stale, 'viewer');
+    await inviteToWorkspace(owner, fresh, 'viewer');
+    await db().invitation.updateMany({ where: { email: stale }, data: { expiresAt: new Date(Date.now() - 1) } });
+    expect(await pruneExpiredInvitations(db())).toBeGreaterThanOrEqual(1);
+    expect(await db().invitation.count({ where: { email: { in: [stale, fresh] } } })).toBe(1);
   });
 });

@@ -157,12 +157,17 @@ describe('POST /workspaces/:id/members/', () => {
     expect(await pendingFor(team)).toEqual([]);
   });
 
-  it.each(['member', 'viewer'] as const)('when a %s invites someone, it answers 403 and invites no one', async (role) => {
-    const team = await makeTeam({ [role]: role });
-    const response = await cast[role].agent.post(membersUrl(team)).send({ email: cast.newcomer.email, role: 'viewer' });
-    expectProblemShape(response, 403);
-    expect(await pendingFor(team)).toEqual([]);
-  });
+  it.each(['member', 'viewer'] as const)(
+    'when a %s invites someone, it answers 403 and invites no one',
+    async (role) => {
+      const team = await makeTeam({ [role]: role });
+      const response = await cast[role].agent
+        .post(membersUrl(team))
+        .send({ email: cast.newcomer.email, role: 'viewer' });
+      expectProblemShape(response, 403);
+      expect(await pendingFor(team)).toEqual([]);
+    },
+  );
 
   it('when an admin invites an owner, it answers 403 and invites no one', async () => {
     const team = await makeTeam({ admin: 'admin' });

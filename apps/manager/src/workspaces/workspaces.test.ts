@@ -4,6 +4,7 @@ import { AppError } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type request from 'supertest';
 import { z } from 'zod';
+import { inviteMember } from '../invitations/invitation-service.js';
 import {
   addToWorkspace,
   expectProblemShape,
@@ -12,7 +13,6 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { inviteMember } from '../invitations/invitation-service.js';
 import { renameWorkspace } from './workspace-service.js';
 
 const ZWorkspaceList = z.array(ZWorkspace);
