@@ -116,6 +116,23 @@ describe('POST /invitations/:token/accept', () => {
     expect(await db().invitation.count({ where: { email: user.email } })).toBe(1);
   });
 
+  it('when accepted while being revoked, either the member joins or the revocation wins, never both', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { user, token } = await invitee();
+      const { id } = await db().invitation.findFirstOrThrow({ where: { email: user.email } });
+      const [accepted, revoked] = await Promise.all([
+        user.agent.post(acceptUrl(token)),
+        admin.agent.delete(`${invitationsUrl(owner.workspaceId)}${id}`),
+      ]);
+      expect([
+        [200, 404],
+        [404, 204],
+      ]).toContainEqual([accepted.status, revoked.status]);
+      expect(await roleIn(owner.workspaceId, user)).toBe(accepted.status === 200 ? 'member' : undefined);
+      expect(await db().invitation.count({ where: { id } })).toBe(0);
+    }
+  });
+
   it('answers 404 to an unknown token, 400 to a malformed one and 401 without a session', async () => {
     const { user, token } = await invitee();
     expectProblemShape(await user.agent.post(acceptUrl('A'.repeat(43))), 404);
@@ -130,7 +147,7 @@ describe('GET /workspaces/:id/invitations/', () => {
   it('lists the pending invitations of the workspace, oldest first, without tokens', async () => {
     const team = ZWorkspace.parse((await owner.agent.post('/api/v1/workspaces/').send({ name: 'Listed' })).body).id;
     const emails = ['a', 'b', 'c'].map((name) => `${name}-${randomUUID()}@example.test`);
-    const tokens = [];
+    const tokens: string[] = [];
     for (const email of emails) tokens.push(await inviteToWorkspace(owner, email, 'viewer', team));
     await inviteToWorkspace(owner, `elsewhere-${randomUUID()}@example.test`, 'viewer');
     await db().invitation.updateMany({ where: { email: emails[2] }, data: { expiresAt: new Date(Date.now() - 1) } });
@@ -197,6 +214,22 @@ describe('inviting', () => {
       expect(lifetime).toBeLessThanOrEqual(121_000);
     } finally {
       await short.close();
+    }
+  });
+});
+
+describe('inviting one email twice at the same time', () => {
+  it('leaves one invitation, whose token is the only one that works', async () => {
+    for (let round = 0; round < 3; round++) {
+      const user = await signUpUser(ctx.app);
+      const tokens = await Promise.all([
+        inviteToWorkspace(owner, user.email, 'viewer'),
+        inviteToWorkspace(admin, user.email, 'member', owner.workspaceId),
+      ]);
+      expect(await db().invitation.count({ where: { email: user.email } })).toBe(1);
+      const statuses: number[] = [];
+      for (const token of tokens) statuses.push((await user.agent.post(acceptUrl(token))).status);
+      expect(statuses.sort()).toEqual([200, 404]);
     }
   });
 });
