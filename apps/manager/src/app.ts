@@ -10,15 +10,18 @@ import {
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { addAgentRoutes } from './agents/agent-routes.js';
 import { addAuthRoutes } from './auth/auth-routes.js';
-import { authRateLimits } from './auth/rate-limits.js';
+import { FailureBackoff } from './auth/failure-backoff.js';
+import { authAddressRateLimit } from './auth/rate-limits.js';
 import { requireSession } from './auth/require-session.js';
 import { createSessionMiddleware } from './auth/session-middleware.js';
+import { addSessionRoutes } from './auth/session-routes.js';
 import type { PrismaSessionStore } from './auth/session-store.js';
 import type { ManagerConfig } from './config.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
 import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
 import { requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/security.js';
+import { addInvitationRoutes } from './invitations/invitation-routes.js';
 import { addOpenApiRoutes } from './openapi/openapi-routes.js';
 import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from './resources/resource-kinds.js';
 import { addResourceRoutes } from './resources/resource-routes.js';
@@ -75,10 +78,23 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
     readMigrationStatus: () => readMigrationStatus(config.databaseUrl),
     canCreateRoles: () => canCreateRoles(db),
   });
-  addOpenApiRoutes(api);
+  addOpenApiRoutes(api, { sessionCookie: config.session.cookieName });
   api.router.use(createSessionMiddleware(db, config.session, sessionStore));
-  addAuthRoutes(api, { db, config, rateLimits: authRateLimits(db, config.authRateLimit) });
+  const { authRateLimit } = config;
+  addAuthRoutes(api, {
+    db,
+    config,
+    addressLimit: authAddressRateLimit(db, authRateLimit),
+    backoff: new FailureBackoff(db, {
+      failuresBeforeBackoff: authRateLimit.failuresBeforeBackoff,
+      baseMs: authRateLimit.backoffBaseMs,
+      maxMs: authRateLimit.backoffMaxMs,
+      forgetAfterMs: authRateLimit.windowMs,
+    }),
+  });
+  addSessionRoutes(api, { db, config });
   addWorkspaceRoutes(api, { db });
+  addInvitationRoutes(api, { db, ttlSeconds: config.invitationTtlSeconds });
   const box = createSecretBox(config.secretsKey.current, config.secretsKey.previous);
   const agentKeys = createAgentKeyring(config.secretsKey.current, config.secretsKey.previous);
   const resources = {

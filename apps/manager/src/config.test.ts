@@ -73,6 +73,52 @@ describe('loadManagerConfig', () => {
     );
   });
 
+  it('names the session cookie __Host-sid when it is Secure, sid otherwise', () => {
+    expect(loadManagerConfig(base).session).toMatchObject({ cookieName: 'sid', secureCookie: false, sameSite: 'lax' });
+    expect(loadManagerConfig({ ...base, COOKIE_SECURE: 'true' }).session.cookieName).toBe('__Host-sid');
+    expect(
+      loadManagerConfig({ ...base, NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) }).session.cookieName,
+    ).toBe('__Host-sid');
+  });
+
+  it('refuses SESSION_COOKIE_SAME_SITE=none unless the cookie is Secure, naming the variable', () => {
+    expect(() => loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'none' })).toThrow(
+      /SESSION_COOKIE_SAME_SITE: none needs a Secure cookie/,
+    );
+    expect(() => loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'none', COOKIE_SECURE: 'false' })).toThrow(
+      /SESSION_COOKIE_SAME_SITE/,
+    );
+    expect(
+      loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'none', COOKIE_SECURE: 'true' }).session.sameSite,
+    ).toBe('none');
+    expect(loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'strict' }).session.sameSite).toBe('strict');
+    expect(() => loadManagerConfig({ ...base, SESSION_COOKIE_SAME_SITE: 'Lax' })).toThrow(/SESSION_COOKIE_SAME_SITE/);
+  });
+
+  it('reads the sign-in backoff and refuses the per-email limit it replaced', () => {
+    expect(loadManagerConfig(base).authRateLimit).toEqual({
+      windowMs: 900_000,
+      perIp: 30,
+      failuresBeforeBackoff: 5,
+      backoffBaseMs: 60_000,
+      backoffMaxMs: 3_600_000,
+    });
+    expect(() => loadManagerConfig({ ...base, AUTH_RATE_LIMIT_PER_EMAIL: '5' })).toThrow(
+      /AUTH_RATE_LIMIT_PER_EMAIL: was replaced/,
+    );
+    expect(() => loadManagerConfig({ ...base, AUTH_BACKOFF_BASE_MS: '2000', AUTH_BACKOFF_MAX_MS: '1000' })).toThrow(
+      /AUTH_BACKOFF_MAX_MS/,
+    );
+  });
+
+  it('bounds INVITATION_TTL_SECONDS, 7 days by default', () => {
+    expect(loadManagerConfig(base).invitationTtlSeconds).toBe(604_800);
+    expect(loadManagerConfig({ ...base, INVITATION_TTL_SECONDS: '3600' }).invitationTtlSeconds).toBe(3600);
+    for (const ttl of ['59', '7776001', 'soon']) {
+      expect(() => loadManagerConfig({ ...base, INVITATION_TTL_SECONDS: ttl })).toThrow(/INVITATION_TTL_SECONDS/);
+    }
+  });
+
   it('names a bad CORS origin', () => {
     expect(() => loadManagerConfig({ ...base, CORS_ORIGINS: 'not a url' })).toThrow(/CORS_ORIGINS/);
   });

@@ -32,6 +32,7 @@ const ZManagerEnv = z
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SESSION_SECRET_PREVIOUS: ZCommaList.optional(),
     COOKIE_SECURE: ZBooleanFlag.optional(),
+    SESSION_COOKIE_SAME_SITE: z.enum(['lax', 'strict', 'none']).default('lax'),
     PUBLIC_URL: ZOrigin.optional(),
     CORS_ORIGINS: ZCommaList.pipe(z.array(ZOrigin)).optional(),
     // Express's `trust proxy`: true/false, a hop count, or addresses and subnets ("loopback, 10.0.0.0/8").
@@ -61,7 +62,27 @@ const ZManagerEnv = z
       .positive()
       .default(15 * 60_000),
     AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
-    AUTH_RATE_LIMIT_PER_EMAIL: z.coerce.number().int().positive().default(5),
+    AUTH_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().positive().default(5),
+    AUTH_BACKOFF_BASE_MS: z.coerce.number().int().positive().default(60_000),
+    AUTH_BACKOFF_MAX_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(60 * 60_000),
+    // Replaced: a limit on the email alone let anyone lock a user out.
+    AUTH_RATE_LIMIT_PER_EMAIL: z
+      .undefined({
+        error:
+          'was replaced: failed sign-ins now back off per email and address (AUTH_FAILURES_BEFORE_BACKOFF, ' +
+          'AUTH_BACKOFF_BASE_MS, AUTH_BACKOFF_MAX_MS); remove it',
+      })
+      .optional(),
+    INVITATION_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(90 * 86_400)
+      .default(7 * 86_400),
     MCP_STDIO_COMMANDS: ZStdioCommandsSetting.optional(),
     MCP_STDIO_CWD_ROOT: z.string().regex(/^\//, 'must be an absolute path').optional(),
     MODEL_API_KEY_ENVS: ZModelApiKeyEnvsSetting.optional(),
@@ -71,7 +92,31 @@ const ZManagerEnv = z
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
     }
+    if (env.SESSION_COOKIE_SAME_SITE === 'none' && !isSecureCookie(env)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_COOKIE_SAME_SITE'],
+        message:
+          'none needs a Secure cookie (browsers drop SameSite=None without it): set COOKIE_SECURE=true and serve HTTPS',
+      });
+    }
+    if (env.AUTH_BACKOFF_MAX_MS < env.AUTH_BACKOFF_BASE_MS) {
+      ctx.addIssue({ code: 'custom', path: ['AUTH_BACKOFF_MAX_MS'], message: 'must be at least AUTH_BACKOFF_BASE_MS' });
+    }
   });
+
+function isSecureCookie(env: { COOKIE_SECURE?: boolean | undefined; NODE_ENV: string }): boolean {
+  return env.COOKIE_SECURE ?? env.NODE_ENV === 'production';
+}
+
+/**
+ * `__Host-` makes browsers refuse the cookie unless it is Secure, has Path=/ and no Domain, so a
+ * sibling subdomain or a plain-HTTP page cannot plant or overwrite it. Over plain HTTP (development)
+ * browsers would drop such a cookie, so it keeps the short name there.
+ */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? '__Host-sid' : 'sid';
+}
 
 export type ManagerConfig = {
   nodeEnv: 'development' | 'production' | 'test';
@@ -87,6 +132,10 @@ export type ManagerConfig = {
     /** True when no SESSION_SECRET was given and a random one was made for this process. */
     secretIsEphemeral: boolean;
     secureCookie: boolean;
+    /** sid, or __Host-sid when the cookie is Secure. */
+    cookieName: string;
+    /** None lets a frontend on another site keep the session (with CORS_ORIGINS); it needs Secure. */
+    sameSite: 'lax' | 'strict' | 'none';
   };
   /** The manager's own origin when it is known ahead (behind a proxy); otherwise taken from each request. */
   publicOrigin: string | undefined;
@@ -106,7 +155,15 @@ export type ManagerConfig = {
     /** CONNECTION LIMIT of every engine role. */
     connectionLimit: number;
   };
-  authRateLimit: { windowMs: number; perIp: number; perEmail: number };
+  authRateLimit: {
+    windowMs: number;
+    perIp: number;
+    /** Failed attempts in a row, per account and address, before each further one waits. */
+    failuresBeforeBackoff: number;
+    backoffBaseMs: number;
+    backoffMaxMs: number;
+  };
+  invitationTtlSeconds: number;
   /** What tenants may make an engine execute or read; engines enforce the same settings. */
   operatorPolicy: OperatorPolicy;
   /** Literal addresses tenant URLs may name besides global unicast ones (EGRESS_ALLOW). */
@@ -128,7 +185,9 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
         ...(parsed.SESSION_SECRET_PREVIOUS ?? []),
       ],
       secretIsEphemeral: !parsed.SESSION_SECRET,
-      secureCookie: parsed.COOKIE_SECURE ?? parsed.NODE_ENV === 'production',
+      secureCookie: isSecureCookie(parsed),
+      cookieName: sessionCookieName(isSecureCookie(parsed)),
+      sameSite: parsed.SESSION_COOKIE_SAME_SITE,
     },
     publicOrigin: parsed.PUBLIC_URL,
     corsOrigins: parsed.CORS_ORIGINS ?? [],
@@ -145,8 +204,11 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,
       perIp: parsed.AUTH_RATE_LIMIT_PER_IP,
-      perEmail: parsed.AUTH_RATE_LIMIT_PER_EMAIL,
+      failuresBeforeBackoff: parsed.AUTH_FAILURES_BEFORE_BACKOFF,
+      backoffBaseMs: parsed.AUTH_BACKOFF_BASE_MS,
+      backoffMaxMs: parsed.AUTH_BACKOFF_MAX_MS,
     },
+    invitationTtlSeconds: parsed.INVITATION_TTL_SECONDS,
     operatorPolicy: {
       stdioCommands: parsed.MCP_STDIO_COMMANDS ?? [],
       stdioCwdRoot: parsed.MCP_STDIO_CWD_ROOT,

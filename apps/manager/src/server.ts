@@ -6,6 +6,7 @@ import { PrismaSessionStore } from './auth/session-store.js';
 import { loadManagerConfig } from './config.js';
 import { requireCreateRole } from './engine-roles/require-create-role.js';
 import { upgradeEngineRoles } from './engine-roles/upgrade-engine-roles.js';
+import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -33,8 +34,8 @@ async function main(): Promise<void> {
   const sessionStore = new PrismaSessionStore(db);
 
   const prune = setInterval(() => {
-    Promise.all([sessionStore.pruneExpired(), pruneRateLimitCounters(db)]).catch((error: unknown) =>
-      logger.warn({ err: error }, 'pruning expired sessions failed'),
+    Promise.all([sessionStore.pruneExpired(), pruneRateLimitCounters(db), pruneExpiredInvitations(db)]).catch(
+      (error: unknown) => logger.warn({ err: error }, 'pruning expired sessions, counters or invitations failed'),
     );
   }, PRUNE_INTERVAL_MS);
   prune.unref();

@@ -76,13 +76,52 @@ describe('every model round-trips through the migrated database', () => {
       data: { sid: 'sid-1', userId: user.id, data: { cookie: { maxAge: 1 } }, expiresAt },
     });
     expect(created.data).toEqual({ cookie: { maxAge: 1 } });
+    expect(created.lastSeenAt).toBeInstanceOf(Date);
     const updated = await db().session.update({
       where: { sid: 'sid-1' },
-      data: { data: { userId: user.id }, expiresAt: new Date(expiresAt.getTime() + 1000) },
+      data: { data: { userId: user.id }, expiresAt: new Date(expiresAt.getTime() + 1000), lastSeenAt: new Date() },
     });
     expect(await db().session.findUnique({ where: { sid: 'sid-1' } })).toEqual(updated);
     await db().session.delete({ where: { sid: 'sid-1' } });
     expect(await db().session.count()).toBe(0);
+  });
+
+  it('invitations, unique per workspace and email and by token hash', async () => {
+    const [workspace, inviter] = await Promise.all([makeWorkspace(db()), makeUser(db())]);
+    const expiresAt = new Date(Date.now() + 60_000);
+    const created = await db().invitation.create({
+      data: {
+        workspaceId: workspace.id,
+        email: 'invitee@example.test',
+        role: 'member',
+        tokenHash: 'hash-1',
+        invitedById: inviter.id,
+        expiresAt,
+      },
+    });
+    expect(created).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), createdAt: expect.any(Date) });
+    const sameEmail = db().invitation.create({
+      data: {
+        workspaceId: workspace.id,
+        email: 'invitee@example.test',
+        role: 'viewer',
+        tokenHash: 'hash-2',
+        expiresAt,
+      },
+    });
+    expect(isUniqueViolation(await rejectionOf(sameEmail))).toBe(true);
+    const sameToken = db().invitation.create({
+      data: { workspaceId: workspace.id, email: 'other@example.test', role: 'viewer', tokenHash: 'hash-1', expiresAt },
+    });
+    expect(isUniqueViolation(await rejectionOf(sameToken))).toBe(true);
+    const updated = await db().invitation.update({ where: { id: created.id }, data: { role: 'admin' } });
+    expect(await db().invitation.findUnique({ where: { tokenHash: 'hash-1' } })).toEqual(updated);
+
+    // The inviter's account may go; the invitation stays, and goes with its workspace.
+    await db().user.delete({ where: { id: inviter.id } });
+    expect((await db().invitation.findUniqueOrThrow({ where: { id: created.id } })).invitedById).toBeNull();
+    await db().workspace.delete({ where: { id: workspace.id } });
+    expect(await db().invitation.count({ where: { id: created.id } })).toBe(0);
   });
 
   it('agents, integrations, MCP servers, SSO configs and both join tables', async () => {
@@ -148,9 +187,10 @@ describe('every model round-trips through the migrated database', () => {
     const created = await db().rateLimitCounter.create({ data: { key: 'ip:127.0.0.1', hits: 1, resetAt } });
     const updated = await db().rateLimitCounter.update({
       where: { key: created.key },
-      data: { hits: { increment: 1 } },
+      data: { hits: { increment: 1 }, blockedUntil: resetAt },
     });
-    expect(updated.hits).toBe(2);
+    expect(created.blockedUntil).toBeNull();
+    expect(updated).toMatchObject({ hits: 2, blockedUntil: resetAt });
     expect(await db().rateLimitCounter.findUnique({ where: { key: created.key } })).toEqual(updated);
     await db().rateLimitCounter.delete({ where: { key: created.key } });
     expect(await db().rateLimitCounter.count()).toBe(0);

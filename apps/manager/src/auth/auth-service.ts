@@ -1,6 +1,7 @@
 import type { TMe, TSignupBody } from '@agentplane/contracts';
 import { type Db, isUniqueViolation } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
+import { endMySessions } from './my-sessions.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
 export type SignUpOptions = TSignupBody & { workspaceName?: string };
@@ -35,6 +36,25 @@ export async function authenticate(
     select: { id: true, passwordHash: true },
   });
   return (await verifyPassword(user?.passwordHash, credentials.password)) ? user?.id : undefined;
+}
+
+/**
+ * Sets a new password when the current one is right, and in the same transaction ends every other
+ * session of the user: whoever knew the old password is signed out everywhere.
+ */
+export async function changePassword(
+  db: Db,
+  options: { userId: string; currentPassword: string; newPassword: string; keepSid: string },
+): Promise<void> {
+  const user = await db.user.findUnique({ where: { id: options.userId }, select: { passwordHash: true } });
+  if (!(await verifyPassword(user?.passwordHash, options.currentPassword))) {
+    throw new AppError('forbidden', 'The current password is incorrect.');
+  }
+  const passwordHash = await hashPassword(options.newPassword);
+  await db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: options.userId }, data: { passwordHash } });
+    await endMySessions(tx, { userId: options.userId, keepSid: options.keepSid });
+  });
 }
 
 export async function readMe(db: Db, userId: string): Promise<TMe> {

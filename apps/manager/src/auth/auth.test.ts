@@ -14,10 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-function sessionCookieOf(response: request.Response): string {
+function sessionCookieOf(response: request.Response, name = 'sid'): string {
   const cookies = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
-  const sid = cookies.find((cookie) => cookie.startsWith('sid='));
-  if (!sid) throw new Error(`no sid cookie in ${JSON.stringify(cookies)}`);
+  const sid = cookies.find((cookie) => cookie.startsWith(`${name}=`));
+  if (!sid) throw new Error(`no ${name} cookie in ${JSON.stringify(cookies)}`);
   return sid;
 }
 
@@ -149,6 +149,22 @@ describe('bad sign-ups and sign-ins', () => {
     expect(wrongPassword.headers['set-cookie']).toBeUndefined();
   });
 
+  it.each([
+    ['login', 'a NUL', 'nul\u0000@example.test'],
+    ['login', 'a lone surrogate', 'lone\ud800@example.test'],
+    ['signup', 'a NUL', 'nul\u0000@example.test'],
+    ['signup', 'a lone surrogate', 'lone\ud800@example.test'],
+  ])(
+    'answers a %s with %s in the email with 422 naming email, and stores nothing of it',
+    async (path, _label, email) => {
+      const response = await request(ctx.app).post(`/api/v1/auth/${path}`).send({ email, password: 'long enough' });
+      expectProblemShape(response, 422);
+      expect(response.body.errors.map((error: { path: string }) => error.path)).toEqual(['email']);
+      const keys = await ctx.database.prisma.rateLimitCounter.findMany({ select: { key: true } });
+      expect(keys.filter(({ key }) => key.includes('nul') || key.includes('lone'))).toEqual([]);
+    },
+  );
+
   it('answers 400 to malformed JSON and 401 to logout-free me', async () => {
     const response = await request(ctx.app)
       .post('/api/v1/auth/login')
@@ -175,18 +191,59 @@ describe('when sign-up is disabled', () => {
   });
 });
 
-describe('cookie flags in production', () => {
-  it('marks the cookie Secure when COOKIE_SECURE=true, behind a TLS-terminating proxy', async () => {
-    const secure = await startManagerTestApp({ COOKIE_SECURE: 'true', TRUST_PROXY: 'loopback' });
+describe('cookie flags behind HTTPS', () => {
+  /** A manager behind a TLS-terminating proxy on loopback, with more env. */
+  const secureApp = (env: NodeJS.ProcessEnv = {}) =>
+    startManagerTestApp({ COOKIE_SECURE: 'true', TRUST_PROXY: 'loopback', ...env });
+  const overHttps = (test: request.Test) => test.set('X-Forwarded-Proto', 'https');
+  const signUpOverHttps = (app: ManagerTestContext['app'], email: string) =>
+    overHttps(request(app).post('/api/v1/auth/signup')).send({ email, password: 'long enough' });
+
+  it('names the cookie __Host-sid: Secure, Path=/ and no Domain, and reads no plain sid', async () => {
+    const secure = await secureApp();
     try {
-      const response = await request(secure.app)
-        .post('/api/v1/auth/signup')
-        .set('X-Forwarded-Proto', 'https')
-        .send({ email: 'secure@example.test', password: 'long enough' });
+      const response = await signUpOverHttps(secure.app, 'secure@example.test');
       expect(response.status).toBe(201);
-      expect(sessionCookieOf(response)).toMatch(/; Secure/i);
+      const cookie = sessionCookieOf(response, '__Host-sid');
+      expect(cookie).toMatch(/; Secure/i);
+      expect(cookie).toMatch(/; Path=\/(;|$)/);
+      expect(cookie).toMatch(/; SameSite=Lax/i);
+      expect(cookie).not.toMatch(/; Domain=/i);
+
+      const me = (value: string) => overHttps(request(secure.app).get('/api/v1/auth/me')).set('Cookie', value);
+      expect((await me(cookieValue(cookie))).status).toBe(200);
+      expectProblemShape(await me(cookieValue(cookie).replace(/^__Host-sid=/, 'sid=')), 401);
+
+      const logout = await overHttps(request(secure.app).post('/api/v1/auth/logout')).set(
+        'Cookie',
+        cookieValue(cookie),
+      );
+      expect(sessionCookieOf(logout, '__Host-sid')).toMatch(/^__Host-sid=;.*; Secure/i);
+      const openapi = await request(secure.app).get('/api/v1/openapi.json');
+      expect(openapi.body.components.securitySchemes.sessionCookie.name).toBe('__Host-sid');
     } finally {
       await secure.close();
     }
   });
+
+  it.each([
+    ['strict', /; SameSite=Strict/i],
+    ['none', /; SameSite=None/i],
+  ])(
+    'sets SameSite=%s when SESSION_COOKIE_SAME_SITE says so, and clears the cookie with it',
+    async (sameSite, flag) => {
+      const secure = await secureApp({ SESSION_COOKIE_SAME_SITE: sameSite });
+      try {
+        const signup = await signUpOverHttps(secure.app, `same-site-${sameSite}@example.test`);
+        expect(sessionCookieOf(signup, '__Host-sid')).toMatch(flag);
+        const logout = await overHttps(request(secure.app).post('/api/v1/auth/logout')).set(
+          'Cookie',
+          cookieValue(sessionCookieOf(signup, '__Host-sid')),
+        );
+        expect(sessionCookieOf(logout, '__Host-sid')).toMatch(flag);
+      } finally {
+        await secure.close();
+      }
+    },
+  );
 });

@@ -5,42 +5,30 @@ import { type RateLimitInfo, rateLimit } from 'express-rate-limit';
 import type { ManagerConfig } from '../config.js';
 import { PostgresRateLimitStore } from './postgres-rate-limit-store.js';
 
-function tooManyAttempts(req: Request & { rateLimit?: RateLimitInfo }): AppError {
-  const resetTime = req.rateLimit?.resetTime?.getTime() ?? Date.now();
-  const retryAfterSeconds = Math.max(1, Math.ceil((resetTime - Date.now()) / 1000));
-  return new AppError('too_many_requests', 'Too many sign-in attempts. Try again later.', {
+/** 429 with a Retry-After up to `until` (at least a second). */
+export function tooManyAttempts(until: Date | undefined): AppError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(((until?.getTime() ?? Date.now()) - Date.now()) / 1000));
+  return new AppError('too_many_requests', 'Too many attempts. Try again later.', {
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 }
 
-function emailOf(req: Request): string | undefined {
-  const email = (req.body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? email.trim().toLowerCase() : undefined;
-}
-
 /**
- * Two limits on sign-in and sign-up: every attempt counts against the caller's IP, and failed
- * attempts count against the email, so one account cannot be guessed at from many addresses.
+ * Every sign-in, sign-up and password change counts against the caller's address, whatever its body:
+ * this bounds how many accounts one address can try. Failures per account come on top of it
+ * (failure-backoff.ts), once the body is known to be valid.
  */
-export function authRateLimits(db: Db, config: ManagerConfig['authRateLimit']): RequestHandler[] {
-  const common = {
+export function authAddressRateLimit(db: Db, config: ManagerConfig['authRateLimit']): RequestHandler {
+  return rateLimit({
     windowMs: config.windowMs,
-    standardHeaders: 'draft-8' as const,
+    limit: config.perIp,
+    standardHeaders: 'draft-8',
     legacyHeaders: false,
     // TRUST_PROXY decides what req.ip is; the library's own proxy heuristics would only add noise.
     validate: { trustProxy: false, xForwardedForHeader: false },
-    handler: (req: Request) => {
-      throw tooManyAttempts(req);
+    store: new PostgresRateLimitStore(db, 'auth-ip:'),
+    handler: (req: Request & { rateLimit?: RateLimitInfo }) => {
+      throw tooManyAttempts(req.rateLimit?.resetTime);
     },
-  };
-  const perIp = rateLimit({ ...common, limit: config.perIp, store: new PostgresRateLimitStore(db, 'auth-ip:') });
-  const perEmail = rateLimit({
-    ...common,
-    limit: config.perEmail,
-    skipSuccessfulRequests: true,
-    skip: (req) => emailOf(req) === undefined,
-    keyGenerator: (req) => emailOf(req) ?? '',
-    store: new PostgresRateLimitStore(db, 'auth-email:'),
   });
-  return [perIp, perEmail];
 }

@@ -67,3 +67,21 @@ describe('PrismaSessionStore.get', () => {
     expect(counter.statements).toBe(3);
   });
 });
+
+describe('PrismaSessionStore.touch', () => {
+  it('moves last_seen_at and the idle expiry ahead, writing at most once a minute', async () => {
+    let now = Date.parse('2030-01-01T00:00:00Z');
+    const store = new PrismaSessionStore(database.prisma, () => now);
+    await signedIn(store, 'sid-touched');
+    const touch = () => promised<void>((callback) => store.touch('sid-touched', {} as SessionData, callback));
+    const row = () => database.prisma.session.findUniqueOrThrow({ where: { sid: 'sid-touched' } });
+    expect((await row()).lastSeenAt.getTime()).toBe(now);
+
+    now += 30_000;
+    await touch();
+    expect((await row()).lastSeenAt.getTime()).toBe(now - 30_000);
+    now += 31_000;
+    await touch();
+    expect(await row()).toMatchObject({ lastSeenAt: new Date(now), expiresAt: new Date(now + 24 * 3600 * 1000) });
+  });
+});

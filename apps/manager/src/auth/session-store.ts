@@ -6,8 +6,9 @@ import { perTurnLoader } from '../batching/per-turn-loader.js';
 
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
-// Every authenticated request extends the idle expiry; writing that to the database at most once a
-// minute per session keeps reads from turning into writes without changing the 24 h rule noticeably.
+// Every authenticated request extends the idle expiry (and moves last_seen_at); writing that to the
+// database at most once a minute per session keeps reads from turning into writes without changing the
+// 24 h rule noticeably.
 const TOUCH_INTERVAL_MS = 60_000;
 const MAX_TRACKED_TOUCHES = 50_000;
 
@@ -66,14 +67,15 @@ export class PrismaSessionStore extends session.Store {
 
   override set(sid: string, data: SessionData, callback?: Callback): void {
     const expiresAt = this.idleExpiry();
+    const lastSeenAt = new Date(this.now());
     // Memberships are read fresh with every load; storing a copy would only let it go stale.
     const { memberships: _fresh, ...stored } = data;
     const json = JSON.parse(JSON.stringify(stored));
     this.db.session
       .upsert({
         where: { sid },
-        create: { sid, data: json, expiresAt, userId: data.userId ?? null },
-        update: { data: json, expiresAt, userId: data.userId ?? null },
+        create: { sid, data: json, expiresAt, lastSeenAt, userId: data.userId ?? null },
+        update: { data: json, expiresAt, lastSeenAt, userId: data.userId ?? null },
       })
       .then(() => {
         this.lastTouched.set(sid, this.now());
@@ -91,7 +93,7 @@ export class PrismaSessionStore extends session.Store {
     if (this.lastTouched.size >= MAX_TRACKED_TOUCHES) this.lastTouched.clear();
     this.lastTouched.set(sid, this.now());
     this.db.session
-      .updateMany({ where: { sid }, data: { expiresAt: this.idleExpiry() } })
+      .updateMany({ where: { sid }, data: { expiresAt: this.idleExpiry(), lastSeenAt: new Date(this.now()) } })
       .then(() => callback?.())
       .catch((error: unknown) => callback?.(error));
   }

@@ -10,6 +10,8 @@ declare module 'express-session' {
     userId: string;
     /** The user's memberships, earliest first, read from the database with the session on this request. */
     memberships: { workspaceId: string; role: TRole }[];
+    /** Recorded at sign-in, for the user's list of their sessions. */
+    signedInFrom: { userAgent: string | null; ip: string | null };
   }
 }
 

@@ -8,7 +8,7 @@ export const OPENAPI_INFO = { title: 'Agentplane Manager API', version: '1.0.0' 
 const DOCUMENT_URL = '/api/v1/openapi.json';
 
 /** Serves the document built from every registered route, and the interactive reference beside it. */
-export function addOpenApiRoutes(api: ApiRouter): void {
+export function addOpenApiRoutes(api: ApiRouter, options: { sessionCookie: string }): void {
   // Built on first request: by then every feature has registered its routes.
   let document: OpenApiDocument | undefined;
   api.add(
@@ -22,7 +22,7 @@ export function addOpenApiRoutes(api: ApiRouter): void {
       responses: { 200: { description: 'The OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
     },
     (_input, _req, res) => {
-      document ??= createOpenApiDocument(api.routes, OPENAPI_INFO);
+      document ??= createOpenApiDocument(api.routes, OPENAPI_INFO, options);
       res.json(document);
     },
   );

@@ -27,7 +27,7 @@ export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<
     SECRETS_KEY: TEST_SECRETS_KEY,
     // Generous by default so that suites signing in many users are not throttled; the rate-limit suite lowers them.
     AUTH_RATE_LIMIT_PER_IP: '100000',
-    AUTH_RATE_LIMIT_PER_EMAIL: '100000',
+    AUTH_FAILURES_BEFORE_BACKOFF: '100000',
     // Test peers listen on loopback, as the launcher allows; the egress suite sets EGRESS_ALLOW itself.
     EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     ...env,
@@ -66,17 +66,28 @@ export async function signUpUser(
   return { agent, me, email, password, userId: me.user.id, workspaceId: me.default_workspace_id as string };
 }
 
-/** Adds `member` to `owner`'s workspace with a role, through the API. */
+/** Invites `email` to `owner`'s workspace with a role; returns the invitation's token. */
+export async function inviteToWorkspace(
+  owner: SignedInUser,
+  email: string,
+  role: string,
+  workspaceId = owner.workspaceId,
+): Promise<string> {
+  const response = await owner.agent.post(`/api/v1/workspaces/${workspaceId}/members/`).send({ email, role });
+  if (response.status !== 201) throw new Error(`inviting failed: ${response.status} ${response.text}`);
+  return (response.body as { token: string }).token;
+}
+
+/** Adds `member` to `owner`'s workspace with a role, through the API: an invitation, then its acceptance. */
 export async function addToWorkspace(
   owner: SignedInUser,
   member: SignedInUser,
   role: string,
   workspaceId = owner.workspaceId,
 ) {
-  const response = await owner.agent
-    .post(`/api/v1/workspaces/${workspaceId}/members/`)
-    .send({ email: member.email, role });
-  if (response.status !== 201) throw new Error(`adding member failed: ${response.status} ${response.text}`);
+  const token = await inviteToWorkspace(owner, member.email, role, workspaceId);
+  const response = await member.agent.post(`/api/v1/invitations/${token}/accept`);
+  if (response.status !== 200) throw new Error(`accepting failed: ${response.status} ${response.text}`);
 }
 
 export function expectProblemShape(response: request.Response, status: number): void {

@@ -1,5 +1,5 @@
 import { hasRoleAtLeast, type TMember, type TRole } from '@agentplane/contracts';
-import { type Db, isForeignKeyViolation, isUniqueViolation, type Tx } from '@agentplane/db';
+import type { Db, Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { lockWorkspace } from './workspace-service.js';
 
@@ -47,34 +47,9 @@ export async function listMembers(db: Db, options: { workspaceId: string; limit:
   return { items: rows.map(toMemberResponse), total };
 }
 
-function requireOwnerForOwnership(actor: Actor, ...roles: TRole[]): void {
+export function requireOwnerForOwnership(actor: Actor, ...roles: TRole[]): void {
   if (roles.includes('owner') && actor.role !== 'owner') {
     throw new AppError('forbidden', 'Only an owner can grant, change or remove the owner role.');
-  }
-}
-
-export async function addMember(
-  db: Db,
-  options: { workspaceId: string; actor: Actor; email: string; role: TRole },
-): Promise<TMember> {
-  requireOwnerForOwnership(options.actor, options.role);
-  const user = await db.user.findUnique({ where: { email: options.email }, select: { id: true } });
-  if (!user) {
-    throw new AppError('validation_failed', 'No account uses that email.', {
-      errors: [{ path: 'email', message: 'No account uses this email; they must sign up first' }],
-    });
-  }
-  try {
-    const row = await db.membership.create({
-      data: { workspaceId: options.workspaceId, userId: user.id, role: options.role },
-      select: MEMBER_SELECT,
-    });
-    return toMemberResponse(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError('conflict', 'That user is already a member.');
-    // The workspace was deleted after the access check.
-    if (isForeignKeyViolation(error)) throw new AppError('not_found', 'No such workspace.');
-    throw error;
   }
 }
 

@@ -1,4 +1,4 @@
-import { type TRole, ZMember, ZWorkspace } from '@agentplane/contracts';
+import { type TRole, ZInvitationCreated, ZMember, ZWorkspace } from '@agentplane/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type request from 'supertest';
 import { z } from 'zod';
@@ -86,31 +86,54 @@ describe('GET /workspaces/:id/members/', () => {
 });
 
 describe('POST /workspaces/:id/members/', () => {
-  it('lets an admin add a registered user by email, normalised, who can then open the workspace (201)', async () => {
+  const accept = (user: SignedInUser, token: string) => user.agent.post(`/api/v1/invitations/${token}/accept`);
+  const pendingFor = (workspaceId: string) => ctx.database.prisma.invitation.findMany({ where: { workspaceId } });
+
+  it('invites an email, normalised; nobody becomes a member before accepting (201)', async () => {
     const team = await makeTeam({ admin: 'admin' });
     const response = await cast.admin.agent
       .post(membersUrl(team))
       .send({ email: `  ${cast.newcomer.email.toUpperCase()} `, role: 'member' });
     expect(response.status).toBe(201);
-    expect(ZMember.parse(response.body)).toMatchObject({
-      user_id: cast.newcomer.userId,
+    const invitation = ZInvitationCreated.parse(response.body);
+    expect(invitation).toMatchObject({
+      workspace_id: team,
       email: cast.newcomer.email,
-      name: 'Cast newcomer',
       role: 'member',
+      invited_by: cast.admin.userId,
     });
+    expect(await roleOf(team, cast.newcomer)).toBeUndefined();
+    expectProblemShape(await cast.newcomer.agent.get(`/api/v1/workspaces/${team}`), 404);
+
+    const accepted = await accept(cast.newcomer, invitation.token);
+    expect(accepted.status).toBe(200);
+    expect(ZWorkspace.parse(accepted.body)).toMatchObject({ id: team, role: 'member' });
     const opened = await cast.newcomer.agent.get(`/api/v1/workspaces/${team}`);
-    expect(opened.status).toBe(200);
     expect(ZWorkspace.parse(opened.body).role).toBe('member');
   });
 
-  it('when no account uses the email, it answers 422 with an error on email', async () => {
+  it('answers alike whether or not an account uses the email, and stores only a hash of the token', async () => {
     const team = await makeTeam();
-    const response = await cast.owner.agent
-      .post(membersUrl(team))
-      .send({ email: 'ghost@example.test', role: 'member' });
-    expectProblemShape(response, 422);
-    expect(response.body.errors).toEqual([{ path: 'email', message: expect.stringMatching(/sign up/) }]);
+    const known = await cast.owner.agent.post(membersUrl(team)).send({ email: cast.newcomer.email, role: 'viewer' });
+    const unknown = await cast.owner.agent.post(membersUrl(team)).send({ email: 'ghost@example.test', role: 'viewer' });
+    expect([known.status, unknown.status]).toEqual([201, 201]);
+    const shape = (body: object) => Object.keys(body).sort();
+    expect(shape(unknown.body)).toEqual(shape(known.body));
+    expect(ZInvitationCreated.parse(unknown.body).invited_by).toBe(cast.owner.userId);
+    const stored = JSON.stringify(await pendingFor(team));
+    for (const response of [known, unknown]) expect(stored).not.toContain(response.body.token);
     expect(await ctx.database.prisma.membership.count({ where: { workspaceId: team } })).toBe(1);
+  });
+
+  it('replaces a pending invitation of the same email: the old token stops working', async () => {
+    const team = await makeTeam();
+    const invite = (role: TRole) => cast.owner.agent.post(membersUrl(team)).send({ email: cast.newcomer.email, role });
+    const first = ZInvitationCreated.parse((await invite('viewer')).body);
+    const second = ZInvitationCreated.parse((await invite('admin')).body);
+    expect((await pendingFor(team)).map((row) => row.id)).toEqual([second.id]);
+    expectProblemShape(await accept(cast.newcomer, first.token), 404);
+    expect((await accept(cast.newcomer, second.token)).status).toBe(200);
+    expect(await roleOf(team, cast.newcomer)).toBe('admin');
   });
 
   it.each([
@@ -123,37 +146,46 @@ describe('POST /workspaces/:id/members/', () => {
     const response = await cast.owner.agent.post(membersUrl(team)).send(body);
     expectProblemShape(response, 422);
     expect(errorPaths(response)).toEqual(paths);
+    expect(await pendingFor(team)).toEqual([]);
   });
 
-  it('when the user is already a member, it answers 409 and keeps their role', async () => {
+  it('when the email is already a member, it answers 409 and keeps their role', async () => {
     const team = await makeTeam({ member: 'member' });
     const response = await cast.owner.agent.post(membersUrl(team)).send({ email: cast.member.email, role: 'admin' });
     expectProblemShape(response, 409);
     expect(await roleOf(team, cast.member)).toBe('member');
+    expect(await pendingFor(team)).toEqual([]);
   });
 
-  it.each(['member', 'viewer'] as const)('when a %s adds someone, it answers 403 and adds no one', async (role) => {
-    const team = await makeTeam({ [role]: role });
-    const response = await cast[role].agent.post(membersUrl(team)).send({ email: cast.newcomer.email, role: 'viewer' });
-    expectProblemShape(response, 403);
-    expect(await roleOf(team, cast.newcomer)).toBeUndefined();
-  });
+  it.each(['member', 'viewer'] as const)(
+    'when a %s invites someone, it answers 403 and invites no one',
+    async (role) => {
+      const team = await makeTeam({ [role]: role });
+      const response = await cast[role].agent
+        .post(membersUrl(team))
+        .send({ email: cast.newcomer.email, role: 'viewer' });
+      expectProblemShape(response, 403);
+      expect(await pendingFor(team)).toEqual([]);
+    },
+  );
 
-  it('when an admin grants the owner role, it answers 403 and adds no one', async () => {
+  it('when an admin invites an owner, it answers 403 and invites no one', async () => {
     const team = await makeTeam({ admin: 'admin' });
     const response = await cast.admin.agent.post(membersUrl(team)).send({ email: cast.newcomer.email, role: 'owner' });
     expectProblemShape(response, 403);
-    expect(await roleOf(team, cast.newcomer)).toBeUndefined();
+    expect(await pendingFor(team)).toEqual([]);
   });
 
-  it('lets an admin grant admin, and an owner grant owner (201)', async () => {
+  it('lets an admin invite an admin, and an owner invite an owner, who join with that role once they accept', async () => {
     const team = await makeTeam({ admin: 'admin' });
     const asAdmin = await cast.admin.agent.post(membersUrl(team)).send({ email: cast.member.email, role: 'admin' });
     expect(asAdmin.status).toBe(201);
-    expect(ZMember.parse(asAdmin.body).role).toBe('admin');
     const asOwner = await cast.owner.agent.post(membersUrl(team)).send({ email: cast.newcomer.email, role: 'owner' });
     expect(asOwner.status).toBe(201);
-    expect(ZMember.parse(asOwner.body).role).toBe('owner');
+    expect(await countOwners(team)).toBe(1);
+    expect((await accept(cast.member, ZInvitationCreated.parse(asAdmin.body).token)).status).toBe(200);
+    expect((await accept(cast.newcomer, ZInvitationCreated.parse(asOwner.body).token)).status).toBe(200);
+    expect(await roleOf(team, cast.member)).toBe('admin');
     expect(await countOwners(team)).toBe(2);
   });
 });
@@ -328,7 +360,7 @@ describe('membership changes take effect on the very next request', () => {
     expect(ZWorkspace.parse(read.body)).toMatchObject({ name: 'By admin', role: 'viewer' });
   });
 
-  it('when a viewer is promoted to admin, their next request may add members', async () => {
+  it('when a viewer is promoted to admin, their next request may invite members', async () => {
     const team = await makeTeam({ viewer: 'viewer' });
     const add = () => cast.viewer.agent.post(membersUrl(team)).send({ email: cast.newcomer.email, role: 'viewer' });
     expectProblemShape(await add(), 403);

@@ -1,13 +1,14 @@
 // Who may do what: every workspace and member route, for every role and for a non-member, on a
 // fresh workspace per row, checking both the answer and whether the change happened.
 import { randomUUID } from 'node:crypto';
-import { type TRole, ZMember, ZWorkspace } from '@agentplane/contracts';
+import { type TRole, ZInvitation, ZInvitationCreated, ZMember, ZWorkspace } from '@agentplane/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { z } from 'zod';
 import {
   addToWorkspace,
   expectProblemShape,
+  inviteToWorkspace,
   type ManagerTestContext,
   type SignedInUser,
   signUpUser,
@@ -17,7 +18,8 @@ import {
 type Actor = TRole | 'non-member';
 const ACTORS: Actor[] = ['owner', 'admin', 'member', 'viewer', 'non-member'];
 
-type Fixture = { workspaceId: string; name: string };
+/** `invitationId`: a pending invitation of someone else, as a plain member. */
+type Fixture = { workspaceId: string; name: string; invitationId: string };
 
 type RouteCase = {
   label: string;
@@ -46,7 +48,9 @@ async function makeFixture(actor: Actor): Promise<Fixture> {
   const workspaceId = ZWorkspace.parse(created.body).id;
   if (actor !== 'non-member') await addToWorkspace(users.founder, users[actor], actor, workspaceId);
   await addToWorkspace(users.founder, users.target, 'member', workspaceId);
-  return { workspaceId, name };
+  await inviteToWorkspace(users.founder, `pending-${randomUUID()}@example.test`, 'member', workspaceId);
+  const invitation = await db().invitation.findFirstOrThrow({ where: { workspaceId } });
+  return { workspaceId, name, invitationId: invitation.id };
 }
 
 const db = () => ctx.database.prisma;
@@ -91,9 +95,26 @@ const ROUTES: RouteCase[] = [
     label: 'POST /workspaces/:id/members/',
     send: (actor, fixture) =>
       actor.agent.post(membersUrl(fixture)).send({ email: users.newcomer.email, role: 'member' }),
-    parse: (body) => expect(ZMember.parse(body).user_id).toBe(users.newcomer.userId),
-    applied: async (fixture) => (await roleOf(fixture, users.newcomer)) === 'member',
+    parse: (body) => expect(ZInvitationCreated.parse(body).email).toBe(users.newcomer.email),
+    // An invitation, not a member: nobody joins before accepting.
+    applied: async (fixture) =>
+      (await db().invitation.count({ where: { workspaceId: fixture.workspaceId, email: users.newcomer.email } })) ===
+        1 && (await roleOf(fixture, users.newcomer)) === undefined,
     expected: { owner: 201, admin: 201, member: 403, viewer: 403, 'non-member': 404 },
+  },
+  {
+    label: 'GET /workspaces/:id/invitations/',
+    send: (actor, fixture) => actor.agent.get(`${workspaceUrl(fixture)}/invitations/`),
+    parse: (body) => expect(z.array(ZInvitation).parse(body)).toHaveLength(1),
+    applied: nothingToApply,
+    expected: { owner: 200, admin: 200, member: 403, viewer: 403, 'non-member': 404 },
+  },
+  {
+    label: 'DELETE /workspaces/:id/invitations/:invitation_id',
+    send: (actor, fixture) => actor.agent.delete(`${workspaceUrl(fixture)}/invitations/${fixture.invitationId}`),
+    parse: (body) => expect(body).toEqual({}),
+    applied: async ({ invitationId }) => (await db().invitation.count({ where: { id: invitationId } })) === 0,
+    expected: { owner: 204, admin: 204, member: 403, viewer: 403, 'non-member': 404 },
   },
   {
     label: 'PATCH /workspaces/:id/members/:user_id (another member)',
@@ -147,6 +168,9 @@ describe('without a session', () => {
     ['post', `/workspaces/${ID}/members/`, { email: 'a@example.test', role: 'owner' }],
     ['patch', `/workspaces/${ID}/members/${USER}`, { role: 'owner' }],
     ['delete', `/workspaces/${ID}/members/${USER}`, undefined],
+    ['get', `/workspaces/${ID}/invitations/`, undefined],
+    ['delete', `/workspaces/${ID}/invitations/${USER}`, undefined],
+    ['post', `/invitations/${'t'.repeat(43)}/accept`, undefined],
     // The session is checked before the path, so a malformed id tells an anonymous caller nothing.
     ['get', '/workspaces/not-a-uuid', undefined],
   ];

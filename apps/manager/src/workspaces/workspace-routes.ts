@@ -1,6 +1,5 @@
 import {
   ZMember,
-  ZMemberAddBody,
   ZMemberParams,
   ZMemberUpdateBody,
   ZPaginationQuery,
@@ -13,7 +12,7 @@ import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentUserId, currentWorkspace } from '../http/request-context.js';
-import { addMember, changeMemberRole, listMembers, removeMember } from './member-service.js';
+import { changeMemberRole, listMembers, removeMember } from './member-service.js';
 import {
   createWorkspace,
   deleteWorkspace,
@@ -138,25 +137,6 @@ function addMemberRoutes(api: ApiRouter, db: Db): void {
       sendPage(res, await listMembers(db, { workspaceId: currentWorkspace(req).id, ...query }));
     },
   );
-  api.add(
-    {
-      method: 'post',
-      path: '/workspaces/:id/members/',
-      operationId: 'addMember',
-      summary: 'Add a registered user to the workspace with a role (admin or owner)',
-      tag: MEMBER_TAG,
-      access: { kind: 'workspace-path', minRole: 'admin' },
-      params: ZWorkspaceIdParams,
-      body: ZMemberAddBody,
-      responses: { 201: { description: 'The new member', schema: ZMember } },
-      problems: { ...NOT_FOUND, 403: 'Too low a role', 409: 'Already a member' },
-    },
-    async ({ body }, req, res) => {
-      const member = await addMember(db, { workspaceId: currentWorkspace(req).id, actor: actorOf(req), ...body });
-      res.status(201).json(member);
-    },
-  );
-
   api.add(
     {
       method: 'patch',

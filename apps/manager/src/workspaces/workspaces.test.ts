@@ -4,6 +4,7 @@ import { AppError } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type request from 'supertest';
 import { z } from 'zod';
+import { inviteMember } from '../invitations/invitation-service.js';
 import {
   addToWorkspace,
   expectProblemShape,
@@ -12,7 +13,6 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { addMember } from './member-service.js';
 import { renameWorkspace } from './workspace-service.js';
 
 const ZWorkspaceList = z.array(ZWorkspace);
@@ -361,14 +361,15 @@ describe('a workspace deleted between the access check and the write', () => {
     await expect(rename).rejects.toMatchObject({ constructor: AppError, code: 'not_found' });
   });
 
-  it('adding a member to it answers 404, not a server error', async () => {
+  it('inviting a member to it answers 404, not a server error', async () => {
     const workspace = await createWorkspace(alice, 'Vanishing too');
     await ctx.database.prisma.workspace.delete({ where: { id: workspace.id } });
-    const add = addMember(ctx.database.prisma, {
+    const add = inviteMember(ctx.database.prisma, {
       workspaceId: workspace.id,
       actor: { userId: alice.userId, role: 'owner' },
       email: bob.email,
       role: 'member',
+      ttlSeconds: 60,
     });
     await expect(add).rejects.toMatchObject({ constructor: AppError, code: 'not_found' });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ZLoginBody, ZSignupBody } from './auth.js';
+import { ZLoginBody, ZPasswordChangeBody, ZSignupBody } from './auth.js';
 
 describe('ZSignupBody', () => {
   it('normalises the email', () => {
@@ -23,5 +23,19 @@ describe('ZLoginBody', () => {
   it('accepts any non-empty password so that a short one is a 401, not a 422', () => {
     expect(ZLoginBody.safeParse({ email: 'a@b.co', password: 'x' }).success).toBe(true);
     expect(ZLoginBody.safeParse({ email: 'a@b.co', password: '' }).success).toBe(false);
+  });
+});
+
+describe('ZPasswordChangeBody', () => {
+  it('holds the new password to the sign-up rules and takes the current one as it is', () => {
+    const body = (current_password: string, new_password: string) =>
+      ZPasswordChangeBody.safeParse({ current_password, new_password }).success;
+    expect(body('x', 'long enough')).toBe(true);
+    expect(body('x', 'x'.repeat(7))).toBe(false);
+    expect(body('x', 'x'.repeat(257))).toBe(false);
+    expect(body('', 'long enough')).toBe(false);
+    expect(ZPasswordChangeBody.safeParse({ current_password: 'x', new_password: 'long enough', a: 1 }).success).toBe(
+      false,
+    );
   });
 });

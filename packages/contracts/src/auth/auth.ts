@@ -24,6 +24,14 @@ export const ZLoginBody = z
   .meta({ id: 'LoginBody' });
 export type TLoginBody = z.infer<typeof ZLoginBody>;
 
+export const ZPasswordChangeBody = z
+  .strictObject({
+    current_password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+    new_password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
+  })
+  .meta({ id: 'PasswordChangeBody' });
+export type TPasswordChangeBody = z.infer<typeof ZPasswordChangeBody>;
+
 export const ZUser = z.strictObject({ id: ZUuid, email: z.string(), name: z.string().nullable() }).meta({ id: 'User' });
 export type TUser = z.infer<typeof ZUser>;
 

@@ -100,13 +100,16 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
 export function createOpenApiDocument(
   routes: OpenApiRoute[],
   info: { title: string; version: string },
+  options: { sessionCookie?: string } = {},
 ): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', SESSION_COOKIE_SCHEME, {
     type: 'apiKey',
     in: 'cookie',
-    name: 'sid',
-    description: 'The signed session cookie set by /api/v1/auth/signup and /api/v1/auth/login.',
+    name: options.sessionCookie ?? 'sid',
+    description:
+      'The signed session cookie set by /api/v1/auth/signup and /api/v1/auth/login: `__Host-sid` when the ' +
+      'manager marks its cookie Secure (HTTPS: in production, or with COOKIE_SECURE=true), `sid` otherwise.',
   });
   for (const route of routes) registry.registerPath(toRouteConfig(route));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

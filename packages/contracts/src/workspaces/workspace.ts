@@ -18,7 +18,10 @@ export const ZWorkspace = z
   .meta({ id: 'Workspace' });
 export type TWorkspace = z.infer<typeof ZWorkspace>;
 
-export const ZMemberAddBody = z.strictObject({ email: ZEmail, role: ZRole }).meta({ id: 'MemberAddBody' });
+export const ZMemberAddBody = z.strictObject({ email: ZEmail, role: ZRole }).meta({
+  id: 'MemberAddBody',
+  description: 'Invites the email with a role; whoever accepts with that email becomes a member',
+});
 export type TMemberAddBody = z.infer<typeof ZMemberAddBody>;
 
 export const ZMemberUpdateBody = z.strictObject({ role: ZRole }).meta({ id: 'MemberUpdateBody' });

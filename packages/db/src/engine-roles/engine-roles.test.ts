@@ -83,6 +83,8 @@ describe("an engine's database role", () => {
     'users',
     'sessions',
     'memberships',
+    'invitations',
+    'rate_limit_counters',
     'signing_keys',
     'integrations',
     'mcp_servers',
