@@ -13,14 +13,17 @@ export type WhatsAppTestConfig = {
   verifyToken: string;
   apiVersion: string;
   appSecret?: string;
+  allowUnsignedDeliveries?: boolean;
 };
 
+/** A config with an app secret, as deliveries need; pass `appSecret: undefined` for one without. */
 export function makeWhatsAppConfig(overrides: Partial<WhatsAppTestConfig> = {}): WhatsAppTestConfig {
   return {
     accessToken: `access-${randomUUID()}`,
     phoneNumberId: String(Math.floor(Math.random() * 1e12)),
     verifyToken: `verify-${randomUUID()}`,
     apiVersion: 'v21.0',
+    appSecret: `app-secret-${randomUUID()}`,
     ...overrides,
   };
 }

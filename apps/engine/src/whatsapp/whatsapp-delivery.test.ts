@@ -71,7 +71,9 @@ async function setUp(
 const fakeModel = (): TestConfigOptions => ({ model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl } });
 
 async function send(setup: Setup, ...messages: TextMessage[]): Promise<Response> {
-  const response = await postWebhook(setup.engine.url, makeWebhookPayload(setup.whatsapp.phoneNumberId, messages));
+  const response = await postWebhook(setup.engine.url, makeWebhookPayload(setup.whatsapp.phoneNumberId, messages), {
+    appSecret: setup.whatsapp.appSecret,
+  });
   expect(response.status).toBe(200);
   return response;
 }
@@ -108,7 +110,7 @@ describe('answering a text message', () => {
     const setup = await setUp({}, whatsapp, { GRAPH_API_TIMEOUT_MS: '600000' });
     let acknowledgement: Response | undefined;
     const payload = makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '491700000006' }]);
-    const acknowledged = postWebhook(setup.engine.url, payload).then((response) => {
+    const acknowledged = postWebhook(setup.engine.url, payload, { appSecret: whatsapp.appSecret }).then((response) => {
       acknowledgement = response;
     });
     try {
