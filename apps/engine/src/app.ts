@@ -37,7 +37,8 @@ export function createEngineApp({ logger, holder, keepaliveMs, store, corsOrigin
       credentials: false,
       methods: ['GET', 'POST'],
       allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
-      exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id'],
+      // WWW-Authenticate tells a browser an expired token (refresh it) from a refused one.
+      exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id', 'WWW-Authenticate'],
     }),
   );
   app.use(healthRouter(holder));
