@@ -19,6 +19,7 @@ import {
 } from '@agentplane/server-kit';
 import { z } from 'zod';
 import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-credentials.js';
+import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
 import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
 import type { StdioPolicy } from './mcp/stdio-policy.js';
 
@@ -44,6 +45,7 @@ const ZEngineEnv = z.object({
   ENGINE_OIDC_ISSUER: ZIssuerUrl.optional(),
   ENGINE_OIDC_AUDIENCE: z.string().min(1).optional(),
   ENGINE_OIDC_JWKS_URI: ZIssuerUrl.optional(),
+  ENGINE_OIDC_FAILURE_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(OIDC_FAILURE_TTL_MS_DEFAULT),
   ENGINE_OIDC_ALGORITHMS: z
     .string()
     .transform(splitList)
@@ -127,6 +129,8 @@ export type EngineEnv = {
   oidcFallback: TSsoConfig | undefined;
   /** Tokens the manager mints for this agent (iss = this, aud = the agent id) are accepted too. */
   managerIssuer: string | undefined;
+  /** How long a failed OIDC discovery or JWKS fetch is remembered before that issuer is asked again. */
+  oidcFailureTtlMs: number;
   /** Browser origins allowed to call the agent endpoints with a bearer token. */
   corsOrigins: string[];
   whatsapp: WhatsAppSettings;
@@ -209,6 +213,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     authDisabled: parsed.ENGINE_AUTH === 'disabled',
     oidcFallback: readOidcFallback(parsed),
     managerIssuer: parsed.ENGINE_MANAGER_ISSUER,
+    oidcFailureTtlMs: parsed.ENGINE_OIDC_FAILURE_CACHE_MS,
     corsOrigins: parsed.ENGINE_CORS_ORIGINS ?? [],
     whatsapp: {
       graphApiBaseUrl: parsed.GRAPH_API_BASE_URL,

@@ -30,7 +30,11 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       logger.warn({ host, address, range }, 'a connection to a tenant-chosen URL was refused by the egress policy'),
   });
   // The agent's own SSO issuer is the tenant's choice; ENGINE_OIDC_* and the manager are the operator's.
-  const resolvers = { tenant: createJwksResolver({ fetch: egress.fetch }), operator: createJwksResolver() };
+  const failureTtlMs = env.oidcFailureTtlMs;
+  const resolvers = {
+    tenant: createJwksResolver({ fetch: egress.fetch, failureTtlMs }),
+    operator: createJwksResolver({ failureTtlMs }),
+  };
   const holder = createConfigHolder({
     openSecret: createSecretOpener(env.source.kind === 'database' ? env.source : undefined),
     buildSnapshot: (config, version) =>

@@ -15,7 +15,10 @@ const CLOCK_TOLERANCE_SECONDS = 30;
  */
 export const TOKEN_PROBLEM_TYPES = { expired: 'token-expired', invalid: 'invalid-token' } as const;
 
-export function createInvalidTokenError(description: string, type: keyof typeof TOKEN_PROBLEM_TYPES = 'invalid'): AppError {
+export function createInvalidTokenError(
+  description: string,
+  type: keyof typeof TOKEN_PROBLEM_TYPES = 'invalid',
+): AppError {
   // RFC 6750 forbids `"` and `\` inside error_description; the problem body keeps the exact wording.
   const quoted = description.replace(/["\\]/g, "'");
   return new AppError('unauthorized', description, {
@@ -56,11 +59,13 @@ function checkAllowedAccount(payload: JWTPayload, settings: TSsoConfig): void {
   const emails = settings.allowedEmails ?? [];
   const domains = settings.allowedDomains ?? [];
   if (emails.length === 0 && domains.length === 0) return;
-  const email =
-    typeof payload.email === 'string' && payload.email_verified === true ? payload.email.toLowerCase() : '';
+  const email = typeof payload.email === 'string' && payload.email_verified === true ? payload.email.toLowerCase() : '';
   const domain = email.slice(email.lastIndexOf('@') + 1);
   if (email !== '' && (emails.includes(email) || domains.includes(domain))) return;
-  throw new AppError('forbidden', 'This account is not allowed to use this agent (it needs an allowed, verified email).');
+  throw new AppError(
+    'forbidden',
+    'This account is not allowed to use this agent (it needs an allowed, verified email).',
+  );
 }
 
 export function createTokenVerifier(settings: TSsoConfig, resolver: JwksResolver): TokenVerifier {
