@@ -71,6 +71,7 @@ const ZEngineEnv = z.object({
   WHATSAPP_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
   WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
   WHATSAPP_LEASE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
     .string()
     .max(4096)
@@ -104,6 +105,8 @@ export type WhatsAppSettings = {
   leaseMs: number;
   /** Sent back for anything but a text message. */
   unsupportedMessageReply: string;
+  /** How long a finished message (done, failed, skipped) is kept before it is pruned. */
+  retentionMs: number;
 };
 
 export type ConfigSourceSettings =
@@ -223,6 +226,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       pollMs: parsed.WHATSAPP_POLL_MS,
       leaseMs: parsed.WHATSAPP_LEASE_MS,
       unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
+      retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     },
     models: {
       operatorApiKey: parsed.OPENAI_API_KEY,
