@@ -7,13 +7,13 @@ import type { RunningEngine } from '../start-engine.js';
 import type { TestConfigOptions } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
-import { startDatabaseEngine } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
   type PublishedAgent,
   postWebhook,
   publishWhatsAppAgent,
+  startWhatsAppEngine,
   type TextMessage,
   type WhatsAppTestConfig,
 } from '../testing/whatsapp-agent.js';
@@ -43,9 +43,8 @@ afterAll(async () => {
 });
 
 async function startAgentEngine(agent: PublishedAgent, env: Record<string, string> = {}): Promise<RunningEngine> {
-  const engine = await startDatabaseEngine(database, agent.agentId, {
+  const engine = await startWhatsAppEngine(database, agent, graph, {
     ENGINE_CONFIG_POLL_MS: '50',
-    GRAPH_API_BASE_URL: graph.baseUrl,
     GRAPH_API_TIMEOUT_MS: '2000',
     WHATSAPP_POLL_MS: '50',
     WHATSAPP_RETRY_BASE_MS: '20',
@@ -53,7 +52,6 @@ async function startAgentEngine(agent: PublishedAgent, env: Record<string, strin
     ...env,
   });
   engines.push(engine);
-  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
   return engine;
 }
 

@@ -7,13 +7,14 @@ import type { RunningEngine } from '../start-engine.js';
 import { captureLogs } from '../testing/captured-logs.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
-import { startDatabaseEngine, startFileEngine, type TestEngineOptions } from '../testing/test-engine.js';
+import { startFileEngine, type TestEngineOptions } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
   type PublishedAgent,
   postWebhook,
   publishWhatsAppAgent,
+  startWhatsAppEngine,
   verifyUrl,
   withWhatsApp,
 } from '../testing/whatsapp-agent.js';
@@ -24,14 +25,9 @@ let graph: FakeGraphApi;
 const engines: RunningEngine[] = [];
 
 async function startAgentEngine(agent: PublishedAgent, options: TestEngineOptions = {}): Promise<RunningEngine> {
-  const engine = await startDatabaseEngine(
-    database,
-    agent.agentId,
-    { ENGINE_CONFIG_POLL_MS: '50', GRAPH_API_BASE_URL: graph.baseUrl, WHATSAPP_POLL_MS: '50' },
-    options,
-  );
+  const env = { ENGINE_CONFIG_POLL_MS: '50', WHATSAPP_POLL_MS: '50' };
+  const engine = await startWhatsAppEngine(database, agent, graph, env, options);
   engines.push(engine);
-  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
   return engine;
 }
 
