@@ -10,7 +10,7 @@ import type { ConfigHolder } from './config-source/config-holder.js';
 import { healthRouter } from './health/health-router.js';
 import { infoRouter } from './info/info-router.js';
 import { runRouter } from './runs/run-router.js';
-import { type WhatsAppInbox, whatsappRouter } from './whatsapp/whatsapp-router.js';
+import { WHATSAPP_VERIFY_TOKEN_PARAM, type WhatsAppInbox, whatsappRouter } from './whatsapp/whatsapp-router.js';
 
 export type EngineDependencies = {
   logger: Logger;
@@ -28,7 +28,8 @@ export type EngineDependencies = {
 export function createEngineApp({ logger, holder, keepaliveMs, store, corsOrigins = [] }: EngineDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestLogger(logger));
+  // Meta's verify handshake carries the integration's verify token in the query string.
+  app.use(requestLogger(logger, { secretQueryParams: [WHATSAPP_VERIFY_TOKEN_PARAM] }));
   // A browser frontend on an allowed origin streams with a manager-minted bearer token: no cookies,
   // so CORS is granted without credentials.
   app.use(
@@ -36,7 +37,8 @@ export function createEngineApp({ logger, holder, keepaliveMs, store, corsOrigin
       credentials: false,
       methods: ['GET', 'POST'],
       allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
-      exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id'],
+      // WWW-Authenticate tells a browser an expired token (refresh it) from a refused one.
+      exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id', 'WWW-Authenticate'],
     }),
   );
   app.use(healthRouter(holder));

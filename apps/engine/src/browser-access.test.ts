@@ -30,6 +30,26 @@ describe('browser access to the agent endpoints', () => {
     }
   });
 
+  it('lets the browser read WWW-Authenticate on a refused token, to tell "refresh it" from "not allowed"', async () => {
+    const engine = await startFileEngine(makeLlmEngineConfig(), {
+      env: {
+        ENGINE_CORS_ORIGINS: FRONTEND,
+        ENGINE_AUTH: 'oidc',
+        ENGINE_OIDC_ISSUER: 'https://login.example.com',
+        ENGINE_OIDC_AUDIENCE: 'agents',
+      },
+    });
+    try {
+      const refused = await fetch(`${engine.url}/agent/config`, { headers: { Origin: FRONTEND } });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('access-control-allow-origin')).toBe(FRONTEND);
+      expect(refused.headers.get('access-control-expose-headers')).toMatch(/(^|,\s*)WWW-Authenticate(,|$)/i);
+      expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    } finally {
+      await engine.shutdown();
+    }
+  });
+
   it('grants nothing when no origin is configured', async () => {
     const engine = await startFileEngine(makeLlmEngineConfig());
     try {

@@ -135,20 +135,32 @@ describe('loadEngineEnv', () => {
       pollMs: 1000,
       leaseMs: 300_000,
       unsupportedMessageReply: expect.stringMatching(/text/),
+      retentionMs: 7 * 24 * 60 * 60 * 1000,
     });
     const custom = loadEngineEnv({
       ...DATABASE,
       GRAPH_API_BASE_URL: 'http://127.0.0.1:9999/',
       WHATSAPP_MAX_ATTEMPTS: '2',
       WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: 'Text only.',
+      WHATSAPP_RETENTION_DAYS: '30',
     }).whatsapp;
     expect(custom).toMatchObject({
       graphApiBaseUrl: 'http://127.0.0.1:9999',
       maxAttempts: 2,
       unsupportedMessageReply: 'Text only.',
+      retentionMs: 30 * 24 * 60 * 60 * 1000,
     });
+    expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_RETENTION_DAYS: '0' })).toThrow(/WHATSAPP_RETENTION_DAYS/);
     expect(() => loadEngineEnv({ ...DATABASE, GRAPH_API_BASE_URL: 'ftp://graph' })).toThrow(/GRAPH_API_BASE_URL/);
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
+  });
+
+  it('remembers failed OIDC fetches for 30 s unless ENGINE_OIDC_FAILURE_CACHE_MS says otherwise', () => {
+    expect(loadEngineEnv(DATABASE).oidcFailureTtlMs).toBe(30_000);
+    expect(loadEngineEnv({ ...DATABASE, ENGINE_OIDC_FAILURE_CACHE_MS: '0' }).oidcFailureTtlMs).toBe(0);
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_OIDC_FAILURE_CACHE_MS: '-1' })).toThrow(
+      /ENGINE_OIDC_FAILURE_CACHE_MS/,
+    );
   });
 
   it('reads ENGINE_EGRESS_ALLOW, allowing nothing when it is unset or empty, and names it when it is bad', () => {

@@ -19,6 +19,7 @@ import {
 } from '@agentplane/server-kit';
 import { z } from 'zod';
 import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-credentials.js';
+import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
 import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
 import type { StdioPolicy } from './mcp/stdio-policy.js';
 
@@ -44,6 +45,7 @@ const ZEngineEnv = z.object({
   ENGINE_OIDC_ISSUER: ZIssuerUrl.optional(),
   ENGINE_OIDC_AUDIENCE: z.string().min(1).optional(),
   ENGINE_OIDC_JWKS_URI: ZIssuerUrl.optional(),
+  ENGINE_OIDC_FAILURE_CACHE_MS: z.coerce.number().int().min(0).max(3_600_000).default(OIDC_FAILURE_TTL_MS_DEFAULT),
   ENGINE_OIDC_ALGORITHMS: z
     .string()
     .transform(splitList)
@@ -69,6 +71,7 @@ const ZEngineEnv = z.object({
   WHATSAPP_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
   WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
   WHATSAPP_LEASE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
     .string()
     .max(4096)
@@ -102,6 +105,8 @@ export type WhatsAppSettings = {
   leaseMs: number;
   /** Sent back for anything but a text message. */
   unsupportedMessageReply: string;
+  /** How long a finished message (done, failed, skipped) is kept before it is pruned. */
+  retentionMs: number;
 };
 
 export type ConfigSourceSettings =
@@ -127,6 +132,8 @@ export type EngineEnv = {
   oidcFallback: TSsoConfig | undefined;
   /** Tokens the manager mints for this agent (iss = this, aud = the agent id) are accepted too. */
   managerIssuer: string | undefined;
+  /** How long a failed OIDC discovery or JWKS fetch is remembered before that issuer is asked again. */
+  oidcFailureTtlMs: number;
   /** Browser origins allowed to call the agent endpoints with a bearer token. */
   corsOrigins: string[];
   whatsapp: WhatsAppSettings;
@@ -209,6 +216,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     authDisabled: parsed.ENGINE_AUTH === 'disabled',
     oidcFallback: readOidcFallback(parsed),
     managerIssuer: parsed.ENGINE_MANAGER_ISSUER,
+    oidcFailureTtlMs: parsed.ENGINE_OIDC_FAILURE_CACHE_MS,
     corsOrigins: parsed.ENGINE_CORS_ORIGINS ?? [],
     whatsapp: {
       graphApiBaseUrl: parsed.GRAPH_API_BASE_URL,
@@ -218,6 +226,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       pollMs: parsed.WHATSAPP_POLL_MS,
       leaseMs: parsed.WHATSAPP_LEASE_MS,
       unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
+      retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     },
     models: {
       operatorApiKey: parsed.OPENAI_API_KEY,

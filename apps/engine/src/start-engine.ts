@@ -12,6 +12,7 @@ import { verifyEngineRole } from './config-source/verify-engine-role.js';
 import { createEgressPolicy } from './egress/egress-policy.js';
 import type { EngineEnv } from './env.js';
 import { createAgentSnapshot } from './snapshot/agent-snapshot.js';
+import { type InboundPruner, startInboundPruner } from './whatsapp/inbound-retention.js';
 import { startWhatsAppWorker, type WhatsAppWorker } from './whatsapp/whatsapp-worker.js';
 
 export type StartEngineOptions = {
@@ -30,7 +31,11 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       logger.warn({ host, address, range }, 'a connection to a tenant-chosen URL was refused by the egress policy'),
   });
   // The agent's own SSO issuer is the tenant's choice; ENGINE_OIDC_* and the manager are the operator's.
-  const resolvers = { tenant: createJwksResolver({ fetch: egress.fetch }), operator: createJwksResolver() };
+  const failureTtlMs = env.oidcFailureTtlMs;
+  const resolvers = {
+    tenant: createJwksResolver({ fetch: egress.fetch, failureTtlMs }),
+    operator: createJwksResolver({ failureTtlMs }),
+  };
   const holder = createConfigHolder({
     openSecret: createSecretOpener(env.source.kind === 'database' ? env.source : undefined),
     buildSnapshot: (config, version) =>
@@ -65,9 +70,11 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     if (!result.applied) throw new ConfigError(`ENGINE_CONFIG_FILE ${env.source.path}: ${result.reason}`);
   }
 
-  // Database mode: a small pool for the WhatsApp queue and conversation threads, and the queue's worker.
+  // Database mode: a small pool for the WhatsApp queue and conversation threads, the queue's worker
+  // and the pruning of its finished messages.
   let pool: pg.Pool | undefined;
   let worker: WhatsAppWorker | undefined;
+  let pruner: InboundPruner | undefined;
   if (env.source.kind === 'database') {
     pool = new pg.Pool({
       connectionString: env.source.databaseUrl,
@@ -81,6 +88,12 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       source: holder,
       agentId: env.source.agentId,
       settings: env.whatsapp,
+      logger,
+    });
+    pruner = startInboundPruner({
+      db: pool,
+      agentId: env.source.agentId,
+      retentionMs: env.whatsapp.retentionMs,
       logger,
     });
   }
@@ -98,7 +111,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     logger,
     handleSignals: options.handleSignals ?? false,
     onClose: async () => {
-      await worker?.stop();
+      await Promise.all([worker?.stop(), pruner?.stop()]);
       await source?.stop();
       await holder.close();
       await Promise.all([pool?.end(), egress.close()]);

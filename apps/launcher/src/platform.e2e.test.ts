@@ -74,7 +74,8 @@ describe('manager and engine together', () => {
       name: 'support line',
       integration: {
         provider: 'WHATSAPP',
-        config: { accessToken: 'EAAG-e2e-token', phoneNumberId, verifyToken: 'verify' },
+        // With an app secret: an integration without one refuses deliveries, and makes /health degraded.
+        config: { accessToken: 'EAAG-e2e-token', phoneNumberId, verifyToken: 'verify', appSecret: 'e2e-app-secret' },
       },
     });
     const integration = await api.expect<{ id: string }>(201, 'POST', '/integrations/', whatsapp('1065550001'));

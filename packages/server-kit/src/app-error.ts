@@ -38,6 +38,11 @@ export type AppErrorOptions = {
   /** Response headers the error implies, such as `WWW-Authenticate` or `Retry-After`. */
   headers?: Record<string, string>;
   cause?: unknown;
+  /**
+   * A problem type more specific than the code's, as its last segment (`token-expired`), where a client
+   * must tell two failures of one status apart.
+   */
+  type?: string;
 };
 
 export class AppError extends Error {
@@ -45,6 +50,7 @@ export class AppError extends Error {
   readonly title: string;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
+  readonly typeUri: string;
 
   constructor(
     readonly code: ErrorCode,
@@ -57,9 +63,6 @@ export class AppError extends Error {
     this.title = TITLES[code];
     this.errors = options.errors;
     this.headers = options.headers ?? {};
-  }
-
-  get typeUri(): string {
-    return `urn:agentplane:problem:${this.code.replaceAll('_', '-')}`;
+    this.typeUri = `urn:agentplane:problem:${options.type ?? code.replaceAll('_', '-')}`;
   }
 }

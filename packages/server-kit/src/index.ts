@@ -13,5 +13,5 @@ export { ConfigError, parseEnv } from './env.js';
 export { ZLogLevel, ZPort } from './env-fields.js';
 export { createLogger, type Logger } from './logger.js';
 export { notFoundHandler, problemHandler, sendProblem, toAppError } from './problem-handler.js';
-export { requestLogger } from './request-logger.js';
+export { type RequestLoggerOptions, requestLogger } from './request-logger.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';

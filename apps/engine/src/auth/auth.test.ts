@@ -43,14 +43,17 @@ function postRun(engine: RunningEngine, token?: string) {
   });
 }
 
-async function expectInvalidToken(response: Response, description: RegExp) {
+/** A 401 whose problem type is `invalid-token`, or `token-expired` for a token that only needs refreshing. */
+async function expectInvalidToken(response: Response, description: RegExp, type = 'invalid-token') {
   expect(response.status).toBe(401);
   // A well-formed challenge: the description is one quoted string with no quote or backslash inside.
   expect(response.headers.get('www-authenticate')).toMatch(
     /^Bearer error="invalid_token", error_description="[^"\\]*"$/,
   );
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(((await response.json()) as { detail: string }).detail).toMatch(description);
+  const body = (await response.json()) as { detail: string; type: string };
+  expect(body.detail).toMatch(description);
+  expect(body.type).toBe(`urn:agentplane:problem:${type}`);
 }
 
 describe('an engine protected by the agent SSO config, against a real oidc-provider', () => {
@@ -86,9 +89,12 @@ describe('an engine protected by the agent SSO config, against a real oidc-provi
     await expectInvalidToken(await getConfig(engine), /bearer token is required/);
   });
 
-  it('answers 401 to an expired token, beyond the small clock tolerance', async () => {
+  it('answers 401 to an expired token, beyond the small clock tolerance, with a problem type of its own', async () => {
     const token = await issuer.sign({ iat: now() - 600, exp: now() - 120 });
-    await expectInvalidToken(await postRun(engine, token), /expired/);
+    await expectInvalidToken(await postRun(engine, token), /expired/, 'token-expired');
+    const response = await getConfig(engine, token);
+    expect(response.headers.get('www-authenticate')).toMatch(/error_description="The token has expired"/);
+    await expectInvalidToken(response, /expired/, 'token-expired');
   });
 
   it('accepts a token that expired within the clock tolerance', async () => {
@@ -165,16 +171,25 @@ describe('allowed emails and domains', () => {
     await engine?.shutdown();
   });
 
-  it('admits an allowed email, an email of an allowed domain, and nobody else (403)', async () => {
-    expect((await getConfig(engine, await issuer.sign({ email: 'Ada@example.com' }))).status).toBe(200);
-    expect((await getConfig(engine, await issuer.sign({ email: 'bob@agents.example.org' }))).status).toBe(200);
-    const stranger = await getConfig(engine, await issuer.sign({ email: 'bob@example.com' }));
+  const verified = (email: string) => issuer.sign({ email, email_verified: true });
+
+  it('admits a verified allowed email, a verified email of an allowed domain, and nobody else (403)', async () => {
+    expect((await getConfig(engine, await verified('Ada@example.com'))).status).toBe(200);
+    expect((await getConfig(engine, await verified('bob@agents.example.org'))).status).toBe(200);
+    const stranger = await getConfig(engine, await verified('bob@example.com'));
     expect(stranger.status).toBe(403);
     expect(stranger.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect((await getConfig(engine, await issuer.sign())).status).toBe(403);
-    expect(
-      (await getConfig(engine, await issuer.sign({ email: 'ada@example.com', email_verified: false }))).status,
-    ).toBe(403);
+  });
+
+  it.each([
+    ['false', { email_verified: false }],
+    ['absent', {}],
+    ['the string "true"', { email_verified: 'true' }],
+  ])('refuses an allowed email whose email_verified is %s (403)', async (_name, claims) => {
+    for (const email of ['ada@example.com', 'bob@agents.example.org']) {
+      expect((await getConfig(engine, await issuer.sign({ email, ...claims }))).status).toBe(403);
+    }
   });
 });
 

@@ -1,7 +1,17 @@
 // Finds and caches the signing keys of an OIDC issuer: its discovery document names the JWKS,
-// and jose's remote key set fetches it, caches it and refetches on an unknown key id.
+// and jose's remote key set fetches it, caches it and refetches on an unknown key id. A token names
+// its issuer before it is verified, so anyone can make the engine look an issuer up: a failed
+// discovery or JWKS fetch is remembered for a short while (not fetched again for every forged
+// token), and each answer is read up to a size only.
 import { type TSsoConfig, ZIssuerUrl } from '@agentplane/contracts';
 import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
+import { readCappedBody } from './read-capped-body.js';
+
+/** Largest discovery document read; real ones are a few KiB. */
+export const MAX_DISCOVERY_BYTES = 64 * 1024;
+/** Largest JWKS read; real ones hold a few keys. */
+export const MAX_JWKS_BYTES = 256 * 1024;
+export const OIDC_FAILURE_TTL_MS_DEFAULT = 30_000;
 
 export type JwksResolver = { keysFor: (settings: TSsoConfig) => Promise<JWTVerifyGetKey> };
 
@@ -13,6 +23,8 @@ export type JwksResolverOptions = {
   timeoutMs?: number;
   /** How long a discovered jwks_uri is trusted before discovery runs again. */
   discoveryTtlMs?: number;
+  /** How long a failed discovery or JWKS fetch is answered from memory before it is tried again. */
+  failureTtlMs?: number;
   /** How discovery and JWKS requests are made: the egress policy's fetch for a tenant's issuer. */
   fetch?: typeof globalThis.fetch;
 };
@@ -28,7 +40,8 @@ async function discoverJwksUri(issuer: string, timeoutMs: number, fetch: typeof 
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    document = (await response.json()) as typeof document;
+    const body = await readCappedBody(response, MAX_DISCOVERY_BYTES, 'the discovery document');
+    document = JSON.parse(body.toString('utf8')) as typeof document;
   } catch (error) {
     throw new IssuerUnavailableError(`OIDC discovery at ${url} failed: ${(error as Error).message}`);
   }
@@ -45,21 +58,54 @@ async function discoverJwksUri(issuer: string, timeoutMs: number, fetch: typeof 
   return jwksUri;
 }
 
+/**
+ * jose's fetch of a JWKS, with its answer size-capped, anything but 200 taken as a failure (the keys
+ * could not be had: 503, not the caller's fault), and a failure replayed for `failureTtlMs`.
+ */
+function createJwksFetch(fetch: typeof globalThis.fetch, failureTtlMs: number): typeof globalThis.fetch {
+  const failures = new Map<string, { error: Error; until: number }>();
+  return async (input, init) => {
+    const url = String(input);
+    const failure = failures.get(url);
+    if (failure !== undefined && failure.until > Date.now()) {
+      throw new IssuerUnavailableError(`the JWKS at ${url} failed moments ago`, { cause: failure.error });
+    }
+    try {
+      const response = await fetch(input, init);
+      if (response.status !== 200) {
+        await response.body?.cancel();
+        throw new IssuerUnavailableError(`the JWKS at ${url} answered HTTP ${response.status}`);
+      }
+      const body = await readCappedBody(response, MAX_JWKS_BYTES, `the JWKS at ${url}`);
+      failures.delete(url);
+      return new Response(body, { status: 200 });
+    } catch (error) {
+      failures.set(url, { error: error as Error, until: Date.now() + failureTtlMs });
+      throw error;
+    }
+  };
+}
+
 export function createJwksResolver(options: JwksResolverOptions = {}): JwksResolver {
   const timeoutMs = options.timeoutMs ?? 5000;
   const discoveryTtlMs = options.discoveryTtlMs ?? 60 * 60 * 1000;
+  const failureTtlMs = options.failureTtlMs ?? OIDC_FAILURE_TTL_MS_DEFAULT;
   const fetch = options.fetch ?? globalThis.fetch;
+  const jwksFetch = createJwksFetch(fetch, failureTtlMs);
   const discoveries = new Map<string, { jwksUri: Promise<string>; expiresAt: number }>();
   const keySets = new Map<string, JWTVerifyGetKey>();
 
+  // Keyed by the issuers of the agent's own settings only: a token naming any other is refused before.
   const jwksUriOf = (issuer: string): Promise<string> => {
     const cached = discoveries.get(issuer);
     if (cached !== undefined && cached.expiresAt > Date.now()) return cached.jwksUri;
-    const jwksUri = discoverJwksUri(issuer, timeoutMs, fetch);
-    discoveries.set(issuer, { jwksUri, expiresAt: Date.now() + discoveryTtlMs });
-    // A failed discovery is not cached: the next request tries again.
-    void jwksUri.catch(() => discoveries.delete(issuer));
-    return jwksUri;
+    const discovery = { jwksUri: discoverJwksUri(issuer, timeoutMs, fetch), expiresAt: Date.now() + discoveryTtlMs };
+    discoveries.set(issuer, discovery);
+    // A failure is kept, briefly: until then every token naming this issuer gets the same answer.
+    discovery.jwksUri.catch(() => {
+      discovery.expiresAt = Date.now() + failureTtlMs;
+    });
+    return discovery.jwksUri;
   };
 
   return {
@@ -71,7 +117,7 @@ export function createJwksResolver(options: JwksResolverOptions = {}): JwksResol
           timeoutDuration: timeoutMs,
           cooldownDuration: 30_000,
           cacheMaxAge: 10 * 60 * 1000,
-          [customFetch]: fetch,
+          [customFetch]: jwksFetch,
         });
         keySets.set(jwksUri, keys);
       }

@@ -9,16 +9,25 @@ export type TokenVerifier = (token: string) => Promise<JWTPayload>;
 
 const CLOCK_TOLERANCE_SECONDS = 30;
 
-export function createInvalidTokenError(description: string): AppError {
+/**
+ * Problem types of a 401: an expired token only needs refreshing, any other one will not do. Both are
+ * `invalid_token` to RFC 6750; its error_description says which, for clients that read the header.
+ */
+export const TOKEN_PROBLEM_TYPES = { expired: 'token-expired', invalid: 'invalid-token' } as const;
+
+export function createInvalidTokenError(
+  description: string,
+  type: keyof typeof TOKEN_PROBLEM_TYPES = 'invalid',
+): AppError {
   // RFC 6750 forbids `"` and `\` inside error_description; the problem body keeps the exact wording.
   const quoted = description.replace(/["\\]/g, "'");
   return new AppError('unauthorized', description, {
+    type: TOKEN_PROBLEM_TYPES[type],
     headers: { 'WWW-Authenticate': `Bearer error="invalid_token", error_description="${quoted}"` },
   });
 }
 
 function describeRejection(error: errors.JOSEError): string {
-  if (error instanceof errors.JWTExpired) return 'The token has expired';
   if (error instanceof errors.JWTClaimValidationFailed) return `The token's "${error.claim}" claim is not accepted`;
   if (error instanceof errors.JOSEAlgNotAllowed) return 'The token is signed with an algorithm that is not allowed';
   if (error instanceof errors.JWKSNoMatchingKey) return 'The token is signed with a key the issuer does not publish';
@@ -37,19 +46,26 @@ function toAuthError(error: unknown): AppError {
       cause: error,
     });
   }
+  if (error instanceof errors.JWTExpired) return createInvalidTokenError('The token has expired', 'expired');
   return createInvalidTokenError(describeRejection(error));
 }
 
-/** Only when one of the lists is non-empty does the token need a verified email on it. */
+/**
+ * Only when one of the lists is non-empty does the token need an email on it, and that email must be
+ * verified (`email_verified: true`): an issuer that lets users type any address would otherwise let
+ * anyone claim an allowed one. A token that does not say is refused too.
+ */
 function checkAllowedAccount(payload: JWTPayload, settings: TSsoConfig): void {
   const emails = settings.allowedEmails ?? [];
   const domains = settings.allowedDomains ?? [];
   if (emails.length === 0 && domains.length === 0) return;
-  const email =
-    typeof payload.email === 'string' && payload.email_verified !== false ? payload.email.toLowerCase() : '';
+  const email = typeof payload.email === 'string' && payload.email_verified === true ? payload.email.toLowerCase() : '';
   const domain = email.slice(email.lastIndexOf('@') + 1);
   if (email !== '' && (emails.includes(email) || domains.includes(domain))) return;
-  throw new AppError('forbidden', 'This account is not allowed to use this agent.');
+  throw new AppError(
+    'forbidden',
+    'This account is not allowed to use this agent (it needs an allowed, verified email).',
+  );
 }
 
 export function createTokenVerifier(settings: TSsoConfig, resolver: JwksResolver): TokenVerifier {

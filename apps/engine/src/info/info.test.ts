@@ -83,6 +83,7 @@ describe('GET /health', () => {
         { name: 'everything', status: 'connected' },
         { name: 'offline', status: 'failed', error: 'It could not be connected', error_id: expect.any(String) },
       ],
+      integrations: [{ id: INTEGRATION_ID, provider: 'WHATSAPP', deliveries: 'signature_required' }],
     });
   });
 });

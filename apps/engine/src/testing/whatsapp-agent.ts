@@ -1,11 +1,14 @@
-// WhatsApp test fixtures: an agent with a WHATSAPP integration published in the database, Cloud API
-// webhook payloads, and a poster that signs them the way Meta does.
+// WhatsApp test fixtures: an agent with a WHATSAPP integration published in the database, its engine,
+// Cloud API webhook payloads, and a poster that signs them the way Meta does.
 import { randomUUID } from 'node:crypto';
 import type { TEngineConfigInput } from '@agentplane/contracts';
-import { makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { makeAgent, makeWorkspace, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import type { RunningEngine } from '../start-engine.js';
 import { signBody } from '../whatsapp/verify-webhook.js';
 import { WHATSAPP_WEBHOOK_PATH } from '../whatsapp/whatsapp-router.js';
 import { makeLlmEngineConfig, type TestConfigOptions } from './engine-configs.js';
+import type { FakeGraphApi } from './fake-graph-api.js';
+import { startDatabaseEngine, type TestEngineOptions } from './test-engine.js';
 
 export type WhatsAppTestConfig = {
   accessToken: string;
@@ -13,14 +16,17 @@ export type WhatsAppTestConfig = {
   verifyToken: string;
   apiVersion: string;
   appSecret?: string;
+  allowUnsignedDeliveries?: boolean;
 };
 
+/** A config with an app secret, as deliveries need; pass `appSecret: undefined` for one without. */
 export function makeWhatsAppConfig(overrides: Partial<WhatsAppTestConfig> = {}): WhatsAppTestConfig {
   return {
     accessToken: `access-${randomUUID()}`,
     phoneNumberId: String(Math.floor(Math.random() * 1e12)),
     verifyToken: `verify-${randomUUID()}`,
     apiVersion: 'v21.0',
+    appSecret: `app-secret-${randomUUID()}`,
     ...overrides,
   };
 }
@@ -67,6 +73,24 @@ export async function publishWhatsAppAgent(
   };
   await publish(configWith(whatsapp));
   return { agentId: agent.id, workspaceId: workspace.id, publish, configWith };
+}
+
+/** A database-mode engine for `agent` that replies through `graph`, once it serves its config. */
+export async function startWhatsAppEngine(
+  database: TestDatabase,
+  agent: PublishedAgent,
+  graph: FakeGraphApi,
+  env: Record<string, string> = {},
+  options: TestEngineOptions = {},
+): Promise<RunningEngine> {
+  const engine = await startDatabaseEngine(
+    database,
+    agent.agentId,
+    { GRAPH_API_BASE_URL: graph.baseUrl, ...env },
+    options,
+  );
+  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
+  return engine;
 }
 
 export type TextMessage = { from: string; id?: string; text?: string; type?: string };

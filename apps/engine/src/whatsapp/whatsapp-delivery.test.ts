@@ -7,13 +7,13 @@ import type { RunningEngine } from '../start-engine.js';
 import type { TestConfigOptions } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
-import { startDatabaseEngine } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
   type PublishedAgent,
   postWebhook,
   publishWhatsAppAgent,
+  startWhatsAppEngine,
   type TextMessage,
   type WhatsAppTestConfig,
 } from '../testing/whatsapp-agent.js';
@@ -43,9 +43,8 @@ afterAll(async () => {
 });
 
 async function startAgentEngine(agent: PublishedAgent, env: Record<string, string> = {}): Promise<RunningEngine> {
-  const engine = await startDatabaseEngine(database, agent.agentId, {
+  const engine = await startWhatsAppEngine(database, agent, graph, {
     ENGINE_CONFIG_POLL_MS: '50',
-    GRAPH_API_BASE_URL: graph.baseUrl,
     GRAPH_API_TIMEOUT_MS: '2000',
     WHATSAPP_POLL_MS: '50',
     WHATSAPP_RETRY_BASE_MS: '20',
@@ -53,7 +52,6 @@ async function startAgentEngine(agent: PublishedAgent, env: Record<string, strin
     ...env,
   });
   engines.push(engine);
-  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
   return engine;
 }
 
@@ -71,7 +69,9 @@ async function setUp(
 const fakeModel = (): TestConfigOptions => ({ model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl } });
 
 async function send(setup: Setup, ...messages: TextMessage[]): Promise<Response> {
-  const response = await postWebhook(setup.engine.url, makeWebhookPayload(setup.whatsapp.phoneNumberId, messages));
+  const response = await postWebhook(setup.engine.url, makeWebhookPayload(setup.whatsapp.phoneNumberId, messages), {
+    appSecret: setup.whatsapp.appSecret,
+  });
   expect(response.status).toBe(200);
   return response;
 }
@@ -108,7 +108,7 @@ describe('answering a text message', () => {
     const setup = await setUp({}, whatsapp, { GRAPH_API_TIMEOUT_MS: '600000' });
     let acknowledgement: Response | undefined;
     const payload = makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '491700000006' }]);
-    const acknowledged = postWebhook(setup.engine.url, payload).then((response) => {
+    const acknowledged = postWebhook(setup.engine.url, payload, { appSecret: whatsapp.appSecret }).then((response) => {
       acknowledgement = response;
     });
     try {

@@ -1,15 +1,25 @@
 // GET and POST /integrations/whatsapp/webhook: Meta's subscription handshake, and deliveries that are
-// checked, stored in the durable queue and acknowledged at once. The agent answers afterwards, from
-// the worker. The POST route reads the raw bytes itself: the signature covers the body as sent.
-import { formatZodIssues, type TEngineIntegration, ZWhatsAppWebhookPayload } from '@agentplane/contracts';
+// checked (signature, size), stored in the durable queue and acknowledged at once. The agent answers
+// afterwards, from the worker. The POST route reads the raw bytes itself: the signature covers the body
+// as sent.
+import {
+  formatZodIssues,
+  type TEngineIntegration,
+  type TWhatsAppWebhookPayload,
+  ZWhatsAppWebhookPayload,
+} from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import express, { type RequestHandler, Router } from 'express';
 import type pg from 'pg';
 import { getSnapshot, type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
-import { enqueueInboundMessages, type NewInboundMessage } from './inbound-queue.js';
-import { equalsSecret, hasValidSignature } from './verify-webhook.js';
+import { authenticateDelivery } from './delivery-auth.js';
+import { enqueueInboundMessages } from './inbound-queue.js';
+import { MAX_DELIVERY_ITEMS, routeDelivery } from './route-delivery.js';
+import { equalsSecret } from './verify-webhook.js';
 
 export const WHATSAPP_WEBHOOK_PATH = '/integrations/whatsapp/webhook';
+/** The handshake's query parameter that carries the integration's verify token, a secret. */
+export const WHATSAPP_VERIFY_TOKEN_PARAM = 'hub.verify_token';
 
 /** Where deliveries go in database mode; absent with a config file. */
 export type WhatsAppInbox = { pool: pg.Pool; wake: () => void };
@@ -31,7 +41,7 @@ function handleVerify(inbox: WhatsAppInbox | undefined): RequestHandler {
   return (req, res) => {
     const integrations = requireIntegrations(getSnapshot(res).config.integrations, inbox);
     const mode = req.query['hub.mode'];
-    const token = req.query['hub.verify_token'];
+    const token = req.query[WHATSAPP_VERIFY_TOKEN_PARAM];
     const challenge = req.query['hub.challenge'];
     const verified =
       mode === 'subscribe' &&
@@ -43,38 +53,20 @@ function handleVerify(inbox: WhatsAppInbox | undefined): RequestHandler {
   };
 }
 
-/** Each message with the integration it reached: the one whose phone number id the change names. */
-function routeMessages(
-  payload: ReturnType<typeof ZWhatsAppWebhookPayload.parse>,
-  integrations: TEngineIntegration[],
-): { messages: NewInboundMessage[]; unrouted: number } {
-  const messages: NewInboundMessage[] = [];
-  let unrouted = 0;
-  for (const entry of payload.entry) {
-    for (const { value } of entry.changes) {
-      const phoneNumberId = value.metadata?.phone_number_id;
-      const integration =
-        phoneNumberId === undefined
-          ? integrations.length === 1
-            ? integrations[0]
-            : undefined
-          : integrations.find((candidate) => candidate.config.phoneNumberId === phoneNumberId);
-      // Status updates (sent, delivered, read) need no answer: acknowledged and skipped.
-      for (const message of value.messages ?? []) {
-        if (integration === undefined) {
-          unrouted++;
-          continue;
-        }
-        messages.push({
-          integrationId: integration.id,
-          providerMessageId: message.id,
-          sender: message.from,
-          payload: message,
-        });
-      }
-    }
+function parseDelivery(body: Buffer): TWhatsAppWebhookPayload {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new AppError('bad_request', 'The body is not valid JSON.');
   }
-  return { messages, unrouted };
+  const parsed = ZWhatsAppWebhookPayload.safeParse(json);
+  if (!parsed.success) {
+    throw new AppError('bad_request', 'The body is not a WhatsApp Cloud API webhook payload.', {
+      errors: formatZodIssues(parsed.error),
+    });
+  }
+  return parsed.data;
 }
 
 function handleDelivery(inbox: WhatsAppInbox | undefined): RequestHandler {
@@ -84,33 +76,31 @@ function handleDelivery(inbox: WhatsAppInbox | undefined): RequestHandler {
     if (!Buffer.isBuffer(req.body)) {
       throw new AppError('unsupported_media_type', 'Webhook deliveries are application/json.');
     }
-    const body = req.body;
-    // With an app secret configured anywhere, every delivery must be signed by one of them.
-    const secrets = integrations.flatMap((integration) => integration.config.appSecret ?? []);
-    const signature = req.get('x-hub-signature-256');
-    if (secrets.length > 0 && !secrets.some((secret) => hasValidSignature(body, signature, secret))) {
-      throw new AppError('unauthorized', 'X-Hub-Signature-256 is missing or does not match the body.');
+    // Parsed before the signature is checked: the payload names the integration whose secret signs it.
+    const delivery = routeDelivery(parseDelivery(req.body), integrations);
+    const unsigned = authenticateDelivery(req.body, req.get('x-hub-signature-256'), delivery.targets, integrations);
+    if (delivery.items > MAX_DELIVERY_ITEMS) {
+      throw new AppError(
+        'payload_too_large',
+        `A delivery may carry at most ${MAX_DELIVERY_ITEMS} messages and statuses; this one has ${delivery.items}.`,
+      );
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new AppError('bad_request', 'The body is not valid JSON.');
+    if (unsigned.length > 0) {
+      req.log.warn(
+        { integration_ids: unsigned.map((integration) => integration.id) },
+        'WhatsApp delivery accepted without a signature: the integration sets allowUnsignedDeliveries (unsafe)',
+      );
     }
-    const parsed = ZWhatsAppWebhookPayload.safeParse(json);
-    if (!parsed.success) {
-      throw new AppError('bad_request', 'The body is not a WhatsApp Cloud API webhook payload.', {
-        errors: formatZodIssues(parsed.error),
-      });
+    if (delivery.unrouted > 0) {
+      req.log.warn({ unrouted: delivery.unrouted }, 'WhatsApp messages for a phone number id no integration has');
     }
-    if (parsed.data.object === 'whatsapp_business_account') {
-      const agentId = snapshot.config.agent.id;
-      const { messages, unrouted } = routeMessages(parsed.data, integrations);
-      if (unrouted > 0) req.log.warn({ unrouted }, 'WhatsApp messages for a phone number id no integration has');
-      const stored = await enqueueInboundMessages((inbox as WhatsAppInbox).pool, agentId, messages);
-      if (stored > 0) (inbox as WhatsAppInbox).wake();
-      req.log.debug({ received: messages.length, stored }, 'WhatsApp delivery queued');
-    }
+    const stored = await enqueueInboundMessages(
+      (inbox as WhatsAppInbox).pool,
+      snapshot.config.agent.id,
+      delivery.messages,
+    );
+    if (stored > 0) (inbox as WhatsAppInbox).wake();
+    req.log.debug({ received: delivery.messages.length, stored }, 'WhatsApp delivery queued');
     res.status(200).type('text/plain').send('EVENT_RECEIVED');
   };
 }

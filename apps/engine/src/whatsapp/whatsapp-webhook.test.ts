@@ -1,17 +1,20 @@
 // The webhook's HTTP contract against a database-mode engine: the verify handshake, signatures,
-// malformed bodies, disabled integrations, file mode and live config changes.
+// malformed bodies, disabled integrations, file mode and live config changes. Routing, the unsigned
+// opt-out and size bounds are in whatsapp-delivery-auth.test.ts.
 import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
+import { captureLogs } from '../testing/captured-logs.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
-import { startDatabaseEngine, startFileEngine } from '../testing/test-engine.js';
+import { startFileEngine, type TestEngineOptions } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
   type PublishedAgent,
   postWebhook,
   publishWhatsAppAgent,
+  startWhatsAppEngine,
   verifyUrl,
   withWhatsApp,
 } from '../testing/whatsapp-agent.js';
@@ -21,14 +24,10 @@ let database: TestDatabase;
 let graph: FakeGraphApi;
 const engines: RunningEngine[] = [];
 
-async function startAgentEngine(agent: PublishedAgent): Promise<RunningEngine> {
-  const engine = await startDatabaseEngine(database, agent.agentId, {
-    ENGINE_CONFIG_POLL_MS: '50',
-    GRAPH_API_BASE_URL: graph.baseUrl,
-    WHATSAPP_POLL_MS: '50',
-  });
+async function startAgentEngine(agent: PublishedAgent, options: TestEngineOptions = {}): Promise<RunningEngine> {
+  const env = { ENGINE_CONFIG_POLL_MS: '50', WHATSAPP_POLL_MS: '50' };
+  const engine = await startWhatsAppEngine(database, agent, graph, env, options);
   engines.push(engine);
-  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
   return engine;
 }
 
@@ -78,6 +77,23 @@ describe('GET /integrations/whatsapp/webhook (verify handshake)', () => {
     expect(response.status).toBe(403);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await response.text()).not.toContain(whatsapp.verifyToken);
+  });
+
+  it('never writes the verify token to the log, whether the handshake succeeds or not', async () => {
+    const logs = captureLogs();
+    const logged = await startAgentEngine(await publishWhatsAppAgent(database, whatsapp), {
+      logDestination: logs.destination,
+    });
+    const handshake = (token: string) =>
+      fetch(verifyUrl(logged.url, { 'hub.mode': 'subscribe', 'hub.verify_token': token, 'hub.challenge': 'c' }));
+    expect((await handshake(whatsapp.verifyToken)).status).toBe(200);
+    expect((await handshake(`${whatsapp.verifyToken}-wrong`)).status).toBe(403);
+    const requestLines = logs.lines().filter((line) => String((line.req as { url?: string })?.url).includes('hub.'));
+    expect(requestLines.map((line) => (line.req as { url: string }).url)).toEqual([
+      expect.stringContaining('hub.verify_token=[redacted]'),
+      expect.stringContaining('hub.verify_token=[redacted]'),
+    ]);
+    expect(JSON.stringify(logs.lines())).not.toContain(whatsapp.verifyToken);
   });
 });
 

@@ -50,6 +50,12 @@ describe('ZWhatsAppConfig', () => {
     expect(rejectedPaths({ ...minimal, accessToken: 123 })).toEqual(['accessToken']);
   });
 
+  it('takes the unsafe allowUnsignedDeliveries opt-out as a boolean only, absent meaning false', () => {
+    expect(ZWhatsAppConfig.parse({ ...minimal, allowUnsignedDeliveries: true }).allowUnsignedDeliveries).toBe(true);
+    expect(ZWhatsAppConfig.parse(minimal)).not.toHaveProperty('allowUnsignedDeliveries');
+    expect(rejectedPaths({ ...minimal, allowUnsignedDeliveries: 'true' })).toEqual(['allowUnsignedDeliveries']);
+  });
+
   it('rejects unknown fields by name', () => {
     expect(rejectedPaths({ ...minimal, access_token: 'x' })).toEqual(['access_token']);
   });

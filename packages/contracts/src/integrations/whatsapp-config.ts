@@ -18,6 +18,11 @@ export const ZWhatsAppConfig = z
       .default(WHATSAPP_API_VERSION_DEFAULT),
     // Optional extension: when set, the engine checks X-Hub-Signature-256 on incoming webhooks.
     appSecret: ZSecret.optional(),
+    // Without an appSecret the engine refuses every delivery, unless this opt-out says otherwise.
+    allowUnsignedDeliveries: z.boolean().optional().meta({
+      description:
+        'UNSAFE; default false. Without appSecret, the engine refuses (401) every webhook delivery to this integration. true makes it accept unsigned deliveries instead (each logged as a warning): anyone who can reach the engine can then inject messages. It has no effect while appSecret is set.',
+    }),
   })
   .meta({ id: 'WhatsAppConfig', description: 'Configuration of the WHATSAPP provider' });
 export type TWhatsAppConfig = z.infer<typeof ZWhatsAppConfig>;

@@ -117,10 +117,12 @@ describe("an engine's database role", () => {
       { external_key: 'agui:mine' },
     ]);
     expect((await query('SELECT message FROM conversation_messages')).rows).toEqual([{ message: { label: 'mine' } }]);
-    // Another agent's rows are not even there to update.
+    // Another agent's rows are not even there to update, or to delete (engines prune their own queue).
     expect(
       (await query(`UPDATE inbound_messages SET status = 'done' WHERE agent_id = $1`, [otherAgentId])).rowCount,
     ).toBe(0);
+    expect((await query('DELETE FROM inbound_messages WHERE agent_id = $1', [otherAgentId])).rowCount).toBe(0);
+    expect(await database.prisma.inboundMessage.count({ where: { agentId: otherAgentId } })).toBe(1);
     expect(
       await errorCodeOf(
         query(
