@@ -1,5 +1,5 @@
 import type { OpenApiRoute } from '@agentplane/contracts';
-import { canCreateRoles, createAgentKeyring, createSecretBox, type Db, readMigrationStatus } from '@agentplane/db';
+import { createAgentKeyring, createSecretBox, type Db } from '@agentplane/db';
 import {
   corsForAllowedOrigins,
   type Logger,
@@ -14,9 +14,11 @@ import { authRateLimits } from './auth/rate-limits.js';
 import { requireSession } from './auth/require-session.js';
 import { createSessionMiddleware } from './auth/session-middleware.js';
 import type { PrismaSessionStore } from './auth/session-store.js';
+import { reuseFor } from './batching/reuse-for.js';
 import type { ManagerConfig } from './config.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
+import { checkReadiness, READINESS_REUSE_MS } from './health/readiness.js';
 import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
 import { requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/security.js';
 import { addOpenApiRoutes } from './openapi/openapi-routes.js';
@@ -32,6 +34,8 @@ export type ManagerDependencies = {
   db: Db;
   logger: Logger;
   sessionStore?: PrismaSessionStore;
+  /** Milliseconds since the epoch; tests pass their own to decide when a cached answer expires. */
+  now?: () => number;
 };
 
 /** The app, with what its routes declared, for the OpenAPI completeness test. */
@@ -53,7 +57,13 @@ function accessMiddlewareFor(db: Db) {
 }
 
 /** Builds the manager's Express app from its dependencies, without listening. */
-export function createManagerApp({ config, db, logger, sessionStore }: ManagerDependencies): ManagerApp {
+export function createManagerApp({
+  config,
+  db,
+  logger,
+  sessionStore,
+  now = Date.now,
+}: ManagerDependencies): ManagerApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy ?? false);
@@ -72,8 +82,7 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
 
   const api = new ApiRouter(accessMiddlewareFor(db));
   addHealthRoutes(api, {
-    readMigrationStatus: () => readMigrationStatus(config.databaseUrl),
-    canCreateRoles: () => canCreateRoles(db),
+    readiness: reuseFor(() => checkReadiness(db, { logger }), { ttlMs: READINESS_REUSE_MS, now }),
   });
   addOpenApiRoutes(api);
   api.router.use(createSessionMiddleware(db, config.session, sessionStore));
