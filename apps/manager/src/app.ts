@@ -1,10 +1,11 @@
-import type { OpenApiRoute } from '@agentplane/contracts';
+import { JSON_BODY_MAX_BYTES, JSON_MAX_DEPTH, type OpenApiRoute } from '@agentplane/contracts';
 import { createAgentKeyring, createSecretBox, type Db } from '@agentplane/db';
 import {
   corsForAllowedOrigins,
   type Logger,
   notFoundHandler,
   problemHandler,
+  refuseUnstorableInput,
   requestLogger,
 } from '@agentplane/server-kit';
 import express, { type Express, type RequestHandler, type Router } from 'express';
@@ -78,7 +79,8 @@ export function createManagerApp({
   );
   app.use(requireTrustedOrigin({ publicOrigin: config.publicOrigin, allowed: config.corsOrigins }));
   app.use(requireJsonBody);
-  app.use(express.json({ limit: '1mb' }));
+  app.use(express.json({ limit: JSON_BODY_MAX_BYTES }));
+  app.use(refuseUnstorableInput({ maxBodyDepth: JSON_MAX_DEPTH }));
 
   const api = new ApiRouter(accessMiddlewareFor(db));
   addHealthRoutes(api, {
