@@ -22,6 +22,7 @@ import { refusePrivateUrls, type TenantUrl } from '../egress/refuse-private-urls
 import { checkAgentAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import { lockReferencedResources } from './agent-references.js';
+import { lockAgent } from './lock-agent.js';
 
 export type AgentContext = {
   db: Db;
@@ -148,8 +149,7 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
 export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): Promise<TAgent> {
   checkWritable(body, ctx);
   return writeAndPublish(ctx, async (tx) => {
-    const existing = await tx.agent.findFirst({ where: { id, workspaceId: ctx.workspaceId }, select: { id: true } });
-    if (!existing) throw notFound();
+    if (!(await lockAgent(tx, ctx.workspaceId, id))) throw notFound();
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     await tx.agentIntegration.deleteMany({ where: { agentId: id } });
     await tx.agentMcpServer.deleteMany({ where: { agentId: id } });

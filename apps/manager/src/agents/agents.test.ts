@@ -266,6 +266,25 @@ describe('the publish protocol', () => {
 });
 
 describe('races', () => {
+  it('20 identical PATCHes of one agent, sent at once, all succeed and leave one set of links', async () => {
+    const user = await signUpUser(ctx.app);
+    const integrationIds = [
+      await createResource(user, '/api/v1/integrations/', whatsappBody()),
+      await createResource(user, '/api/v1/integrations/', whatsappBody()),
+    ];
+    const mcpId = await createResource(user, '/api/v1/mcp-servers/', mcpServerBody());
+    const agent = await createAgent(user);
+    const body = agentBody({ integration_ids: integrationIds, mcp_server_ids: [mcpId] }, { name: agent.name });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => user.agent.patch(`/api/v1/agents/${agent.id}`).send(body)),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+    expect(await ctx.database.prisma.agentIntegration.count({ where: { agentId: agent.id } })).toBe(2);
+    expect(await ctx.database.prisma.agentMcpServer.count({ where: { agentId: agent.id } })).toBe(1);
+    // The first PATCH changed the config; the 19 that follow it change nothing, so the version moved once.
+    expect((await publishedRow(agent.id))?.version).toBe(2n);
+  });
+
   it('a DELETE of a resource racing a PATCH that attaches it never leaves a dangling reference (50 rounds)', async () => {
     const user = await signUpUser(ctx.app);
     const outcomes = new Map<string, number>();
