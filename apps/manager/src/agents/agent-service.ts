@@ -3,7 +3,9 @@ import {
   mapEngineConfigSecrets,
   type TAgent,
   type TAgentCreate,
+  type TAgentListItem,
   type TEngineConfig,
+  type TPublishedEngineConfig,
 } from '@agentplane/contracts';
 import {
   type AgentKeyring,
@@ -54,6 +56,12 @@ const WITH_LINKS = {
   engineConfig: { select: { config: true, version: true } },
 } satisfies Prisma.AgentInclude;
 
+// What a list reads by default: engine configs can weigh up to ENGINE_CONFIG_MAX_BYTES each.
+const WITH_LINKS_AND_VERSION = {
+  ...WITH_LINKS,
+  engineConfig: { select: { version: true } },
+} satisfies Prisma.AgentInclude;
+
 type AgentWithLinks = {
   id: string;
   name: string;
@@ -65,10 +73,14 @@ type AgentWithLinks = {
   updatedAt: Date;
   integrations: { integrationId: string }[];
   mcpServers: { mcpServerId: string }[];
-  engineConfig: { config: unknown; version: bigint } | null;
+  engineConfig: { config?: unknown; version: bigint } | null;
 };
 
-function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, box: SecretBox): TAgent {
+type PublishedVersion = { version: number; config?: TEngineConfig };
+
+function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, box: SecretBox): TAgent;
+function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, box: SecretBox): TAgentListItem;
+function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, box: SecretBox): TAgentListItem {
   return {
     id: agent.id,
     name: agent.name,
@@ -80,19 +92,26 @@ function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, box:
       mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
       sso_id: agent.ssoId,
     },
-    engine_config: published.config,
+    ...(published.config === undefined ? {} : { engine_config: published.config }),
     engine_config_version: published.version,
     created_at: agent.createdAt.toISOString(),
     updated_at: agent.updatedAt.toISOString(),
-  } as TAgent;
+  } as TAgentListItem;
+}
+
+function publishedOf(agent: AgentWithLinks): { config?: unknown; version: bigint } {
+  if (!agent.engineConfig) throw new AppError('internal', `Agent ${agent.id} has no published engine config.`);
+  return agent.engineConfig;
+}
+
+/** The stored config with its secrets opened (they are sealed with the agent's own key). */
+function openConfig(agentId: string, config: unknown, agentKeys: AgentKeyring): TEngineConfig {
+  return mapEngineConfigSecrets(config as TEngineConfig, agentKeys.boxFor(agentId).open);
 }
 
 function storedConfigOf(agent: AgentWithLinks, agentKeys: AgentKeyring): PublishedConfig {
-  if (!agent.engineConfig) throw new AppError('internal', `Agent ${agent.id} has no published engine config.`);
-  return {
-    config: mapEngineConfigSecrets(agent.engineConfig.config as TEngineConfig, agentKeys.boxFor(agent.id).open),
-    version: Number(agent.engineConfig.version),
-  };
+  const published = publishedOf(agent);
+  return { config: openConfig(agent.id, published.config, agentKeys), version: Number(published.version) };
 }
 
 function notFound(): AppError {
@@ -167,21 +186,40 @@ export async function getAgent(ctx: AgentContext, id: string): Promise<TAgent> {
   return toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx.box);
 }
 
-export async function listAgents(ctx: AgentContext, page: { limit: number; offset: number }) {
+/** A page of agents; their engine configs only with `include: 'engine_config'`, so that a list stays small. */
+export async function listAgents(
+  ctx: AgentContext,
+  page: { limit: number; offset: number; include?: 'engine_config' | undefined },
+): Promise<{ items: TAgentListItem[]; total: number }> {
   const where = { workspaceId: ctx.workspaceId };
+  const withConfigs = page.include === 'engine_config';
   const [agents, total] = await Promise.all([
     ctx.db.agent.findMany({
       where,
-      include: WITH_LINKS,
+      include: withConfigs ? WITH_LINKS : WITH_LINKS_AND_VERSION,
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       take: page.limit,
       skip: page.offset,
     }),
     ctx.db.agent.count({ where }),
   ]);
+  const items = agents.map((agent) =>
+    withConfigs
+      ? toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx.box)
+      : toAgentResponse(agent, { version: Number(publishedOf(agent).version) }, ctx.box),
+  );
+  return { items, total };
+}
+
+/** The agent's engine_configs row: what its engine runs, without the rest of the agent. */
+export async function getEngineConfig(ctx: AgentContext, id: string): Promise<TPublishedEngineConfig> {
+  const row = await ctx.db.engineConfig.findFirst({ where: { agentId: id, workspaceId: ctx.workspaceId } });
+  if (!row) throw notFound();
   return {
-    items: agents.map((agent) => toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx.box)),
-    total,
+    agent_id: row.agentId,
+    version: Number(row.version),
+    config: openConfig(row.agentId, row.config, ctx.agentKeys),
+    updated_at: row.updatedAt.toISOString(),
   };
 }
 
