@@ -1,4 +1,4 @@
-import { ENGINE_CONFIG_MAX_BYTES, SECRET_MAX_LENGTH, ZAgent, ZPublishedEngineConfig } from '@agentplane/contracts';
+import { ENGINE_CONFIG_MAX_BYTES, SECRET_MAX_LENGTH, ZPublishedEngineConfig } from '@agentplane/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import {
@@ -9,7 +9,7 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, mcpServerBody } from '../testing/resource-fixtures.js';
+import { agentBody, createAgentThroughApi, createThroughApi, mcpServerBody } from '../testing/resource-fixtures.js';
 
 let ctx: ManagerTestContext;
 let owner: SignedInUser;
@@ -19,17 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-async function createAgent(user: SignedInUser, resources: Record<string, unknown> = {}) {
-  const response = await user.agent.post('/api/v1/agents/').send(agentBody(resources));
-  expect(response.status).toBe(201);
-  return ZAgent.parse(response.body);
-}
-
-async function createMcpServer(user: SignedInUser, overrides: Record<string, unknown> = {}): Promise<string> {
-  const response = await user.agent.post('/api/v1/mcp-servers/').send(mcpServerBody(overrides));
-  expect(response.status).toBe(201);
-  return response.body.id;
-}
+const createMcpServer = (user: SignedInUser, overrides: Record<string, unknown> = {}) =>
+  createThroughApi(user, '/api/v1/mcp-servers/', mcpServerBody(overrides));
 
 /** Header values at the secret cap, enough of them that their sealed form outweighs ENGINE_CONFIG_MAX_BYTES. */
 function heavyHeaders(): Record<string, string> {
@@ -40,7 +31,7 @@ function heavyHeaders(): Record<string, string> {
 describe('agent lists', () => {
   it('leave engine configs out unless asked, and keep each version', async () => {
     const user = await signUpUser(ctx.app);
-    const agent = await createAgent(user);
+    const agent = await createAgentThroughApi(user);
     const list = await user.agent.get('/api/v1/agents/');
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
@@ -55,7 +46,7 @@ describe('agent lists', () => {
 
 describe('GET /api/v1/agents/{id}/engine-config', () => {
   it("answers the agent's published config with its version, to viewers too", async () => {
-    const agent = await createAgent(owner, { mcp_server_ids: [await createMcpServer(owner)] });
+    const agent = await createAgentThroughApi(owner, { mcp_server_ids: [await createMcpServer(owner)] });
     const viewer = await signUpUser(ctx.app);
     await addToWorkspace(owner, viewer, 'viewer');
     const response = await viewer.agent
@@ -67,7 +58,7 @@ describe('GET /api/v1/agents/{id}/engine-config', () => {
   });
 
   it('follows a PATCH to the new version', async () => {
-    const agent = await createAgent(owner);
+    const agent = await createAgentThroughApi(owner);
     const patched = await owner.agent
       .patch(`/api/v1/agents/${agent.id}`)
       .send(agentBody({}, { name: agent.name, description: 'changed', agent: { ...agent.agent, maxSteps: 3 } }));
@@ -78,7 +69,7 @@ describe('GET /api/v1/agents/{id}/engine-config', () => {
 
   it("answers 404 for an unknown id and another workspace's agent, 400 for a bad id, 401 without a session", async () => {
     const stranger = await signUpUser(ctx.app);
-    const theirs = await createAgent(stranger);
+    const theirs = await createAgentThroughApi(stranger);
     expectProblemShape(await owner.agent.get(`/api/v1/agents/${theirs.id}/engine-config`), 404);
     expectProblemShape(await owner.agent.get('/api/v1/agents/00000000-0000-4000-8000-000000000000/engine-config'), 404);
     expectProblemShape(await owner.agent.get('/api/v1/agents/not-a-uuid/engine-config'), 400);
@@ -101,7 +92,7 @@ describe(`the ${ENGINE_CONFIG_MAX_BYTES / 1024} KiB cap on a published engine_co
   it('refuses a resource PATCH that would push an agent over it, and rolls the resource back', async () => {
     const user = await signUpUser(ctx.app);
     const mcpId = await createMcpServer(user);
-    const agent = await createAgent(user, { mcp_server_ids: [mcpId] });
+    const agent = await createAgentThroughApi(user, { mcp_server_ids: [mcpId] });
     const before = (await user.agent.get(`/api/v1/mcp-servers/${mcpId}`)).body;
 
     const response = await user.agent

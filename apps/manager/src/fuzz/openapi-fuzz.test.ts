@@ -16,7 +16,7 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
+import { agentBody, createThroughApi, mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
 import { applyMutations, mutationArbitrary, toJsonText } from './mutations.js';
 import { type JsonSchema, SchemaArbitraries } from './schema-arbitraries.js';
 
@@ -69,22 +69,16 @@ type Fixtures = {
 };
 let fixtures: Fixtures;
 
-async function created(user: SignedInUser, path: string, body: object): Promise<string> {
-  const response = await user.agent.post(`/api/v1${path}`).send(body);
-  if (response.status !== 201) throw new Error(`fixture ${path}: ${response.status} ${response.text}`);
-  return response.body.id;
-}
-
 beforeAll(async () => {
   const [owner, viewer, stranger] = [await signUpUser(ctx.app), await signUpUser(ctx.app), await signUpUser(ctx.app)];
   await addToWorkspace(owner, viewer, 'viewer');
-  const integration = await created(owner, '/integrations/', whatsappBody());
-  const mcpServer = await created(owner, '/mcp-servers/', mcpServerBody());
-  const sso = await created(owner, '/sso/', ssoBody());
+  const integration = await createThroughApi(owner, '/api/v1/integrations/', whatsappBody());
+  const mcpServer = await createThroughApi(owner, '/api/v1/mcp-servers/', mcpServerBody());
+  const sso = await createThroughApi(owner, '/api/v1/sso/', ssoBody());
   const resources = { integration_ids: [integration], mcp_server_ids: [mcpServer], sso_id: sso };
-  const agent = await created(owner, '/agents/', agentBody(resources));
-  const spare = await created(owner, '/workspaces/', { name: 'spare' });
-  const theirAgent = await created(stranger, '/agents/', agentBody());
+  const agent = await createThroughApi(owner, '/api/v1/agents/', agentBody(resources));
+  const spare = await createThroughApi(owner, '/api/v1/workspaces/', { name: 'spare' });
+  const theirAgent = await createThroughApi(stranger, '/api/v1/agents/', agentBody());
   const workspaceIds = [owner.workspaceId, spare, stranger.workspaceId];
   fixtures = {
     users: { owner, viewer },
