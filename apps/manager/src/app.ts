@@ -1,10 +1,11 @@
-import type { OpenApiRoute } from '@agentplane/contracts';
-import { canCreateRoles, createAgentKeyring, createSecretBox, type Db, readMigrationStatus } from '@agentplane/db';
+import { JSON_BODY_MAX_BYTES, JSON_MAX_DEPTH, type OpenApiRoute } from '@agentplane/contracts';
+import { createAgentKeyring, createSecretBox, type Db } from '@agentplane/db';
 import {
   corsForAllowedOrigins,
   type Logger,
   notFoundHandler,
   problemHandler,
+  refuseUnstorableInput,
   requestLogger,
 } from '@agentplane/server-kit';
 import express, { type Express, type RequestHandler, type Router } from 'express';
@@ -16,9 +17,11 @@ import { requireSession } from './auth/require-session.js';
 import { createSessionMiddleware } from './auth/session-middleware.js';
 import { addSessionRoutes } from './auth/session-routes.js';
 import type { PrismaSessionStore } from './auth/session-store.js';
+import { reuseFor } from './batching/reuse-for.js';
 import type { ManagerConfig } from './config.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
+import { checkReadiness, READINESS_REUSE_MS } from './health/readiness.js';
 import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
 import { requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/security.js';
 import { addInvitationRoutes } from './invitations/invitation-routes.js';
@@ -35,6 +38,8 @@ export type ManagerDependencies = {
   db: Db;
   logger: Logger;
   sessionStore?: PrismaSessionStore;
+  /** Milliseconds since the epoch; tests pass their own to decide when a cached answer expires. */
+  now?: () => number;
 };
 
 /** The app, with what its routes declared, for the OpenAPI completeness test. */
@@ -56,7 +61,13 @@ function accessMiddlewareFor(db: Db) {
 }
 
 /** Builds the manager's Express app from its dependencies, without listening. */
-export function createManagerApp({ config, db, logger, sessionStore }: ManagerDependencies): ManagerApp {
+export function createManagerApp({
+  config,
+  db,
+  logger,
+  sessionStore,
+  now = Date.now,
+}: ManagerDependencies): ManagerApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy ?? false);
@@ -71,12 +82,12 @@ export function createManagerApp({ config, db, logger, sessionStore }: ManagerDe
   );
   app.use(requireTrustedOrigin({ publicOrigin: config.publicOrigin, allowed: config.corsOrigins }));
   app.use(requireJsonBody);
-  app.use(express.json({ limit: '1mb' }));
+  app.use(express.json({ limit: JSON_BODY_MAX_BYTES }));
+  app.use(refuseUnstorableInput({ maxBodyDepth: JSON_MAX_DEPTH }));
 
   const api = new ApiRouter(accessMiddlewareFor(db));
   addHealthRoutes(api, {
-    readMigrationStatus: () => readMigrationStatus(config.databaseUrl),
-    canCreateRoles: () => canCreateRoles(db),
+    readiness: reuseFor(() => checkReadiness(db, { logger }), { ttlMs: READINESS_REUSE_MS, now }),
   });
   addOpenApiRoutes(api, { sessionCookie: config.session.cookieName });
   api.router.use(createSessionMiddleware(db, config.session, sessionStore));

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   }
   const db = createPrisma(config.databaseUrl, { preparedStatements: config.preparedStatements });
   await requireCreateRole(db);
-  const { pending } = await readMigrationStatus(config.databaseUrl);
+  const { pending } = await readMigrationStatus(db);
   if (pending.length > 0) {
     // The upgrade below and every agent create need the engine roles migration.
     throw new ConfigError(`Migrations are pending: ${pending.join(', ')}. Run \`pnpm db:migrate\` first.`);

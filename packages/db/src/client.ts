@@ -12,6 +12,8 @@ export type Db = PrismaClient & {
 };
 /** The client handed to code running inside `db.$transaction(async (tx) => …)`. */
 export type Tx = Prisma.TransactionClient;
+/** Either client, for SQL that runs inside a transaction or outside one. */
+export type SqlRunner = Pick<Db | Tx, '$executeRawUnsafe' | '$queryRawUnsafe'>;
 
 export type CreatePrismaOptions = {
   /** Pool size; the pg default (10) suits a service, tests and CLIs want fewer. */

@@ -15,3 +15,4 @@ export { createLogger, type Logger } from './logger.js';
 export { notFoundHandler, problemHandler, sendProblem, toAppError } from './problem-handler.js';
 export { type RequestLoggerOptions, requestLogger } from './request-logger.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
+export { refuseUnstorableInput } from './unstorable-input.js';

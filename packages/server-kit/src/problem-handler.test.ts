@@ -20,6 +20,9 @@ function makeApp() {
   app.get('/invalid', () => {
     z.strictObject({ name: z.string() }).parse({ name: 1, extra: true });
   });
+  app.get('/items/:id', (req, res) => {
+    res.json({ id: req.params.id });
+  });
   app.get('/crash', async () => {
     throw new Error('relation "secret_table" does not exist at Object.<anonymous> (/srv/app.js:1:1)');
   });
@@ -68,6 +71,15 @@ describe('problemHandler', () => {
       .send(JSON.stringify({ blob: 'x'.repeat(1024 * 1024 + 1) }));
     expectProblem(response, 413);
   });
+
+  it.each(['%C0%AF', '%ZZ', '%FF%FE', '%'])(
+    'answers a path parameter %s that is not percent-encoded UTF-8 with 400',
+    async (id) => {
+      const response = await request(makeApp()).get(`/items/${id}`);
+      expectProblem(response, 400);
+      expect(response.body.detail).toBe('The request path is not valid percent-encoded UTF-8.');
+    },
+  );
 
   it('hides the message and stack of an unexpected error behind a generic 500', async () => {
     const response = await request(makeApp()).get('/crash');

@@ -23,6 +23,10 @@ export function toAppError(error: unknown): AppError {
     case 'charset.unsupported':
       return new AppError('unsupported_media_type', 'The request body encoding is not supported.');
   }
+  // The router raises it for a path parameter that is not valid percent-encoded UTF-8 (%ZZ, %C0%AF).
+  if (error instanceof URIError && httpError.status === 400) {
+    return new AppError('bad_request', 'The request path is not valid percent-encoded UTF-8.');
+  }
   if (httpError?.expose && httpError.status === 400) {
     return new AppError('bad_request', 'The request could not be read.');
   }

@@ -1,17 +1,35 @@
-import { type TSecretsQuery, ZAgent, ZAgentCreate, ZAgentUpdate, ZSecretsQuery } from '@agentplane/contracts';
+import {
+  ENGINE_CONFIG_MAX_BYTES,
+  type TSecretsQuery,
+  ZAgent,
+  ZAgentCreate,
+  ZAgentListItem,
+  ZAgentListQuery,
+  ZAgentUpdate,
+  ZPublishedEngineConfig,
+  ZSecretsQuery,
+} from '@agentplane/contracts';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
-import { type ResourceRouteDependencies, ZIdParams, ZListQuery } from '../resources/resource-routes.js';
+import { type ResourceRouteDependencies, ZIdParams } from '../resources/resource-routes.js';
 import { secretsViewOf } from '../secrets/secrets-view.js';
-import { type AgentContext, createAgent, deleteAgent, getAgent, listAgents, updateAgent } from './agent-service.js';
+import {
+  type AgentContext,
+  createAgent,
+  deleteAgent,
+  getAgent,
+  getEngineConfig,
+  listAgents,
+  updateAgent,
+} from './agent-service.js';
 
 const TAG = 'agents';
 const NOT_FOUND = { 404: 'No agent with this id in the workspace' };
 const BAD_REFERENCE = {
-  422: "Body failed validation, references a resource not in the workspace, names a key variable the operator's MODEL_API_KEY_ENVS does not list, or names a model address agents may not reach",
+  422: `Body failed validation, references a resource not in the workspace, names a key variable the operator's MODEL_API_KEY_ENVS does not list, names a model address agents may not reach, or would make the engine_config larger than ${ENGINE_CONFIG_MAX_BYTES / 1024} KiB (path engine_config)`,
 };
 
 export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies): void {
@@ -44,11 +62,11 @@ export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies):
       method: 'get',
       path: '/agents/',
       operationId: 'listAgents',
-      summary: "List the workspace's agents, oldest first",
+      summary: "List the workspace's agents, oldest first; engine configs only with ?include=engine_config",
       tag: TAG,
       access: { kind: 'workspace', minRole: 'viewer' },
-      query: ZListQuery,
-      responses: { 200: { description: 'A page', schema: z.array(ZAgent), headers: ZTotalCountHeader } },
+      query: ZAgentListQuery.extend(ZSecretsQuery.shape),
+      responses: { 200: { description: 'A page', schema: z.array(ZAgentListItem), headers: ZTotalCountHeader } },
     },
     async ({ query }, req, res) => {
       sendPage(res, await listAgents(contextOf(req, query), query));
@@ -70,6 +88,24 @@ export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies):
     },
     async ({ params, query }, req, res) => {
       res.json(await getAgent(contextOf(req, query), params.id));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/agents/:id/engine-config',
+      operationId: 'getAgentEngineConfig',
+      summary: "Get an agent's published engine_config with its version",
+      tag: TAG,
+      access: { kind: 'workspace', minRole: 'viewer' },
+      params: ZIdParams,
+      query: ZSecretsQuery,
+      responses: { 200: { description: 'The engine_config its engine runs', schema: ZPublishedEngineConfig } },
+      problems: NOT_FOUND,
+    },
+    async ({ params, query }, req, res) => {
+      res.json(await getEngineConfig(contextOf(req, query), params.id));
     },
   );
 

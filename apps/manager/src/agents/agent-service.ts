@@ -3,7 +3,9 @@ import {
   mapEngineConfigSecrets,
   type TAgent,
   type TAgentCreate,
+  type TAgentListItem,
   type TEngineConfig,
+  type TPublishedEngineConfig,
 } from '@agentplane/contracts';
 import {
   type AgentKeyring,
@@ -24,6 +26,7 @@ import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../pu
 import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
 import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
 import { lockReferencedResources } from './agent-references.js';
+import { lockAgent } from './lock-agent.js';
 
 export type AgentContext = {
   db: Db;
@@ -76,6 +79,12 @@ const WITH_LINKS = {
   engineConfig: { select: { config: true, version: true } },
 } satisfies Prisma.AgentInclude;
 
+// What a list reads by default: engine configs can weigh up to ENGINE_CONFIG_MAX_BYTES each.
+const WITH_LINKS_AND_VERSION = {
+  ...WITH_LINKS,
+  engineConfig: { select: { version: true } },
+} satisfies Prisma.AgentInclude;
+
 type AgentWithLinks = {
   id: string;
   name: string;
@@ -87,10 +96,14 @@ type AgentWithLinks = {
   updatedAt: Date;
   integrations: { integrationId: string }[];
   mcpServers: { mcpServerId: string }[];
-  engineConfig: { config: unknown; version: bigint } | null;
+  engineConfig: { config?: unknown; version: bigint } | null;
 };
 
-function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, ctx: AgentContext): TAgent {
+type PublishedVersion = { version: number; config?: TEngineConfig };
+
+function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, ctx: AgentContext): TAgent;
+function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, ctx: AgentContext): TAgentListItem;
+function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, ctx: AgentContext): TAgentListItem {
   const show = showSecret(ctx.secrets);
   return {
     id: agent.id,
@@ -103,19 +116,26 @@ function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, ctx:
       mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
       sso_id: agent.ssoId,
     },
-    engine_config: mapEngineConfigSecrets(published.config, show),
+    ...(published.config === undefined ? {} : { engine_config: mapEngineConfigSecrets(published.config, show) }),
     engine_config_version: published.version,
     created_at: agent.createdAt.toISOString(),
     updated_at: agent.updatedAt.toISOString(),
-  } as TAgent;
+  } as TAgentListItem;
+}
+
+function publishedOf(agent: AgentWithLinks): { config?: unknown; version: bigint } {
+  if (!agent.engineConfig) throw new AppError('internal', `Agent ${agent.id} has no published engine config.`);
+  return agent.engineConfig;
+}
+
+/** The stored config with its secrets opened (they are sealed with the agent's own key). */
+function openConfig(agentId: string, config: unknown, agentKeys: AgentKeyring): TEngineConfig {
+  return mapEngineConfigSecrets(config as TEngineConfig, agentKeys.boxFor(agentId).open);
 }
 
 function storedConfigOf(agent: AgentWithLinks, agentKeys: AgentKeyring): PublishedConfig {
-  if (!agent.engineConfig) throw new AppError('internal', `Agent ${agent.id} has no published engine config.`);
-  return {
-    config: mapEngineConfigSecrets(agent.engineConfig.config as TEngineConfig, agentKeys.boxFor(agent.id).open),
-    version: Number(agent.engineConfig.version),
-  };
+  const published = publishedOf(agent);
+  return { config: openConfig(agent.id, published.config, agentKeys), version: Number(published.version) };
 }
 
 function notFound(): AppError {
@@ -173,11 +193,9 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
 export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): Promise<TAgent> {
   checkWritable(body, ctx);
   return writeAndPublish(ctx, async (tx) => {
-    const existing = await tx.agent.findFirst({
-      where: { id, workspaceId: ctx.workspaceId },
-      select: { framework: true, config: true },
-    });
-    if (!existing) throw notFound();
+    // The lock comes first, so the stored secrets a mask is matched against are the ones this write replaces.
+    if (!(await lockAgent(tx, ctx.workspaceId, id))) throw notFound();
+    const existing = await tx.agent.findFirstOrThrow({ where: { id }, select: { framework: true, config: true } });
     const kept = withMaskedSecretsKept(body, existing, ctx.box);
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     await tx.agentIntegration.deleteMany({ where: { agentId: id } });
@@ -196,21 +214,40 @@ export async function getAgent(ctx: AgentContext, id: string): Promise<TAgent> {
   return toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx);
 }
 
-export async function listAgents(ctx: AgentContext, page: { limit: number; offset: number }) {
+/** A page of agents; their engine configs only with `include: 'engine_config'`, so that a list stays small. */
+export async function listAgents(
+  ctx: AgentContext,
+  page: { limit: number; offset: number; include?: 'engine_config' | undefined },
+): Promise<{ items: TAgentListItem[]; total: number }> {
   const where = { workspaceId: ctx.workspaceId };
+  const withConfigs = page.include === 'engine_config';
   const [agents, total] = await Promise.all([
     ctx.db.agent.findMany({
       where,
-      include: WITH_LINKS,
+      include: withConfigs ? WITH_LINKS : WITH_LINKS_AND_VERSION,
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       take: page.limit,
       skip: page.offset,
     }),
     ctx.db.agent.count({ where }),
   ]);
+  const items = agents.map((agent) =>
+    withConfigs
+      ? toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx)
+      : toAgentResponse(agent, { version: Number(publishedOf(agent).version) }, ctx),
+  );
+  return { items, total };
+}
+
+/** The agent's engine_configs row: what its engine runs, without the rest of the agent. */
+export async function getEngineConfig(ctx: AgentContext, id: string): Promise<TPublishedEngineConfig> {
+  const row = await ctx.db.engineConfig.findFirst({ where: { agentId: id, workspaceId: ctx.workspaceId } });
+  if (!row) throw notFound();
   return {
-    items: agents.map((agent) => toAgentResponse(agent, storedConfigOf(agent, ctx.agentKeys), ctx)),
-    total,
+    agent_id: row.agentId,
+    version: Number(row.version),
+    config: mapEngineConfigSecrets(openConfig(row.agentId, row.config, ctx.agentKeys), showSecret(ctx.secrets)),
+    updated_at: row.updatedAt.toISOString(),
   };
 }
 

@@ -11,7 +11,14 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
+import {
+  agentBody,
+  createAgentThroughApi,
+  createThroughApi,
+  mcpServerBody,
+  ssoBody,
+  whatsappBody,
+} from '../testing/resource-fixtures.js';
 
 let ctx: ManagerTestContext;
 let owner: SignedInUser;
@@ -21,25 +28,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-async function createResource(user: SignedInUser, path: string, body: object): Promise<string> {
-  const response = await user.agent.post(path).send(body);
-  expect(response.status).toBe(201);
-  return response.body.id;
-}
-
-async function createAgent(user: SignedInUser, resources: Record<string, unknown> = {}) {
-  const response = await user.agent.post('/api/v1/agents/').send(agentBody(resources));
-  expect(response.status).toBe(201);
-  return ZAgent.parse(response.body);
-}
-
 const publishedRow = (agentId: string) => ctx.database.prisma.engineConfig.findUnique({ where: { agentId } });
 
 describe('agents', () => {
   it('creates an agent with its derived engine_config, published as version 1', async () => {
-    const integrationId = await createResource(owner, '/api/v1/integrations/', whatsappBody());
-    const mcpId = await createResource(owner, '/api/v1/mcp-servers/', mcpServerBody());
-    const ssoId = await createResource(owner, '/api/v1/sso/', ssoBody());
+    const integrationId = await createThroughApi(owner, '/api/v1/integrations/', whatsappBody());
+    const mcpId = await createThroughApi(owner, '/api/v1/mcp-servers/', mcpServerBody());
+    const ssoId = await createThroughApi(owner, '/api/v1/sso/', ssoBody());
     const body = agentBody(
       { integration_ids: [integrationId], mcp_server_ids: [mcpId], sso_id: ssoId },
       {
@@ -84,7 +79,7 @@ describe('agents', () => {
 
   it('lists, paginates, gets and deletes; deleting removes the published row', async () => {
     const user = await signUpUser(ctx.app);
-    const [first, second] = [await createAgent(user), await createAgent(user)];
+    const [first, second] = [await createAgentThroughApi(user), await createAgentThroughApi(user)];
     const list = await user.agent.get('/api/v1/agents/?limit=1&offset=1');
     expect(list.status).toBe(200);
     expect(list.headers['x-total-count']).toBe('2');
@@ -123,9 +118,9 @@ describe('agents', () => {
 
   it('refuses unknown ids and ids from another workspace, naming each, and attaches nothing', async () => {
     const stranger = await signUpUser(ctx.app);
-    const theirIntegration = await createResource(stranger, '/api/v1/integrations/', whatsappBody());
-    const theirSso = await createResource(stranger, '/api/v1/sso/', ssoBody());
-    const mine = await createResource(owner, '/api/v1/integrations/', whatsappBody());
+    const theirIntegration = await createThroughApi(stranger, '/api/v1/integrations/', whatsappBody());
+    const theirSso = await createThroughApi(stranger, '/api/v1/sso/', ssoBody());
+    const mine = await createThroughApi(owner, '/api/v1/integrations/', whatsappBody());
     const unknown = randomUUID();
     const response = await owner.agent
       .post('/api/v1/agents/')
@@ -143,8 +138,8 @@ describe('agents', () => {
   });
 
   it('PATCH replaces the agent and republishes with a higher version; an identical PATCH keeps the version', async () => {
-    const agent = await createAgent(owner);
-    const integrationId = await createResource(owner, '/api/v1/integrations/', whatsappBody());
+    const agent = await createAgentThroughApi(owner);
+    const integrationId = await createThroughApi(owner, '/api/v1/integrations/', whatsappBody());
     const replacement = agentBody(
       { integration_ids: [integrationId] },
       { name: 'renamed', framework: 'CUSTOM', agent: { module: 'agents/custom.js:create' } },
@@ -169,7 +164,7 @@ describe('agents', () => {
 
   it("never shows, changes or deletes another workspace's agent, and viewers only read", async () => {
     const stranger = await signUpUser(ctx.app);
-    const theirs = await createAgent(stranger);
+    const theirs = await createAgentThroughApi(stranger);
     expectProblemShape(await owner.agent.get(`/api/v1/agents/${theirs.id}`), 404);
     expectProblemShape(await owner.agent.patch(`/api/v1/agents/${theirs.id}`).send(agentBody()), 404);
     expectProblemShape(await owner.agent.delete(`/api/v1/agents/${theirs.id}`), 404);
@@ -188,12 +183,12 @@ describe('agents', () => {
 describe('the publish protocol', () => {
   it('gives every agent that uses a patched integration the new values and a higher version, atomically', async () => {
     const user = await signUpUser(ctx.app);
-    const integrationId = await createResource(user, '/api/v1/integrations/', whatsappBody());
+    const integrationId = await createThroughApi(user, '/api/v1/integrations/', whatsappBody());
     const agents = [
-      await createAgent(user, { integration_ids: [integrationId] }),
-      await createAgent(user, { integration_ids: [integrationId] }),
+      await createAgentThroughApi(user, { integration_ids: [integrationId] }),
+      await createAgentThroughApi(user, { integration_ids: [integrationId] }),
     ];
-    const bystander = await createAgent(user);
+    const bystander = await createAgentThroughApi(user);
 
     // One statement per look, so each look is a single snapshot of the resource and both configs.
     const reader = await ctx.database.connectClient();
@@ -238,8 +233,8 @@ describe('the publish protocol', () => {
   it('a PATCH that changes nothing in the derived configs keeps their versions', async () => {
     const user = await signUpUser(ctx.app);
     const body = mcpServerBody();
-    const mcpId = await createResource(user, '/api/v1/mcp-servers/', body);
-    const agent = await createAgent(user, { mcp_server_ids: [mcpId] });
+    const mcpId = await createThroughApi(user, '/api/v1/mcp-servers/', body);
+    const agent = await createAgentThroughApi(user, { mcp_server_ids: [mcpId] });
     // Only the resource's own name changes; the engine config carries the typed object, not the name.
     const renamed = await user.agent.patch(`/api/v1/mcp-servers/${mcpId}`).send({ ...body, name: 'renamed' });
     expect(renamed.status).toBe(200);
@@ -252,26 +247,45 @@ describe('the publish protocol', () => {
     listener.on('notification', (message) => heard.push(message.payload ?? ''));
     await listener.query('LISTEN engine_config_changed');
     const user = await signUpUser(ctx.app);
-    const agent = await createAgent(user);
+    const agent = await createAgentThroughApi(user);
     await user.agent.patch(`/api/v1/agents/${agent.id}`).send(agentBody({}, { name: 'changed' }));
     await user.agent.delete(`/api/v1/agents/${agent.id}`);
     // A refused write publishes nothing. Notifications arrive in commit order, so once the marker
     // agent's is heard, anything the refused write had sent would have been heard before it.
     const refused = await user.agent.post('/api/v1/agents/').send(agentBody({ integration_ids: [randomUUID()] }));
     expect(refused.status).toBe(422);
-    const marker = await createAgent(user);
+    const marker = await createAgentThroughApi(user);
     await waitUntil(() => heard.includes(marker.id), { what: "the marker agent's NOTIFY" });
     expect(heard).toEqual([agent.id, agent.id, agent.id, marker.id]);
   });
 });
 
 describe('races', () => {
+  it('20 identical PATCHes of one agent, sent at once, all succeed and leave one set of links', async () => {
+    const user = await signUpUser(ctx.app);
+    const integrationIds = [
+      await createThroughApi(user, '/api/v1/integrations/', whatsappBody()),
+      await createThroughApi(user, '/api/v1/integrations/', whatsappBody()),
+    ];
+    const mcpId = await createThroughApi(user, '/api/v1/mcp-servers/', mcpServerBody());
+    const agent = await createAgentThroughApi(user);
+    const body = agentBody({ integration_ids: integrationIds, mcp_server_ids: [mcpId] }, { name: agent.name });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => user.agent.patch(`/api/v1/agents/${agent.id}`).send(body)),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+    expect(await ctx.database.prisma.agentIntegration.count({ where: { agentId: agent.id } })).toBe(2);
+    expect(await ctx.database.prisma.agentMcpServer.count({ where: { agentId: agent.id } })).toBe(1);
+    // The first PATCH changed the config; the 19 that follow it change nothing, so the version moved once.
+    expect((await publishedRow(agent.id))?.version).toBe(2n);
+  });
+
   it('a DELETE of a resource racing a PATCH that attaches it never leaves a dangling reference (50 rounds)', async () => {
     const user = await signUpUser(ctx.app);
     const outcomes = new Map<string, number>();
     for (let round = 0; round < 50; round++) {
-      const integrationId = await createResource(user, '/api/v1/integrations/', whatsappBody());
-      const agent = await createAgent(user);
+      const integrationId = await createThroughApi(user, '/api/v1/integrations/', whatsappBody());
+      const agent = await createAgentThroughApi(user);
       const [deleted, patched] = await Promise.all([
         user.agent.delete(`/api/v1/integrations/${integrationId}`),
         user.agent
@@ -297,8 +311,8 @@ describe('races', () => {
   it('a PATCH of a resource racing an agent write that attaches it leaves the agent with the new values', async () => {
     const user = await signUpUser(ctx.app);
     for (let round = 0; round < 20; round++) {
-      const mcpId = await createResource(user, '/api/v1/mcp-servers/', mcpServerBody({ timeoutSeconds: 1 }));
-      const agent = await createAgent(user);
+      const mcpId = await createThroughApi(user, '/api/v1/mcp-servers/', mcpServerBody({ timeoutSeconds: 1 }));
+      const agent = await createAgentThroughApi(user);
       const [patchedResource, patchedAgent] = await Promise.all([
         user.agent.patch(`/api/v1/mcp-servers/${mcpId}`).send(mcpServerBody({ timeoutSeconds: 2 })),
         user.agent

@@ -40,7 +40,12 @@ export async function upgradeEngineRoles(db: Db, options: UpgradeEngineRolesOpti
       const missing = await agentsWithoutEngineRole(tx, ids);
       for (const id of missing) await provisionEngineRole(tx, id, options.engineRoles);
       // Re-seals what its engine could not open; a config already sealed with the agent's key is left as it is.
-      await publishEngineConfigs(tx, { agentIds: ids, box: options.box, agentKeys: options.agentKeys });
+      await publishEngineConfigs(tx, {
+        agentIds: ids,
+        box: options.box,
+        agentKeys: options.agentKeys,
+        maxConfigBytes: Number.POSITIVE_INFINITY,
+      });
       return { ids, provisioned: missing.length };
     });
     provisioned += batch.provisioned;

@@ -1,19 +1,16 @@
-import type { MigrationStatus } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { z } from 'zod';
-import { MISSING_CREATEROLE } from '../engine-roles/require-create-role.js';
 import type { ApiRouter } from '../http/api-router.js';
+import { READINESS_REUSE_MS, type Readiness } from './readiness.js';
 
 export type HealthDependencies = {
-  /** Reads which migrations are pending; rejects when the database cannot be reached. */
-  readMigrationStatus: () => Promise<MigrationStatus>;
-  /** Whether the manager's database user may create roles (CREATEROLE), which agent creation needs. */
-  canCreateRoles: () => Promise<boolean>;
+  /** The current readiness, shared by concurrent probes and reused briefly (reuseFor). */
+  readiness: () => Promise<Readiness>;
 };
 
 const TAG = 'health';
 
-export function addHealthRoutes(api: ApiRouter, { readMigrationStatus, canCreateRoles }: HealthDependencies): void {
+export function addHealthRoutes(api: ApiRouter, { readiness }: HealthDependencies): void {
   api.add(
     {
       method: 'get',
@@ -34,8 +31,7 @@ export function addHealthRoutes(api: ApiRouter, { readMigrationStatus, canCreate
       method: 'get',
       path: '/readyz',
       operationId: 'getReadiness',
-      summary:
-        'Readiness: the database is reachable, every migration is applied and the manager may create engine roles',
+      summary: `Readiness: the database is reachable, every migration is applied and the manager may create engine roles. Checked through the manager's pool; probes share one check, whose answer is reused for ${READINESS_REUSE_MS} ms`,
       tag: TAG,
       access: { kind: 'public' },
       responses: {
@@ -46,22 +42,10 @@ export function addHealthRoutes(api: ApiRouter, { readMigrationStatus, canCreate
       },
       problems: { 503: 'The database is unreachable, migrations are pending, or the database user lacks CREATEROLE' },
     },
-    async (_input, req, res) => {
-      let status: MigrationStatus;
-      try {
-        status = await readMigrationStatus();
-      } catch (error) {
-        req.log.warn({ err: error }, 'readiness: database unreachable');
-        throw new AppError('service_unavailable', 'The database is unreachable.');
-      }
-      if (status.pending.length > 0) {
-        throw new AppError(
-          'service_unavailable',
-          `Migrations are pending: ${status.pending.join(', ')}. Run \`pnpm db:migrate\`.`,
-        );
-      }
-      if (!(await canCreateRoles())) throw new AppError('service_unavailable', MISSING_CREATEROLE);
-      res.json({ status: 'ready', migrations: status.applied.length });
+    async (_input, _req, res) => {
+      const answer = await readiness();
+      if (!answer.ready) throw new AppError('service_unavailable', answer.detail);
+      res.json({ status: 'ready', migrations: answer.migrations });
     },
   );
 }

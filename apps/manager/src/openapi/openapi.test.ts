@@ -1,3 +1,10 @@
+import {
+  MCP_ARG_MAX_LENGTH,
+  MCP_ARGS_MAX_ITEMS,
+  MCP_MAP_MAX_ENTRIES,
+  SESSION_KWARGS_MAX_BYTES,
+  URL_MAX_LENGTH,
+} from '@agentplane/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { validate } from '@readme/openapi-parser';
 import request from 'supertest';
@@ -61,6 +68,42 @@ describe('GET /api/v1/openapi.json', () => {
     const init = await request(ctx.app).get('/api/v1/docs/swagger-ui-init.js');
     expect(init.status).toBe(200);
     expect(init.text).toContain('/api/v1/openapi.json');
+  });
+});
+
+describe('problems and limits', () => {
+  type Operation = { responses: Record<string, unknown>; requestBody?: unknown };
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod as Record<string, Operation>).map(([method, operation]) => ({ path, method, operation })),
+    );
+
+  it('documents 400, 413 and 415 on every operation, and 422 on every one that takes a body', () => {
+    const missing = operations().flatMap(({ path, method, operation }) =>
+      ['400', '413', '415', ...(operation.requestBody ? ['422'] : [])]
+        .filter((status) => !(status in operation.responses))
+        .map((status) => `${method} ${path} ${status}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('states the bounds of what a tenant stores', () => {
+    const schemas = document.components?.schemas as Record<
+      string,
+      { properties: Record<string, Record<string, unknown>> }
+    >;
+    const mcp = schemas.MCPServer?.properties ?? {};
+    expect(mcp.args).toMatchObject({ maxItems: MCP_ARGS_MAX_ITEMS, items: { maxLength: MCP_ARG_MAX_LENGTH } });
+    expect(mcp.headers).toMatchObject({ maxProperties: MCP_MAP_MAX_ENTRIES });
+    expect(mcp.env).toMatchObject({ maxProperties: MCP_MAP_MAX_ENTRIES });
+    expect(mcp.url).toMatchObject({ maxLength: URL_MAX_LENGTH });
+    expect(String(mcp.sessionKwargs?.description)).toContain(`${SESSION_KWARGS_MAX_BYTES} bytes`);
+  });
+
+  it('documents the engine-config route and the include parameter of agent lists', () => {
+    expect(document.paths['/api/v1/agents/{id}/engine-config']?.get).toBeDefined();
+    const list = document.paths['/api/v1/agents/']?.get as { parameters: { name: string }[] };
+    expect(list.parameters.map((parameter) => parameter.name)).toContain('include');
   });
 });
 

@@ -4,12 +4,14 @@
 // a stored config are sealed with the agent's own key (its engine holds that key, never SECRETS_KEY).
 import { isDeepStrictEqual } from 'node:util';
 import {
+  ENGINE_CONFIG_MAX_BYTES,
   mapAgentConfigSecrets,
   mapEngineConfigSecrets,
   type TAgentFramework,
   type TEngineConfig,
 } from '@agentplane/contracts';
 import { type AgentKeyring, isSealedWithOtherKey, type Prisma, type SecretBox, type Tx } from '@agentplane/db';
+import { AppError } from '@agentplane/server-kit';
 import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from '../resources/resource-kinds.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
 
@@ -37,8 +39,18 @@ export const AGENT_WITH_RESOURCES = {
  */
 export async function publishEngineConfigs(
   tx: Tx,
-  /** box opens the resources (sealed with the platform key); agentKeys seals each agent's config. */
-  options: { agentIds: string[]; box: SecretBox; agentKeys: AgentKeyring },
+  options: {
+    agentIds: string[];
+    /** Opens the resources (sealed with the platform key). */
+    box: SecretBox;
+    /** Seals each agent's config with the agent's own key. */
+    agentKeys: AgentKeyring;
+    /**
+     * A config that would be larger (stored JSON) refuses the whole write, which rolls back. Only the
+     * start-up upgrade lifts it, to re-seal what is already published whatever its size.
+     */
+    maxConfigBytes?: number;
+  },
 ): Promise<Map<string, PublishedConfig>> {
   const published = new Map<string, PublishedConfig>();
   if (options.agentIds.length === 0) return published;
@@ -74,6 +86,7 @@ export async function publishEngineConfigs(
       continue;
     }
     const sealed = JSON.stringify(mapEngineConfigSecrets(config, agentBox.seal));
+    refuseOversizedConfig(agent.id, sealed, options.maxConfigBytes ?? ENGINE_CONFIG_MAX_BYTES);
     changed.push({ agentId: agent.id, workspaceId: agent.workspaceId, sealed, config });
   }
   if (changed.length === 0) return published;
@@ -97,6 +110,19 @@ export async function publishEngineConfigs(
     changed.map((change) => change.agentId),
   );
   return published;
+}
+
+function refuseOversizedConfig(agentId: string, sealed: string, maxBytes: number): void {
+  const bytes = Buffer.byteLength(sealed, 'utf8');
+  if (bytes <= maxBytes) return;
+  throw new AppError('validation_failed', 'The change would make an engine config larger than the platform allows.', {
+    errors: [
+      {
+        path: 'engine_config',
+        message: `The engine config of agent ${agentId} would be ${bytes} bytes; at most ${maxBytes} are allowed`,
+      },
+    ],
+  });
 }
 
 /**

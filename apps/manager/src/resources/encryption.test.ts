@@ -1,3 +1,4 @@
+import { SECRET_MAX_LENGTH, ZEngineConfig } from '@agentplane/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ManagerTestContext, signUpUser, startManagerTestApp } from '../testing/manager-test-app.js';
 import { agentBody, mcpServerBody, whatsappBody } from '../testing/resource-fixtures.js';
@@ -61,5 +62,21 @@ describe('secrets at rest', () => {
     });
     const published = await user.agent.get(`/api/v1/agents/${agent.body.id}`);
     expect(published.body.engine_config.mcp_servers[0].env).toEqual({ TOKEN: 'plain-env-5' });
+  });
+
+  it("publishes a secret at the cap in a sealed form the engine's schema still accepts", async () => {
+    const user = await signUpUser(ctx.app);
+    // Three UTF-8 bytes per character: the longest sealed form a capped plaintext can have.
+    const longest = '€'.repeat(SECRET_MAX_LENGTH);
+    const mcp = await user.agent
+      .post('/api/v1/mcp-servers/')
+      .send(mcpServerBody({ headers: { 'X-Api-Key': longest } }));
+    expect(mcp.status).toBe(201);
+    const agent = await user.agent.post('/api/v1/agents/').send(agentBody({ mcp_server_ids: [mcp.body.id] }));
+    expect(agent.status).toBe(201);
+    const row = await ctx.database.prisma.engineConfig.findUniqueOrThrow({ where: { agentId: agent.body.id } });
+    const sealed = (row.config as { mcp_servers: { headers: Record<string, string> }[] }).mcp_servers[0]?.headers;
+    expect(sealed?.['X-Api-Key']?.length).toBeGreaterThan(SECRET_MAX_LENGTH);
+    expect(ZEngineConfig.safeParse(row.config).success).toBe(true);
   });
 });

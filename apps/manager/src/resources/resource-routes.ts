@@ -1,4 +1,10 @@
-import { type TSecretsQuery, ZPaginationQuery, ZSecretsQuery, ZUuid } from '@agentplane/contracts';
+import {
+  ENGINE_CONFIG_MAX_BYTES,
+  type TSecretsQuery,
+  ZPaginationQuery,
+  ZSecretsQuery,
+  ZUuid,
+} from '@agentplane/contracts';
 import type { AgentKeyring, Db, EngineRoleSettings, SecretBox } from '@agentplane/db';
 import type { EgressAllowList } from '@agentplane/server-kit';
 import type { Request } from 'express';
@@ -51,6 +57,9 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
         422: "Body failed validation, or configures what the operator's settings do not allow (the detail names the setting)",
       }
     : {};
+  const refusedUpdate = {
+    422: `${refused[422] ?? 'Body failed validation'}, or would make the engine_config of an agent using it larger than ${ENGINE_CONFIG_MAX_BYTES / 1024} KiB (path engine_config)`,
+  };
 
   api.add(
     {
@@ -118,7 +127,7 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       query: ZSecretsQuery,
       body: kind.updateBody,
       responses: { 200: { description: `The updated ${kind.label}`, schema: kind.response } },
-      problems: { ...notFound, ...refused },
+      problems: { ...notFound, ...refusedUpdate },
     },
     async ({ params, query, body }, req, res) => {
       res.json(await updateResource(kind, contextOf(req, query), params.id, bodyOf(body)));

@@ -1,5 +1,8 @@
-// Valid bodies for each managed resource kind and for agents, with overridable parts.
+// Valid bodies for each managed resource kind and for agents, with overridable parts, and creating
+// them through the API.
 import { randomUUID } from 'node:crypto';
+import { type TAgent, ZAgent } from '@agentplane/contracts';
+import type { SignedInUser } from './manager-test-app.js';
 
 const suffix = () => randomUUID().slice(0, 8);
 
@@ -41,4 +44,23 @@ export function agentBody(resources: Record<string, unknown> = {}, overrides: Re
     resources,
     ...overrides,
   };
+}
+
+async function postCreated(user: SignedInUser, path: string, body: object): Promise<Record<string, unknown>> {
+  const response = await user.agent.post(path).send(body);
+  if (response.status !== 201) throw new Error(`POST ${path}: expected 201, got ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** Creates through the API (`path` below the host, e.g. /api/v1/integrations/) and returns the new id. */
+export async function createThroughApi(user: SignedInUser, path: string, body: object): Promise<string> {
+  return (await postCreated(user, path, body)).id as string;
+}
+
+/** Creates an agent using `resources` through the API. */
+export async function createAgentThroughApi(
+  user: SignedInUser,
+  resources: Record<string, unknown> = {},
+): Promise<TAgent> {
+  return ZAgent.parse(await postCreated(user, '/api/v1/agents/', agentBody(resources)));
 }

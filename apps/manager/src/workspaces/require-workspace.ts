@@ -29,10 +29,9 @@ function checkRole(role: TRole, minRole: TRole): void {
 function headerWorkspaceId(req: Request): string | undefined {
   const header = req.headers['x-workspace-id'];
   if (header === undefined || header === '' || header === 'null') return undefined;
-  if (typeof header !== 'string' || !ZUuid.safeParse(header).success) {
-    throw new AppError('bad_request', 'The x-workspace-id header must be a workspace UUID.');
-  }
-  return header;
+  const parsed = ZUuid.safeParse(header);
+  if (!parsed.success) throw new AppError('bad_request', 'The x-workspace-id header must be a workspace UUID.');
+  return parsed.data;
 }
 
 /** The x-workspace-id workspace, or the caller's default (earliest membership) when the header is absent. */
@@ -55,9 +54,9 @@ export function requireHeaderWorkspace(db: Db, minRole: TRole): RequestHandler {
 /** The workspace named by the `:id` path parameter; to a non-member it does not exist (404). */
 export function requirePathWorkspace(db: Db, minRole: TRole): RequestHandler {
   return async (req, _res, next) => {
-    const id = req.params.id;
-    if (typeof id !== 'string' || !ZUuid.safeParse(id).success)
-      throw new AppError('bad_request', 'The workspace id must be a UUID.');
+    const parsed = ZUuid.safeParse(req.params.id);
+    if (!parsed.success) throw new AppError('bad_request', 'The workspace id must be a UUID.');
+    const id = parsed.data;
     const membership = await findMembership(req, db, id);
     if (!membership) throw new AppError('not_found', 'No such workspace.');
     checkRole(membership.role, minRole);

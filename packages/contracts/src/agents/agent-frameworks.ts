@@ -1,7 +1,9 @@
 // The typed `agent` object of each framework an engine can host.
 import { z } from 'zod';
-import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
+import { IDENTIFIER_MAX_LENGTH, INSTRUCTIONS_MAX_LENGTH, PATH_MAX_LENGTH } from '../common/limits.js';
+import { EGRESS_RULE, makeUrlText, ZNonBlankString } from '../common/primitives.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
+import { makeSecretString } from '../secrets/secret-string.js';
 
 export const AGENT_FRAMEWORKS = ['LLM', 'LANGGRAPH', 'CUSTOM'] as const;
 export type TAgentFramework = (typeof AGENT_FRAMEWORKS)[number];
@@ -14,23 +16,20 @@ const ZModel = z
     // `openai` speaks the OpenAI chat-completions API: with `baseUrl` that is also vLLM, Ollama or LM Studio.
     // `mock` is a deterministic model for demos and tests.
     provider: z.enum(LLM_PROVIDERS),
-    name: ZNonBlankString,
-    baseUrl: z
-      .url({ protocol: /^https?$/ })
+    name: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
+    baseUrl: makeUrlText(z.url({ protocol: /^https?$/ }))
       .optional()
       .meta({
         description: `An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only. ${EGRESS_RULE}`,
       }),
-    apiKey: z
-      .string()
-      .min(1)
-      .max(4096)
+    apiKey: makeSecretString(z.string().min(1))
       .optional()
       .meta({
-        description: `The API key for this model, sealed in the published engine config too. ${SECRET_FIELD_RULE}`,
+        description: `The API key for this model, sealed at rest and in the published engine config. ${SECRET_FIELD_RULE}`,
       }),
     apiKeyEnv: z
       .string()
+      .max(IDENTIFIER_MAX_LENGTH)
       .regex(/^[A-Z_][A-Z0-9_]*$/, 'Must be an environment variable name such as OPENAI_API_KEY')
       .optional()
       .meta({
@@ -46,7 +45,7 @@ const ZModel = z
 export const ZLlmAgentConfig = z
   .strictObject({
     model: ZModel,
-    instructions: z.string().max(100_000).optional(),
+    instructions: z.string().max(INSTRUCTIONS_MAX_LENGTH).optional(),
     temperature: z.number().min(0).max(2).optional(),
     maxSteps: z.number().int().min(1).max(100).default(LLM_MAX_STEPS_DEFAULT),
   })
@@ -68,6 +67,7 @@ function describeRefusedModulePath(reference: string): string | undefined {
 /** `path/to/module.js:exportName`, relative to the engine's agents directory (ENGINE_AGENTS_DIR). */
 export const ZModuleReference = z
   .string()
+  .max(PATH_MAX_LENGTH)
   .regex(/^[^:\0]+\.(?:m?js|cjs):[A-Za-z_$][\w$]*$/, 'Must look like "path/to/module.js:exportName"')
   .superRefine((reference, ctx) => {
     const refused = describeRefusedModulePath(reference);

@@ -1,5 +1,7 @@
 // Bodies and response of /api/v1/agents.
 import { z } from 'zod';
+import { AGENT_RESOURCE_IDS_MAX_ITEMS, DESCRIPTION_MAX_LENGTH } from '../common/limits.js';
+import { ZPaginationQuery } from '../common/pagination.js';
 import { ZIsoDateTime, ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZEngineConfig } from '../engine/engine-config.js';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from './agent-frameworks.js';
@@ -7,7 +9,7 @@ import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from './agent-framewo
 function uniqueIds(what: string) {
   return z
     .array(ZUuid)
-    .max(100)
+    .max(AGENT_RESOURCE_IDS_MAX_ITEMS)
     .superRefine((ids, ctx) => {
       ids.forEach((id, index) => {
         if (ids.indexOf(id) !== index) ctx.addIssue({ code: 'custom', path: [index], message: `Duplicate ${what} id` });
@@ -28,7 +30,7 @@ export type TAgentResources = z.infer<typeof ZAgentResources>;
 function agentBody<F extends TAgentFramework>(framework: F) {
   return z.strictObject({
     name: ZResourceName,
-    description: z.string().trim().max(2000).nullable().optional(),
+    description: z.string().trim().max(DESCRIPTION_MAX_LENGTH).nullable().optional(),
     framework: z.literal(framework),
     agent: AGENT_CONFIG_BY_FRAMEWORK[framework],
     resources: ZAgentResources.default(() => ({ integration_ids: [], mcp_server_ids: [], sso_id: null })),
@@ -89,3 +91,39 @@ export const ZAgent = z
   .discriminatedUnion('framework', [agentResponse('LLM'), agentResponse('LANGGRAPH'), agentResponse('CUSTOM')])
   .meta({ id: 'Agent', description: 'An agent, with the engine_config its engine runs' });
 export type TAgent = z.infer<typeof ZAgent>;
+
+export const AGENT_LIST_INCLUDES = ['engine_config'] as const;
+
+// A list stays small whatever the configs weigh: each engine_config may be up to ENGINE_CONFIG_MAX_BYTES.
+export const ZAgentListQuery = ZPaginationQuery.extend({
+  include: z.enum(AGENT_LIST_INCLUDES).optional().meta({
+    description:
+      "engine_config: inline each agent's whole engine_config (left out by default; see GET /agents/{id}/engine-config)",
+  }),
+});
+export type TAgentListQuery = z.infer<typeof ZAgentListQuery>;
+
+function agentListItem<F extends TAgentFramework>(framework: F) {
+  return agentResponse(framework).extend({
+    engine_config: ZEngineConfig.optional().meta({ description: 'Only with ?include=engine_config' }),
+  });
+}
+
+export const ZAgentListItem = z
+  .discriminatedUnion('framework', [agentListItem('LLM'), agentListItem('LANGGRAPH'), agentListItem('CUSTOM')])
+  .meta({
+    id: 'AgentListItem',
+    description: 'An agent in a list: its engine_config_version always, its engine_config only when asked for',
+  });
+export type TAgentListItem = z.infer<typeof ZAgentListItem>;
+
+/** The engine_configs row of one agent: what its engine polls and runs. */
+export const ZPublishedEngineConfig = z
+  .strictObject({
+    agent_id: ZUuid,
+    version: z.number().int().min(1),
+    config: ZEngineConfig,
+    updated_at: ZIsoDateTime,
+  })
+  .meta({ id: 'PublishedEngineConfig', description: "An agent's published engine_config and its version" });
+export type TPublishedEngineConfig = z.infer<typeof ZPublishedEngineConfig>;

@@ -1,10 +1,13 @@
 // Field-level schemas shared by several contracts.
 import { z } from 'zod';
+import { NAME_MAX_LENGTH, URL_MAX_LENGTH } from './limits.js';
 
-export const ZUuid = z.uuid();
+// Lower-cased, so that an id sent in upper case names the same row on every verb: ids are compared
+// as strings after the database answers (the rows come back lower-case).
+export const ZUuid = z.uuid().toLowerCase();
 export type TUuid = z.infer<typeof ZUuid>;
 
-export const RESOURCE_NAME_MAX_LENGTH = 200;
+export const RESOURCE_NAME_MAX_LENGTH = NAME_MAX_LENGTH;
 
 // Names are shown in lists and UIs, where surrounding whitespace is never meaningful, so it is dropped.
 export const ZResourceName = z.string().trim().min(1).max(RESOURCE_NAME_MAX_LENGTH);
@@ -13,6 +16,21 @@ export type TResourceName = z.infer<typeof ZResourceName>;
 // For secrets and identifiers that are stored byte for byte: trimming a token would silently
 // change it, so the value is kept as sent and only a blank one is refused.
 export const ZNonBlankString = z.string().regex(/\S/, { error: 'Must not be empty or blank' });
+
+// Control characters, format characters (bidirectional overrides and isolates, zero-width ones), lone
+// surrogates and spaces. WHATWG URL parsing percent-encodes most of them instead of failing, so a URL
+// that displays as one address could name another.
+const INVISIBLE_IN_URL = /[\p{Cc}\p{Cf}\p{Cs}\p{Z}]/u;
+
+/** A URL a tenant configures (`base` checks its form): bounded, and nothing in it that displays differently than it reads. */
+export function makeUrlText<S extends z.ZodString | z.ZodURL>(base: S) {
+  return base.max(URL_MAX_LENGTH).refine((url) => !INVISIBLE_IN_URL.test(url), {
+    message: 'Must not contain control, format (such as bidirectional override) or space characters',
+    abort: true,
+  });
+}
+
+export const ZUrlText = makeUrlText(z.string());
 
 // Timestamps leave the API as Date#toISOString() output; an explicit offset is accepted too.
 export const ZIsoDateTime = z.iso.datetime({ offset: true });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { formatZodIssues } from '../common/format-zod-issues.js';
+import { IDENTIFIER_MAX_LENGTH, SECRET_MAX_LENGTH } from '../common/limits.js';
 import { WHATSAPP_SECRET_FIELDS, ZWhatsAppConfig } from './whatsapp-config.js';
 
 const minimal = { accessToken: 'EAAG-token', phoneNumberId: '1234567890', verifyToken: 'verify-me' };
@@ -54,6 +55,18 @@ describe('ZWhatsAppConfig', () => {
     expect(ZWhatsAppConfig.parse({ ...minimal, allowUnsignedDeliveries: true }).allowUnsignedDeliveries).toBe(true);
     expect(ZWhatsAppConfig.parse(minimal)).not.toHaveProperty('allowUnsignedDeliveries');
     expect(rejectedPaths({ ...minimal, allowUnsignedDeliveries: 'true' })).toEqual(['allowUnsignedDeliveries']);
+  });
+
+  it('caps each field', () => {
+    const long = 'x'.repeat(SECRET_MAX_LENGTH + 1);
+    expect(rejectedPaths({ ...minimal, accessToken: long, verifyToken: long, appSecret: long }).sort()).toEqual([
+      'accessToken',
+      'appSecret',
+      'verifyToken',
+    ]);
+    expect(rejectedPaths({ ...minimal, phoneNumberId: '1'.repeat(IDENTIFIER_MAX_LENGTH + 1) })).toEqual([
+      'phoneNumberId',
+    ]);
   });
 
   it('rejects unknown fields by name', () => {

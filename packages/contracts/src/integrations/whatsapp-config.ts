@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { IDENTIFIER_MAX_LENGTH } from '../common/limits.js';
 import { ZNonBlankString } from '../common/primitives.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
+import { makeSecretString } from '../secrets/secret-string.js';
 
-const ZSecret = ZNonBlankString.meta({ description: SECRET_FIELD_RULE });
+const ZSecret = makeSecretString(ZNonBlankString).meta({ description: SECRET_FIELD_RULE });
 
 export const WHATSAPP_API_VERSION_DEFAULT = 'v21.0';
 
@@ -10,10 +12,11 @@ export const ZWhatsAppConfig = z
   .strictObject({
     accessToken: ZSecret,
     // Not a secret, and it becomes a URL path segment of the Graph API call, so stray whitespace is dropped.
-    phoneNumberId: z.string().trim().min(1),
+    phoneNumberId: z.string().trim().min(1).max(IDENTIFIER_MAX_LENGTH),
     verifyToken: ZSecret,
     apiVersion: z
       .string()
+      .max(IDENTIFIER_MAX_LENGTH)
       .regex(/^v\d+\.\d+$/, { error: 'Must be a Graph API version such as "v21.0"' })
       .default(WHATSAPP_API_VERSION_DEFAULT),
     // Optional extension: when set, the engine checks X-Hub-Signature-256 on incoming webhooks.

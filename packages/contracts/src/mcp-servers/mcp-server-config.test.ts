@@ -1,6 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { formatIssuePath, formatZodIssues } from '../common/format-zod-issues.js';
+import {
+  IDENTIFIER_MAX_LENGTH,
+  MCP_ARG_MAX_LENGTH,
+  MCP_ARGS_MAX_ITEMS,
+  MCP_MAP_KEY_MAX_LENGTH,
+  MCP_MAP_MAX_ENTRIES,
+  PATH_MAX_LENGTH,
+  SECRET_MAX_LENGTH,
+  SESSION_KWARGS_MAX_BYTES,
+  SESSION_KWARGS_MAX_DEPTH,
+  URL_MAX_LENGTH,
+} from '../common/limits.js';
 import { ZMcpServerConfig } from './mcp-server-config.js';
 
 const minimalHttp = { name: 'everything', url: 'http://127.0.0.1:3001/mcp' };
@@ -142,6 +154,67 @@ describe('ZMcpServerConfig field rules', () => {
 
   it('rejects unknown fields, including snake_case spellings of known ones', () => {
     expect(rejectedPaths({ ...minimalHttp, timeout_seconds: 5 })).toEqual(['timeout_seconds']);
+  });
+});
+
+describe('ZMcpServerConfig limits', () => {
+  const stdio = { name: 'x', transport: 'stdio', command: '/usr/bin/node' };
+  const entries = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`K${i}`, 'v']));
+  const nested = (depth: number) => {
+    let value: unknown = 1;
+    for (let level = 0; level < depth; level++) value = { k: value };
+    return value as Record<string, unknown>;
+  };
+
+  it('accepts every field at its cap', () => {
+    const atCaps = {
+      ...stdio,
+      name: 'n'.repeat(IDENTIFIER_MAX_LENGTH),
+      args: Array.from({ length: MCP_ARGS_MAX_ITEMS }, () => 'a'.repeat(MCP_ARG_MAX_LENGTH)),
+      headers: entries(MCP_MAP_MAX_ENTRIES),
+      env: { [`E${'N'.repeat(MCP_MAP_KEY_MAX_LENGTH - 1)}`]: 'v'.repeat(SECRET_MAX_LENGTH) },
+      sessionKwargs: nested(SESSION_KWARGS_MAX_DEPTH),
+    };
+    expect(ZMcpServerConfig.safeParse(atCaps).success).toBe(true);
+  });
+
+  it.each([
+    ['name', { name: 'n'.repeat(IDENTIFIER_MAX_LENGTH + 1) }, 'name'],
+    ['command', { command: `/${'c'.repeat(PATH_MAX_LENGTH)}` }, 'command'],
+    ['cwd', { cwd: `/${'c'.repeat(PATH_MAX_LENGTH)}` }, 'cwd'],
+    ['args count', { args: Array.from({ length: MCP_ARGS_MAX_ITEMS + 1 }, () => 'a') }, 'args'],
+    ['one arg', { args: ['ok', 'a'.repeat(MCP_ARG_MAX_LENGTH + 1)] }, 'args[1]'],
+    ['header count', { headers: entries(MCP_MAP_MAX_ENTRIES + 1) }, 'headers'],
+    ['header name', { headers: { 'X Bad': 'v' } }, 'headers["X Bad"]'],
+    ['header value', { headers: { 'X-Key': 'v'.repeat(SECRET_MAX_LENGTH + 1) } }, 'headers["X-Key"]'],
+    ['header line break', { headers: { 'X-Key': 'a\r\nX-Injected: 1' } }, 'headers["X-Key"]'],
+    ['env count', { env: entries(MCP_MAP_MAX_ENTRIES + 1) }, 'env'],
+    [
+      'env name',
+      { env: { [`E${'N'.repeat(MCP_MAP_KEY_MAX_LENGTH)}`]: 'v' } },
+      `env.E${'N'.repeat(MCP_MAP_KEY_MAX_LENGTH)}`,
+    ],
+    ['env value', { env: { TOKEN: 'v'.repeat(SECRET_MAX_LENGTH + 1) } }, 'env.TOKEN'],
+    [
+      'sessionKwargs depth',
+      { sessionKwargs: nested(SESSION_KWARGS_MAX_DEPTH + 1) },
+      `sessionKwargs${'.k'.repeat(SESSION_KWARGS_MAX_DEPTH)}`,
+    ],
+    ['sessionKwargs size', { sessionKwargs: { big: 'x'.repeat(SESSION_KWARGS_MAX_BYTES) } }, 'sessionKwargs'],
+  ])('refuses an oversized %s, naming it', (_what, fields, path) => {
+    expect(rejectedPaths({ ...stdio, ...fields })).toEqual([path]);
+  });
+
+  it('measures sessionKwargs in bytes of UTF-8, not in characters', () => {
+    const euros = '€'.repeat(Math.ceil(SESSION_KWARGS_MAX_BYTES / 3));
+    expect(rejectedPaths({ ...stdio, sessionKwargs: { euros } })).toEqual(['sessionKwargs']);
+  });
+
+  it('refuses a url that hides a bidirectional override, and an overlong one', () => {
+    expect(rejected({ name: 'x', url: 'https://example.com/\u202Etxt.exe' })).toEqual([
+      { path: 'url', message: 'Must not contain control, format (such as bidirectional override) or space characters' },
+    ]);
+    expect(rejectedPaths({ name: 'x', url: `https://example.com/${'a'.repeat(URL_MAX_LENGTH)}` })).toEqual(['url']);
   });
 });
 

@@ -1,7 +1,19 @@
 // The spec's "MCPServer" object. Keys keep the spec's camelCase exactly.
 import { z } from 'zod';
-import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
+import { findJsonProblem } from '../common/json-checks.js';
+import {
+  IDENTIFIER_MAX_LENGTH,
+  MCP_ARG_MAX_LENGTH,
+  MCP_ARGS_MAX_ITEMS,
+  MCP_MAP_KEY_MAX_LENGTH,
+  MCP_MAP_MAX_ENTRIES,
+  PATH_MAX_LENGTH,
+  SESSION_KWARGS_MAX_BYTES,
+  SESSION_KWARGS_MAX_DEPTH,
+} from '../common/limits.js';
+import { EGRESS_RULE, ZNonBlankString, ZUrlText } from '../common/primitives.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
+import { makeSecretString } from '../secrets/secret-string.js';
 import { describeRefusedEnvName } from './launch-variables.js';
 
 export const MCP_TRANSPORTS = ['streamable_http', 'sse', 'stdio', 'websocket'] as const;
@@ -30,8 +42,29 @@ function readProtocol(url: string): string | undefined {
   }
 }
 
-const ZStdioEnv = z
-  .record(z.string(), z.string())
+// zod skips a key `__proto__` without a word; the manager refuses it in any request body before this runs.
+const ZMapKey = z.string().max(MCP_MAP_KEY_MAX_LENGTH);
+
+/** A string map of at most MCP_MAP_MAX_ENTRIES entries. */
+function makeStringMap(key: z.ZodType<string>, value: z.ZodType<string>) {
+  return z
+    .record(key, value)
+    .refine((map) => Object.keys(map).length <= MCP_MAP_MAX_ENTRIES, {
+      message: `Must have at most ${MCP_MAP_MAX_ENTRIES} entries`,
+    })
+    .meta({ maxProperties: MCP_MAP_MAX_ENTRIES });
+}
+
+// An HTTP field name is a token (RFC 9110), and a value may not break the header line.
+const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const ZHeaders = makeStringMap(
+  ZMapKey.regex(HTTP_TOKEN, 'Must be an HTTP header name'),
+  makeSecretString(z.string()).regex(/^[^\r\n\0]*$/, 'Must not contain a line break or NUL'),
+)
+  .default(() => ({}))
+  .meta({ description: `Headers sent to the server. Each value: ${SECRET_FIELD_RULE}` });
+
+const ZStdioEnv = makeStringMap(ZMapKey, makeSecretString(z.string()))
   .superRefine((env, ctx) => {
     for (const name of Object.keys(env)) {
       const refused = describeRefusedEnvName(name);
@@ -45,6 +78,7 @@ const ZStdioEnv = z
 
 const ZStdioCwd = z
   .string()
+  .max(PATH_MAX_LENGTH)
   .refine(
     (cwd) => cwd.startsWith('/') && !cwd.split('/').includes('..'),
     'must be an absolute path without ".." segments',
@@ -54,38 +88,54 @@ const ZStdioCwd = z
       "Working directory of a stdio server: absolute, and inside the operator's MCP_STDIO_CWD_ROOT (refused when that is unset)",
   });
 
+/** Bounded in depth first, so that measuring its size cannot recurse without end. */
+const ZSessionKwargs = z
+  .record(ZMapKey, z.unknown())
+  .superRefine((kwargs, ctx) => {
+    const problem = findJsonProblem(kwargs, { maxDepth: SESSION_KWARGS_MAX_DEPTH });
+    if (problem !== undefined) {
+      ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+      return;
+    }
+    const bytes = new TextEncoder().encode(JSON.stringify(kwargs)).length;
+    if (bytes > SESSION_KWARGS_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `Must be at most ${SESSION_KWARGS_MAX_BYTES} bytes as JSON (${bytes})` });
+    }
+  })
+  .default(() => ({}))
+  .meta({
+    description: `Additional session parameters: at most ${SESSION_KWARGS_MAX_BYTES} bytes as JSON, nested at most ${SESSION_KWARGS_MAX_DEPTH} deep`,
+  });
+
 export const ZMcpServerConfig = z
   .strictObject({
-    name: ZNonBlankString,
+    name: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
     transport: z.enum(MCP_TRANSPORTS).default('streamable_http'),
     // Checked against the transport below, which also reports an empty url once rather than twice.
-    url: z
-      .string()
-      .optional()
-      .describe(`The server's URL (streamable_http, sse: http(s); websocket: ws(s)). ${EGRESS_RULE}`),
-    command: ZNonBlankString.optional().meta({
+    url: ZUrlText.optional().describe(
+      `The server's URL (streamable_http, sse: http(s); websocket: ws(s)). ${EGRESS_RULE}`,
+    ),
+    command: ZNonBlankString.max(PATH_MAX_LENGTH).optional().meta({
       description:
         'Executable of a stdio server. The command line (command and args) must be one the operator permits in MCP_STDIO_COMMANDS; none is by default',
     }),
     args: z
-      .array(z.string())
+      .array(z.string().max(MCP_ARG_MAX_LENGTH))
+      .max(MCP_ARGS_MAX_ITEMS)
       .default(() => [])
       .meta({
         description:
           'Arguments of a stdio server: the ones an MCP_STDIO_COMMANDS entry pins, then only the extra arguments it allows',
       }),
-    headers: z
-      .record(z.string(), z.string())
-      .default(() => ({}))
-      .meta({ description: `Headers sent to the server. Each value: ${SECRET_FIELD_RULE}` }),
+    headers: ZHeaders,
     env: ZStdioEnv,
     cwd: ZStdioCwd.optional(),
-    encoding: z.string().min(1).default('utf-8'),
+    encoding: z.string().min(1).max(IDENTIFIER_MAX_LENGTH).default('utf-8'),
     encodingErrorHandler: z.enum(ENCODING_ERROR_HANDLERS).default('strict'),
     timeoutSeconds: ZTimeoutSeconds.default(30),
     sseReadTimeoutSeconds: ZTimeoutSeconds.default(300),
     terminateOnClose: z.boolean().default(true),
-    sessionKwargs: z.record(z.string(), z.unknown()).default(() => ({})),
+    sessionKwargs: ZSessionKwargs,
   })
   .superRefine((server, ctx) => {
     if (server.transport === 'stdio') {

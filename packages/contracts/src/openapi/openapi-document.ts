@@ -7,6 +7,7 @@ import {
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { JSON_BODY_MAX_BYTES, JSON_MAX_DEPTH } from '../common/limits.js';
 import { ZProblem } from '../common/problem.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -58,16 +59,29 @@ function toResponseConfig(response: OpenApiResponse): ResponseConfig {
   };
 }
 
+const UNSTORABLE =
+  `a NUL character, a lone UTF-16 surrogate or a "__proto__" key anywhere, or nesting deeper than ${JSON_MAX_DEPTH}; ` +
+  '`errors` names the path';
+
+// Every request passes the same gates before its route does: whatever the operation, a body that is sent
+// must be JSON (415), well-formed (400), within the byte limit (413) and storable (422).
 function problemResponses(route: OpenApiRoute): Record<number, ResponseConfig> {
-  const problems: Record<number, string> = {};
-  if (route.params || route.query || route.workspaceScoped) problems[400] = 'Malformed path, query or header';
+  const malformed = [
+    'Malformed JSON body, or a NUL in the query string',
+    ...(route.params ? ['a path id that is not a UUID or not percent-encoded UTF-8'] : []),
+    ...(route.query ? ['a bad query parameter'] : []),
+    ...(route.workspaceScoped ? ['an x-workspace-id that is not a UUID'] : []),
+  ];
+  const problems: Record<number, string> = {
+    400: malformed.join('; '),
+    413: `Body larger than ${JSON_BODY_MAX_BYTES / 1024 / 1024} MiB`,
+    415: 'A body that is not application/json',
+    422: route.body
+      ? `Body failed validation (\`errors\` names each field), or holds ${UNSTORABLE}`
+      : `A body was sent (this operation reads none) that holds ${UNSTORABLE}`,
+  };
   if (route.authenticated) problems[401] = 'No valid session';
   if (route.workspaceScoped) problems[403] = 'Not a member of the workspace, or the role is too low';
-  if (route.body) {
-    problems[413] = 'Body larger than 1 MiB';
-    problems[415] = 'Body is not application/json';
-    problems[422] = 'Body failed validation; `errors` names each field';
-  }
   Object.assign(problems, route.problems);
   return Object.fromEntries(Object.entries(problems).map(([status, text]) => [status, problem(text)]));
 }

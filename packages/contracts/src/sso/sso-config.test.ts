@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { SSO_ALLOWED_DOMAINS_MAX_ITEMS, SSO_ALLOWED_EMAILS_MAX_ITEMS } from '../common/limits.js';
 import { ZSsoConfig } from './sso-config.js';
 
 const valid = { issuer: 'https://login.example.com/realms/acme', audience: 'agents' };
@@ -38,5 +39,15 @@ describe('ZSsoConfig', () => {
 
   it('rejects unknown fields', () => {
     expect(pathsOf({ ...valid, clientSecret: 'x' })).toEqual(['']);
+  });
+
+  it('caps the allow-lists and refuses an issuer hiding a bidirectional override', () => {
+    const domains = Array.from({ length: SSO_ALLOWED_DOMAINS_MAX_ITEMS + 1 }, (_, i) => `d${i}.example.com`);
+    const emails = Array.from({ length: SSO_ALLOWED_EMAILS_MAX_ITEMS + 1 }, (_, i) => `u${i}@example.com`);
+    expect(pathsOf({ ...valid, allowedDomains: domains, allowedEmails: emails }).sort()).toEqual([
+      'allowedDomains',
+      'allowedEmails',
+    ]);
+    expect(pathsOf({ ...valid, issuer: 'https://login.example.com/\u202Ecom' })).toEqual(['issuer']);
   });
 });

@@ -1,6 +1,13 @@
 // The OIDC setting an engine uses to check `Authorization: Bearer` tokens on its run endpoint.
 import { z } from 'zod';
-import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
+import {
+  DOMAIN_MAX_LENGTH,
+  EMAIL_MAX_LENGTH,
+  SSO_ALLOWED_DOMAINS_MAX_ITEMS,
+  SSO_ALLOWED_EMAILS_MAX_ITEMS,
+  URL_MAX_LENGTH,
+} from '../common/limits.js';
+import { EGRESS_RULE, ZNonBlankString, ZUrlText } from '../common/primitives.js';
 
 // Only public-key algorithms: an HMAC algorithm would let anyone holding the public JWKS forge tokens.
 export const ASYMMETRIC_JWT_ALGORITHMS = [
@@ -21,7 +28,7 @@ export const SSO_ALGORITHMS_DEFAULT: TJwtAlgorithm[] = ['RS256', 'ES256'];
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** https, or plain http for a loopback host only (a local issuer in development and tests). */
-export const ZIssuerUrl = z.string().superRefine((value, ctx) => {
+export const ZIssuerUrl = ZUrlText.superRefine((value, ctx) => {
   let url: URL;
   try {
     url = new URL(value);
@@ -42,16 +49,18 @@ export const ZSsoConfig = z
   .strictObject({
     enabled: z.boolean().default(true),
     issuer: ZIssuerUrl.describe(`The OIDC issuer; its discovery document is fetched from it. ${EGRESS_RULE}`),
-    audience: ZNonBlankString,
+    audience: ZNonBlankString.max(URL_MAX_LENGTH),
     jwksUri: ZIssuerUrl.optional().describe(`The issuer's JWKS, skipping discovery. ${EGRESS_RULE}`),
     algorithms: z
       .array(z.enum(ASYMMETRIC_JWT_ALGORITHMS))
       .min(1)
+      .max(ASYMMETRIC_JWT_ALGORITHMS.length)
       .refine((algorithms) => new Set(algorithms).size === algorithms.length, 'Must not repeat an algorithm')
       .default(() => [...SSO_ALGORITHMS_DEFAULT]),
-    allowedEmails: z.array(z.email().toLowerCase()).optional(),
+    allowedEmails: z.array(z.email().max(EMAIL_MAX_LENGTH).toLowerCase()).max(SSO_ALLOWED_EMAILS_MAX_ITEMS).optional(),
     allowedDomains: z
-      .array(z.string().toLowerCase().regex(DOMAIN, 'Must be a domain name such as example.com'))
+      .array(z.string().max(DOMAIN_MAX_LENGTH).toLowerCase().regex(DOMAIN, 'Must be a domain name such as example.com'))
+      .max(SSO_ALLOWED_DOMAINS_MAX_ITEMS)
       .optional(),
   })
   .meta({ id: 'SsoConfig', description: 'OIDC settings that protect an agent engine' });

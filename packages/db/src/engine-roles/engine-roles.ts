@@ -4,13 +4,11 @@
 // checkpoints. Role statements take no bind parameters, so every name here is derived from a UUID
 // that was checked first and every value is quoted. Leaves Prisma for what it cannot express (DDL).
 import { randomBytes } from 'node:crypto';
-import type { Db, Tx } from '../client.js';
+import type { SqlRunner } from '../client.js';
 import { quoteIdentifier } from '../embedded/database-admin.js';
 import { CHECKPOINT_DATA_TABLES, checkpointTableStatements } from './checkpoint-tables.js';
 import { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName } from './engine-role-names.js';
 import { scramSha256Verifier } from './scram-verifier.js';
-
-export type SqlRunner = Pick<Db | Tx, '$executeRawUnsafe' | '$queryRawUnsafe'>;
 
 export type EngineRoleSettings = {
   /** Most connections the engine role may hold at once, across its replicas. */

@@ -163,12 +163,12 @@ describe('readMigrationStatus', () => {
   it('lists pending migrations until they are applied', async () => {
     const database = await emptyDatabase();
     const dir = defaultMigrationsDir();
-    expect(await readMigrationStatus(database.url, dir)).toEqual({
+    expect(await readMigrationStatus(database.prisma, dir)).toEqual({
       applied: [],
       pending: await projectMigrations(),
     });
     await migrate({ databaseUrl: database.url, migrationsDir: dir });
-    expect(await readMigrationStatus(database.url, dir)).toEqual({
+    expect(await readMigrationStatus(database.prisma, dir)).toEqual({
       applied: await projectMigrations(),
       pending: [],
     });

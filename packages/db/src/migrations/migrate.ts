@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { SqlRunner } from '../client.js';
 import {
   defaultMigrationsDir,
   MigrationChecksumError,
@@ -49,29 +50,27 @@ export async function migrate(options: MigrateOptions): Promise<{ applied: strin
   }
 }
 
-/** What readiness checks: which migration files the database has not applied yet. */
+/**
+ * What readiness checks: which migration files the database has not applied yet. Through the caller's
+ * client (a service's pool), so that a probe opens no connection of its own.
+ */
 export async function readMigrationStatus(
-  databaseUrl: string,
+  db: SqlRunner,
   migrationsDir = defaultMigrationsDir(),
 ): Promise<MigrationStatus> {
   const files = await readMigrationFiles(migrationsDir);
-  // Readiness probes call this: an unreachable database must fail fast, not hang the probe.
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3_000 });
-  await client.connect();
-  try {
-    const exists = await client.query<{ present: boolean }>(
-      "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
-    );
-    const applied = exists.rows[0]?.present ? await readApplied(client) : [];
-    const pending = selectPending(files, applied).map((migration) => migration.name);
-    return { applied: applied.map((row) => row.name), pending };
-  } finally {
-    await client.end();
-  }
+  const [exists] = await db.$queryRawUnsafe<{ present: boolean }[]>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+  );
+  const applied = exists?.present ? await db.$queryRawUnsafe<AppliedRow[]>(SELECT_APPLIED) : [];
+  const pending = selectPending(files, applied).map((migration) => migration.name);
+  return { applied: applied.map((row) => row.name), pending };
 }
 
+const SELECT_APPLIED = 'SELECT name, checksum FROM schema_migrations ORDER BY name';
+
 async function readApplied(client: pg.Client): Promise<AppliedRow[]> {
-  const result = await client.query<AppliedRow>('SELECT name, checksum FROM schema_migrations ORDER BY name');
+  const result = await client.query<AppliedRow>(SELECT_APPLIED);
   return result.rows;
 }
 

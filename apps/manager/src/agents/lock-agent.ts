@@ -1,0 +1,12 @@
+// Serialises the writes to one agent. A full replacement deletes the agent's links and inserts the new
+// ones; two replacements that interleave would both insert the same link (agent_integrations_pkey).
+// Prisma cannot lock a row, so this is SQL. FOR NO KEY UPDATE is the lock the agent's own UPDATE takes,
+// taken first: unlike FOR UPDATE it still lets the links' foreign-key checks (FOR KEY SHARE) through.
+import type { Tx } from '@agentplane/db';
+
+/** Locks the agent until the transaction ends; false when no such agent is in the workspace. */
+export async function lockAgent(tx: Tx, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`
+    SELECT 1 FROM agents WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid FOR NO KEY UPDATE`;
+  return rows.length > 0;
+}
