@@ -45,7 +45,7 @@ describe('agent lists', () => {
 });
 
 describe('GET /api/v1/agents/{id}/engine-config', () => {
-  it("answers the agent's published config with its version, to viewers too", async () => {
+  it("answers the agent's published config with its version, to viewers too, with its secrets masked", async () => {
     const agent = await createAgentThroughApi(owner, { mcp_server_ids: [await createMcpServer(owner)] });
     const viewer = await signUpUser(ctx.app);
     await addToWorkspace(owner, viewer, 'viewer');
@@ -54,7 +54,9 @@ describe('GET /api/v1/agents/{id}/engine-config', () => {
       .set('x-workspace-id', owner.workspaceId);
     expect(response.status).toBe(200);
     const published = ZPublishedEngineConfig.parse(response.body);
-    expect(published).toMatchObject({ agent_id: agent.id, version: 1, config: agent.engine_config });
+    const masked = await owner.agent.get(`/api/v1/agents/${agent.id}?secrets=masked`);
+    expect(published).toMatchObject({ agent_id: agent.id, version: 1, config: masked.body.engine_config });
+    expect(response.text).not.toContain('mcp-secret-header');
   });
 
   it('follows a PATCH to the new version', async () => {

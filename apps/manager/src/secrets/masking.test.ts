@@ -91,6 +91,8 @@ const READ_PATHS = (ws: Workspace) => [
   '/api/v1/mcp-servers/',
   `/api/v1/agents/${ws.agentId}`,
   '/api/v1/agents/',
+  '/api/v1/agents/?include=engine_config',
+  `/api/v1/agents/${ws.agentId}/engine-config`,
 ];
 
 function expectNoSecretIn(response: request.Response): void {
@@ -168,7 +170,7 @@ describe('a viewer', () => {
     });
     const servers = await inWorkspace(ws, ws.viewer.agent.get('/api/v1/mcp-servers/'));
     expect(servers.body[0].mcp_server).toMatchObject({ ...MASKED_SERVER, url: 'https://mcp.example.com/mcp' });
-    const agents = await inWorkspace(ws, ws.viewer.agent.get('/api/v1/agents/'));
+    const agents = await inWorkspace(ws, ws.viewer.agent.get('/api/v1/agents/?include=engine_config'));
     expectMaskedAgent(agents.body[0]);
     expectMaskedAgent((await inWorkspace(ws, ws.viewer.agent.get(`/api/v1/agents/${ws.agentId}`))).body);
   });
