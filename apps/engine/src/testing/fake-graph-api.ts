@@ -12,7 +12,14 @@ export type GraphRequest = {
   body: { messaging_product?: string; to?: string; type?: string; text?: { body?: string } };
 };
 
-export type GraphResponseScript = { status: number; code?: number; message?: string; gate?: Promise<unknown> };
+export type GraphResponseScript = {
+  status: number;
+  code?: number;
+  message?: string;
+  /** Held until this settles; a client that gave up meanwhile gets nothing. */
+  gate?: Promise<unknown>;
+  headers?: Record<string, string>;
+};
 
 export type FakeGraphApi = {
   baseUrl: string;
@@ -54,7 +61,7 @@ export async function startFakeGraphApi(): Promise<FakeGraphApi> {
     if (next.gate !== undefined) await next.gate;
     if (res.destroyed) return;
     if (next.status !== 200) {
-      res.writeHead(next.status, { 'Content-Type': 'application/json' });
+      res.writeHead(next.status, { 'Content-Type': 'application/json', ...next.headers });
       res.end(
         JSON.stringify({
           error: { message: next.message ?? 'scripted failure', type: 'OAuthException', code: next.code ?? 1 },

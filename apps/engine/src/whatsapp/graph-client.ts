@@ -1,5 +1,6 @@
 // Sends text messages through the WhatsApp Cloud API (Graph API). Failures say whether a retry can
 // help: 4xx (a bad token, a bad recipient) cannot, except 429; 5xx, timeouts and network errors can.
+// A 429 or 503 may say when to come back (Retry-After): the retry waits at least that long.
 export type GraphTarget = {
   baseUrl: string;
   apiVersion: string;
@@ -15,6 +16,8 @@ export class GraphError extends Error {
     readonly retryable: boolean,
     readonly status: number | undefined,
     readonly graphCode: number | undefined,
+    /** How long Graph asked us to wait (Retry-After), when it said. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -31,6 +34,14 @@ async function readGraphError(response: Response): Promise<{ message: string; co
   } catch {
     return { message: response.statusText, code: undefined };
   }
+}
+
+/** Retry-After as delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(at - now, 0);
 }
 
 export async function sendWhatsAppText(
@@ -70,5 +81,6 @@ export async function sendWhatsAppText(
   }
   const { message, code } = await readGraphError(response);
   const retryable = response.status >= 500 || response.status === 429;
-  throw new GraphError(`HTTP ${response.status}: ${message}`, retryable, response.status, code);
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+  throw new GraphError(`HTTP ${response.status}: ${message}`, retryable, response.status, code, retryAfterMs);
 }

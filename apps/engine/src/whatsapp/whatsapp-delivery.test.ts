@@ -7,6 +7,7 @@ import type { RunningEngine } from '../start-engine.js';
 import type { TestConfigOptions } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
+import { hold } from '../testing/gate.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
@@ -88,15 +89,6 @@ async function waitForStatus(agentId: string, status: string, count = 1): Promis
   await waitUntil(async () => (await rowsOf(agentId)).filter((row) => row.status === status).length === count, {
     what: `${count} message(s) ${status}`,
   });
-}
-
-/** A promise the test settles, to hold a fake's answer while it looks at what happened meanwhile. */
-function hold(): { gate: Promise<void>; release: () => void } {
-  let release: () => void = () => {};
-  const gate = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return { gate, release };
 }
 
 describe('answering a text message', () => {

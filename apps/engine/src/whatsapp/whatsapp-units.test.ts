@@ -1,9 +1,9 @@
 import { EventType } from '@ag-ui/core';
 import { describe, expect, it } from '@jest/globals';
 import { createMessageCollector } from '../runs/collect-messages.js';
+import { retryDelayMs } from './process-claim.js';
 import { splitText, WHATSAPP_TEXT_LIMIT } from './split-text.js';
 import { equalsSecret, hasValidSignature, signBody } from './verify-webhook.js';
-import { retryDelayMs } from './whatsapp-worker.js';
 
 describe('splitText', () => {
   it('keeps a short text whole and cuts a long one at word breaks within the limit', () => {
