@@ -56,8 +56,12 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   });
 
   let source: ConfigSource | undefined;
+  // Where the WhatsApp queue and conversation threads live: the agent's own role, in file mode too
+  // when DATABASE_URL is set.
+  let store: { databaseUrl: string; agentId: string } | undefined;
   if (env.source.kind === 'database') {
     await verifyEngineRole(env.source.databaseUrl, env.source.agentId, logger);
+    store = { databaseUrl: env.source.databaseUrl, agentId: env.source.agentId };
   } else {
     // A config file that does not load is a deployment mistake: stop with its reason, do not serve 503s.
     const config = await readConfigFile(env.source.path);
@@ -65,19 +69,20 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     const agentId = ZUuid.safeParse((config as { agent?: { id?: unknown } }).agent?.id);
     if (env.databaseUrl !== undefined && agentId.success) {
       await verifyEngineRole(env.databaseUrl, agentId.data, logger);
+      store = { databaseUrl: env.databaseUrl, agentId: agentId.data };
     }
     const result = await holder.apply(config, FILE_CONFIG_VERSION);
     if (!result.applied) throw new ConfigError(`ENGINE_CONFIG_FILE ${env.source.path}: ${result.reason}`);
   }
 
-  // Database mode: a small pool for the WhatsApp queue and conversation threads, the queue's worker
+  // With a database: a small pool for the WhatsApp queue and conversation threads, the queue's worker
   // and the pruning of its finished messages.
   let pool: pg.Pool | undefined;
   let worker: WhatsAppWorker | undefined;
   let pruner: InboundPruner | undefined;
-  if (env.source.kind === 'database') {
+  if (store !== undefined) {
     pool = new pg.Pool({
-      connectionString: env.source.databaseUrl,
+      connectionString: store.databaseUrl,
       max: 4,
       connectionTimeoutMillis: 5000,
       query_timeout: 10_000,
@@ -86,13 +91,13 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     worker = startWhatsAppWorker({
       pool,
       source: holder,
-      agentId: env.source.agentId,
+      agentId: store.agentId,
       settings: env.whatsapp,
       logger,
     });
     pruner = startInboundPruner({
       db: pool,
-      agentId: env.source.agentId,
+      agentId: store.agentId,
       retentionMs: env.whatsapp.retentionMs,
       logger,
     });

@@ -21,25 +21,22 @@ export const WHATSAPP_WEBHOOK_PATH = '/integrations/whatsapp/webhook';
 /** The handshake's query parameter that carries the integration's verify token, a secret. */
 export const WHATSAPP_VERIFY_TOKEN_PARAM = 'hub.verify_token';
 
-/** Where deliveries go in database mode; absent with a config file. */
+/** Where deliveries go: absent when the engine has no database (a config file without DATABASE_URL). */
 export type WhatsAppInbox = { pool: pg.Pool; wake: () => void };
 
-const FILE_MODE_DETAIL =
-  'WhatsApp messages are processed from a durable queue in PostgreSQL: run this engine with AGENT_ID and DATABASE_URL.';
+const NO_QUEUE_DETAIL =
+  "WhatsApp messages are processed from a durable queue in PostgreSQL, and this engine has no database: set DATABASE_URL to the agent's engine credentials (with ENGINE_CONFIG_FILE, or with AGENT_ID and AGENT_KEY).";
 
-function requireIntegrations(
-  integrations: TEngineIntegration[],
-  inbox: WhatsAppInbox | undefined,
-): TEngineIntegration[] {
+function enabledIntegrations(integrations: TEngineIntegration[]): TEngineIntegration[] {
   const enabled = integrations.filter((integration) => integration.provider === 'WHATSAPP' && integration.enabled);
   if (enabled.length === 0) throw new AppError('not_found', 'This agent has no enabled WhatsApp integration.');
-  if (inbox === undefined) throw new AppError('service_unavailable', FILE_MODE_DETAIL);
   return enabled;
 }
 
-function handleVerify(inbox: WhatsAppInbox | undefined): RequestHandler {
+// The handshake needs no queue: Meta can be pointed at the engine before its database is set.
+function handleVerify(): RequestHandler {
   return (req, res) => {
-    const integrations = requireIntegrations(getSnapshot(res).config.integrations, inbox);
+    const integrations = enabledIntegrations(getSnapshot(res).config.integrations);
     const mode = req.query['hub.mode'];
     const token = req.query[WHATSAPP_VERIFY_TOKEN_PARAM];
     const challenge = req.query['hub.challenge'];
@@ -72,7 +69,8 @@ function parseDelivery(body: Buffer): TWhatsAppWebhookPayload {
 function handleDelivery(inbox: WhatsAppInbox | undefined): RequestHandler {
   return async (req, res) => {
     const snapshot = getSnapshot(res);
-    const integrations = requireIntegrations(snapshot.config.integrations, inbox);
+    const integrations = enabledIntegrations(snapshot.config.integrations);
+    if (inbox === undefined) throw new AppError('service_unavailable', NO_QUEUE_DETAIL);
     if (!Buffer.isBuffer(req.body)) {
       throw new AppError('unsupported_media_type', 'Webhook deliveries are application/json.');
     }
@@ -94,12 +92,8 @@ function handleDelivery(inbox: WhatsAppInbox | undefined): RequestHandler {
     if (delivery.unrouted > 0) {
       req.log.warn({ unrouted: delivery.unrouted }, 'WhatsApp messages for a phone number id no integration has');
     }
-    const stored = await enqueueInboundMessages(
-      (inbox as WhatsAppInbox).pool,
-      snapshot.config.agent.id,
-      delivery.messages,
-    );
-    if (stored > 0) (inbox as WhatsAppInbox).wake();
+    const stored = await enqueueInboundMessages(inbox.pool, snapshot.config.agent.id, delivery.messages);
+    if (stored > 0) inbox.wake();
     req.log.debug({ received: delivery.messages.length, stored }, 'WhatsApp delivery queued');
     res.status(200).type('text/plain').send('EVENT_RECEIVED');
   };
@@ -107,7 +101,7 @@ function handleDelivery(inbox: WhatsAppInbox | undefined): RequestHandler {
 
 export function whatsappRouter(source: SnapshotSource, inbox: WhatsAppInbox | undefined): Router {
   const router = Router();
-  router.get(WHATSAPP_WEBHOOK_PATH, useSnapshot(source), handleVerify(inbox));
+  router.get(WHATSAPP_WEBHOOK_PATH, useSnapshot(source), handleVerify());
   router.post(
     WHATSAPP_WEBHOOK_PATH,
     useSnapshot(source),

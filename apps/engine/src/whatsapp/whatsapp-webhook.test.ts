@@ -1,13 +1,13 @@
 // The webhook's HTTP contract against a database-mode engine: the verify handshake, signatures,
-// malformed bodies, disabled integrations, file mode and live config changes. Routing, the unsigned
-// opt-out and size bounds are in whatsapp-delivery-auth.test.ts.
+// malformed bodies, disabled integrations, live config changes, and file mode with and without a
+// database. Routing, the unsigned opt-out and size bounds are in whatsapp-delivery-auth.test.ts.
 import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { captureLogs } from '../testing/captured-logs.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
-import { startFileEngine, type TestEngineOptions } from '../testing/test-engine.js';
+import { engineCredentialsFor, startFileEngine, type TestEngineOptions } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
@@ -188,15 +188,6 @@ describe('which engines answer the webhook', () => {
     expect((await postWebhook(engine.url, makeWebhookPayload('1', [{ from: '1' }]))).status).toBe(404);
   });
 
-  it('answers 503 in file mode, where there is no durable queue, saying why', async () => {
-    const whatsapp = makeWhatsAppConfig();
-    const engine = await startFileEngine(withWhatsApp(makeLlmEngineConfig(), whatsapp));
-    engines.push(engine);
-    const response = await postWebhook(engine.url, makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '1' }]));
-    expect(response.status).toBe(503);
-    expect(((await response.json()) as { detail: string }).detail).toMatch(/DATABASE_URL/);
-  });
-
   it('uses a new verify token and app secret as soon as the manager publishes them', async () => {
     const first = makeWhatsAppConfig({ appSecret: 'first-secret' });
     const agent = await publishWhatsAppAgent(database, first);
@@ -217,5 +208,47 @@ describe('which engines answer the webhook', () => {
     await waitUntil(async () => (await handshake('rotated-verify-token')).status === 404, {
       what: 'the disabled integration to answer 404',
     });
+  });
+});
+
+describe('file mode (ENGINE_CONFIG_FILE)', () => {
+  it('without a database: the verify handshake answers, deliveries get a 503 saying what to set', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    const engine = await startFileEngine(withWhatsApp(makeLlmEngineConfig(), whatsapp));
+    engines.push(engine);
+    const handshake = await fetch(
+      verifyUrl(engine.url, {
+        'hub.mode': 'subscribe',
+        'hub.verify_token': whatsapp.verifyToken,
+        'hub.challenge': 'c1',
+      }),
+    );
+    expect(handshake.status).toBe(200);
+    expect(await handshake.text()).toBe('c1');
+    const payload = makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '1' }]);
+    const response = await postWebhook(engine.url, payload, { appSecret: whatsapp.appSecret });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const { detail } = (await response.json()) as { detail: string };
+    expect(detail).toMatch(/set DATABASE_URL to the agent's engine credentials \(with ENGINE_CONFIG_FILE/);
+  });
+
+  it('with DATABASE_URL: deliveries go to the durable queue and are answered once', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    const agent = await publishWhatsAppAgent(database, whatsapp);
+    const { DATABASE_URL } = await engineCredentialsFor(database, agent.agentId);
+    const engine = await startFileEngine(agent.configWith(whatsapp), {
+      env: { DATABASE_URL, GRAPH_API_BASE_URL: graph.baseUrl, WHATSAPP_POLL_MS: '50' },
+    });
+    engines.push(engine);
+    const payload = makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '491700000077', text: 'from a file' }]);
+    expect((await postWebhook(engine.url, payload, { appSecret: whatsapp.appSecret })).status).toBe(200);
+    await waitUntil(
+      async () =>
+        (await database.prisma.inboundMessage.findFirst({ where: { agentId: agent.agentId } }))?.status === 'done',
+      { what: 'the message to be answered from the queue' },
+    );
+    const replies = graph.delivered.filter((request) => request.path.includes(`/${whatsapp.phoneNumberId}/`));
+    expect(replies.map((request) => request.body.text?.body)).toEqual(['You said: from a file']);
   });
 });
