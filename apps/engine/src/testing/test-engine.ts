@@ -19,7 +19,12 @@ export type TestEngineOptions = {
 
 // Test peers listen on loopback, so the egress policy allows it here as the launcher does; tests of the
 // policy itself set ENGINE_EGRESS_ALLOW to '' (unset).
-const BASE_ENV = { PORT: '0', HOST: '127.0.0.1', ENGINE_AUTH: 'disabled', ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW };
+export const BASE_ENV = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  ENGINE_AUTH: 'disabled',
+  ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+};
 
 export async function startTestEngine(
   env: Record<string, string>,

@@ -67,7 +67,8 @@ export async function sendWhatsAppText(
     });
   } catch (error) {
     if (signal.aborted) throw error;
-    const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    // By name: the DOMException may come from another realm than this module's Error.
+    const timedOut = (error as { name?: unknown } | undefined)?.name === 'TimeoutError';
     throw new GraphError(
       timedOut ? `no answer within ${target.timeoutMs} ms` : 'unreachable',
       true,

@@ -4,10 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
+import { captureLogs } from '../testing/captured-logs.js';
 import type { TestConfigOptions } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { hold } from '../testing/gate.js';
+import type { TestEngineOptions } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
@@ -43,15 +45,25 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function startAgentEngine(agent: PublishedAgent, env: Record<string, string> = {}): Promise<RunningEngine> {
-  const engine = await startWhatsAppEngine(database, agent, graph, {
-    ENGINE_CONFIG_POLL_MS: '50',
-    GRAPH_API_TIMEOUT_MS: '2000',
-    WHATSAPP_POLL_MS: '50',
-    WHATSAPP_RETRY_BASE_MS: '20',
-    WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: UNSUPPORTED_REPLY,
-    ...env,
-  });
+async function startAgentEngine(
+  agent: PublishedAgent,
+  env: Record<string, string> = {},
+  options: TestEngineOptions = {},
+): Promise<RunningEngine> {
+  const engine = await startWhatsAppEngine(
+    database,
+    agent,
+    graph,
+    {
+      ENGINE_CONFIG_POLL_MS: '50',
+      GRAPH_API_TIMEOUT_MS: '2000',
+      WHATSAPP_POLL_MS: '50',
+      WHATSAPP_RETRY_BASE_MS: '20',
+      WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: UNSUPPORTED_REPLY,
+      ...env,
+    },
+    options,
+  );
   engines.push(engine);
   return engine;
 }
@@ -62,9 +74,10 @@ async function setUp(
   options: TestConfigOptions = {},
   whatsapp = makeWhatsAppConfig({ apiVersion: 'v19.0' }),
   env: Record<string, string> = {},
+  engineOptions: TestEngineOptions = {},
 ): Promise<Setup> {
   const agent = await publishWhatsAppAgent(database, whatsapp, options);
-  return { whatsapp, agent, engine: await startAgentEngine(agent, env) };
+  return { whatsapp, agent, engine: await startAgentEngine(agent, env, engineOptions) };
 }
 
 const fakeModel = (): TestConfigOptions => ({ model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl } });
@@ -262,6 +275,50 @@ describe('Graph API failures', () => {
     await send(setup, { from: '491700000029', text: 'later' });
     await waitForStatus(setup.agent.agentId, 'done');
     expect(callsFor(setup).map((request) => request.body.to)).toEqual(['491700000021', '491700000029']);
+  });
+
+  it('waits as long as a 429 Retry-After asks before retrying, then delivers one reply', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    graph.script(whatsapp.phoneNumberId, { status: 429, code: 130429, headers: { 'Retry-After': '1800' } });
+    const setup = await setUp({}, whatsapp);
+    await send(setup, { from: '491700000023', text: 'hi' });
+    await waitUntil(async () => (await rowsOf(setup.agent.agentId))[0]?.lastError?.includes('429') === true, {
+      what: 'the 429 to be recorded',
+    });
+    const [row] = await rowsOf(setup.agent.agentId);
+    expect(row?.status).toBe('pending');
+    // The backoff alone would be 20 ms (WHATSAPP_RETRY_BASE_MS).
+    expect((row?.nextAttemptAt.getTime() ?? 0) - (row?.updatedAt.getTime() ?? 0)).toBe(1_800_000);
+    expect(callsFor(setup)).toHaveLength(1);
+    // Half an hour later, as far as the queue knows.
+    await database.prisma.inboundMessage.updateMany({
+      where: { agentId: setup.agent.agentId },
+      data: { nextAttemptAt: new Date() },
+    });
+    await waitForStatus(setup.agent.agentId, 'done');
+    expect(callsFor(setup)).toHaveLength(2);
+    expect(repliesTo(setup)).toHaveLength(1);
+  });
+
+  it('retries a Graph call that times out, and delivers the reply once', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    const unanswered = hold();
+    graph.script(whatsapp.phoneNumberId, { status: 200, gate: unanswered.gate });
+    const logs = captureLogs();
+    try {
+      const setup = await setUp({}, whatsapp, {}, { logDestination: logs.destination });
+      await send(setup, { from: '491700000024', text: 'anyone?' });
+      await waitForStatus(setup.agent.agentId, 'done');
+      const [row] = await rowsOf(setup.agent.agentId);
+      // The first call timed out (GRAPH_API_TIMEOUT_MS); each attempt made one call.
+      expect(row?.attempts).toBeGreaterThanOrEqual(2);
+      expect(callsFor(setup)).toHaveLength(row?.attempts ?? 0);
+      const retries = logs.lines().filter((line) => line.msg === 'WhatsApp message will be retried');
+      expect(retries[0]?.err_message).toBe('Graph API no answer within 2000 ms');
+      expect(repliesTo(setup).map((request) => request.body.text?.body)).toEqual(['You said: anyone?']);
+    } finally {
+      unanswered.release();
+    }
   });
 
   it('gives up after WHATSAPP_MAX_ATTEMPTS when Graph keeps failing', async () => {
