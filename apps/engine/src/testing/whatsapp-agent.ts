@@ -142,3 +142,10 @@ export function postWebhook(
 export function verifyUrl(engineUrl: string, params: Record<string, string>): string {
   return `${engineUrl}${WHATSAPP_WEBHOOK_PATH}?${new URLSearchParams(params)}`;
 }
+
+/** Meta's subscription handshake with `verifyToken`, expecting `challenge` back. */
+export function verifyHandshake(engineUrl: string, verifyToken: string, challenge: string): Promise<Response> {
+  return fetch(
+    verifyUrl(engineUrl, { 'hub.mode': 'subscribe', 'hub.verify_token': verifyToken, 'hub.challenge': challenge }),
+  );
+}

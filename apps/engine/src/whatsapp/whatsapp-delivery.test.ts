@@ -236,6 +236,28 @@ describe('durability', () => {
     expect(repliesTo({ whatsapp }).map((request) => request.body.text?.body)).toEqual(['You said: still there?']);
   });
 
+  it('stops a multi-part reply at once when its lease is taken over mid-reply, leaving the rest to the new holder', async () => {
+    const whatsapp = makeWhatsAppConfig();
+    const firstPart = hold();
+    graph.script(whatsapp.phoneNumberId, { status: 200, gate: firstPart.gate });
+    const logs = captureLogs();
+    const setup = await setUp({}, whatsapp, { GRAPH_API_TIMEOUT_MS: '600000' }, { logDestination: logs.destination });
+    try {
+      await send(setup, { from: '491700000012', text: Array.from({ length: 1000 }, (_, i) => `word${i}`).join(' ') });
+      await waitUntil(() => callsFor(setup).length === 1, { what: 'the first of two parts to reach Graph' });
+      // What a replica does once the lease ran out: it claims the message under a lease of its own.
+      await database.prisma
+        .$executeRaw`UPDATE inbound_messages SET locked_until = locked_until + interval '1 hour' WHERE agent_id = ${setup.agent.agentId}::uuid`;
+    } finally {
+      firstPart.release();
+    }
+    await waitUntil(() => logs.lines().some((line) => line.msg.startsWith('WhatsApp message lease lost')), {
+      what: 'the worker to find its lease lost',
+    });
+    expect(callsFor(setup).length).toBe(1);
+    expect((await rowsOf(setup.agent.agentId))[0]).toMatchObject({ status: 'processing', replyPartsSent: 0 });
+  });
+
   it('never answers a message twice with two replicas claiming from the same queue', async () => {
     const setup = await setUp();
     await startAgentEngine(setup.agent);

@@ -15,6 +15,7 @@ import {
   postWebhook,
   publishWhatsAppAgent,
   startWhatsAppEngine,
+  verifyHandshake,
   verifyUrl,
   withWhatsApp,
 } from '../testing/whatsapp-agent.js';
@@ -52,13 +53,7 @@ describe('GET /integrations/whatsapp/webhook (verify handshake)', () => {
   });
 
   it('echoes hub.challenge as text/plain when the mode is subscribe and the verify token matches', async () => {
-    const response = await fetch(
-      verifyUrl(engine.url, {
-        'hub.mode': 'subscribe',
-        'hub.verify_token': whatsapp.verifyToken,
-        'hub.challenge': '1158201444',
-      }),
-    );
+    const response = await verifyHandshake(engine.url, whatsapp.verifyToken, '1158201444');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await response.text()).toBe('1158201444');
@@ -84,8 +79,7 @@ describe('GET /integrations/whatsapp/webhook (verify handshake)', () => {
     const logged = await startAgentEngine(await publishWhatsAppAgent(database, whatsapp), {
       logDestination: logs.destination,
     });
-    const handshake = (token: string) =>
-      fetch(verifyUrl(logged.url, { 'hub.mode': 'subscribe', 'hub.verify_token': token, 'hub.challenge': 'c' }));
+    const handshake = (token: string) => verifyHandshake(logged.url, token, 'c');
     expect((await handshake(whatsapp.verifyToken)).status).toBe(200);
     expect((await handshake(`${whatsapp.verifyToken}-wrong`)).status).toBe(403);
     const requestLines = logs.lines().filter((line) => String((line.req as { url?: string })?.url).includes('hub.'));
@@ -169,13 +163,7 @@ describe('which engines answer the webhook', () => {
     const whatsapp = makeWhatsAppConfig();
     const agent = await publishWhatsAppAgent(database, whatsapp, { enabled: false });
     const engine = await startAgentEngine(agent);
-    const verify = await fetch(
-      verifyUrl(engine.url, {
-        'hub.mode': 'subscribe',
-        'hub.verify_token': whatsapp.verifyToken,
-        'hub.challenge': 'c',
-      }),
-    );
+    const verify = await verifyHandshake(engine.url, whatsapp.verifyToken, 'c');
     expect(verify.status).toBe(404);
     const post = await postWebhook(engine.url, makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '1' }]));
     expect(post.status).toBe(404);
@@ -194,8 +182,7 @@ describe('which engines answer the webhook', () => {
     const engine = await startAgentEngine(agent);
     const second = { ...first, verifyToken: 'rotated-verify-token', appSecret: 'second-secret' };
     await agent.publish(agent.configWith(second));
-    const handshake = (token: string) =>
-      fetch(verifyUrl(engine.url, { 'hub.mode': 'subscribe', 'hub.verify_token': token, 'hub.challenge': 'ok' }));
+    const handshake = (token: string) => verifyHandshake(engine.url, token, 'ok');
     await waitUntil(async () => (await handshake('rotated-verify-token')).status === 200, {
       what: 'the new verify token to be used',
     });
@@ -216,13 +203,7 @@ describe('file mode (ENGINE_CONFIG_FILE)', () => {
     const whatsapp = makeWhatsAppConfig();
     const engine = await startFileEngine(withWhatsApp(makeLlmEngineConfig(), whatsapp));
     engines.push(engine);
-    const handshake = await fetch(
-      verifyUrl(engine.url, {
-        'hub.mode': 'subscribe',
-        'hub.verify_token': whatsapp.verifyToken,
-        'hub.challenge': 'c1',
-      }),
-    );
+    const handshake = await verifyHandshake(engine.url, whatsapp.verifyToken, 'c1');
     expect(handshake.status).toBe(200);
     expect(await handshake.text()).toBe('c1');
     const payload = makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '1' }]);
