@@ -17,12 +17,28 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 // Deadlocks (40P01) and serialization failures (40001) abort one of two racing transactions; running
-// it again is the documented remedy. Prisma reports them as P2034, or inside a raw query's error.
-const RETRYABLE_SQLSTATES = ['40P01', '40001'];
+// it again is the documented remedy. The SQLSTATE is read where each layer keeps it: pg's error `code`,
+// the driver adapter's `originalCode`, and Prisma's P2034 or the adapter error in a raw query's `meta`.
+// Never the message: a message is text a user or a function may write, and it is translated.
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+const TRANSACTION_WRITE_CONFLICT = 'P2034';
+const MAX_CAUSE_DEPTH = 5;
 
 export function isRetryableTransactionError(error: unknown): boolean {
-  if (hasPrismaCode(error, 'P2034')) return true;
-  const text =
-    error instanceof Error ? `${error.message} ${JSON.stringify((error as { meta?: unknown }).meta ?? {})}` : '';
-  return RETRYABLE_SQLSTATES.some((code) => text.includes(code)) || /deadlock detected|could not serialize/i.test(text);
+  return (
+    sqlStatesOf(error, MAX_CAUSE_DEPTH).some((code) => RETRYABLE_SQLSTATES.has(code)) ||
+    hasPrismaCode(error, TRANSACTION_WRITE_CONFLICT)
+  );
+}
+
+function sqlStatesOf(error: unknown, depth: number): string[] {
+  if (depth === 0 || typeof error !== 'object' || error === null) return [];
+  const { code, originalCode, cause, meta } = error as {
+    code?: unknown;
+    originalCode?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: unknown };
+  };
+  const own = [code, originalCode].filter((value): value is string => typeof value === 'string');
+  return [...own, ...sqlStatesOf(cause, depth - 1), ...sqlStatesOf(meta?.driverAdapterError, depth - 1)];
 }
