@@ -18,7 +18,10 @@ async function main(): Promise<void> {
       'SESSION_SECRET is not set: using a random secret, so every restart signs everybody out. Set it in any shared deployment.',
     );
   }
-  const db = createPrisma(config.databaseUrl, { preparedStatements: config.preparedStatements });
+  const db = createPrisma(config.databaseUrl, {
+    preparedStatements: config.preparedStatements,
+    onPoolError: (error) => logger.warn({ err: error }, 'an idle database connection failed and was dropped'),
+  });
   await requireCreateRole(db);
   const { pending } = await readMigrationStatus(db);
   if (pending.length > 0) {
@@ -32,6 +35,7 @@ async function main(): Promise<void> {
   });
   if (provisioned > 0) logger.info({ agents: provisioned }, 'gave existing agents their engine database roles');
   const sessionStore = new PrismaSessionStore(db);
+  sessionStore.on('error', (error: unknown) => logger.error({ err: error }, 'a session callback threw'));
 
   const prune = setInterval(() => {
     Promise.all([sessionStore.pruneExpired(), pruneRateLimitCounters(db), pruneExpiredInvitations(db)]).catch(

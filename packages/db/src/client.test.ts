@@ -76,6 +76,15 @@ describe('db.sql', () => {
     expect(second).not.toBe(first);
   });
 
+  it('reports the error of an idle connection the server ended, instead of swallowing it', async () => {
+    const heard: Error[] = [];
+    const db = client({ maxConnections: 1, onPoolError: (error) => heard.push(error) });
+    const [backend] = await db.sql<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
+    await database.prisma.$queryRaw`SELECT pg_terminate_backend(${backend?.pid}::int)`;
+    await waitUntil(() => heard.length > 0, { what: 'the pool to report the ended connection' });
+    expect(heard[0]?.message).toMatch(/terminat/i);
+  });
+
   it('is ended with the client, even when Prisma itself never connected', async () => {
     const db = createPrisma(database.url, { maxConnections: 1 });
     await db.sql('SELECT 1', []);

@@ -23,6 +23,16 @@ export type CreatePrismaOptions = {
    * statements to another client (PgBouncer in transaction mode before 1.21) needs them off.
    */
   preparedStatements?: boolean;
+  /**
+   * Hears the errors of idle connections (the server restarted, failed over, or timed one out). pg
+   * drops such a connection and the next query opens another, so this is news, not a failure.
+   * Defaults to a line on stderr.
+   */
+  onPoolError?: (error: Error) => void;
+};
+
+const warnOnStderr = (error: Error) => {
+  process.stderr.write(`database: an idle connection failed and was dropped: ${error.message}\n`);
 };
 
 // A transaction's client forwards unknown properties to the base client, `sql` included, so only
@@ -31,9 +41,9 @@ const baseClients = new WeakSet<object>();
 
 export function createPrisma(databaseUrl: string, options: CreatePrismaOptions = {}): Db {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.maxConnections ?? 10 });
-  // The server may drop an idle connection (a restart, a failover, an idle timeout). pg discards it and
-  // the next query opens another; unheard, the 'error' event would end the process.
-  pool.on('error', () => {});
+  // Unheard, the 'error' event of an idle connection would end the process; silenced, an outage
+  // would leave no trace in the log.
+  pool.on('error', options.onPoolError ?? warnOnStderr);
   const statementName = statementNamesBySql(options.preparedStatements === false ? 0 : undefined);
   const client = new PrismaClient({
     adapter: new PrismaPg(pool, { statementNameGenerator: statementName }),
