@@ -1,5 +1,5 @@
 // The store's batching: concurrent loads share a query, and nothing is cached between requests.
-import { createTestDatabase, makeUser, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, makeUser, makeWorkspace, type TestDatabase, waitUntil } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SessionData } from 'express-session';
 import { countingSql } from '../testing/counting-sql.js';
@@ -83,5 +83,26 @@ describe('PrismaSessionStore.touch', () => {
     now += 31_000;
     await touch();
     expect(await row()).toMatchObject({ lastSeenAt: new Date(now), expiresAt: new Date(now + 24 * 3600 * 1000) });
+  });
+});
+
+describe('PrismaSessionStore callbacks', () => {
+  it('calls a callback that throws exactly once, and reports its error as the store error event', async () => {
+    const { store } = countingStore();
+    await signedIn(store, 'sid-dave');
+    const thrown = new Error('the callback failed');
+    const calls: unknown[] = [];
+    const reported: unknown[] = [];
+    store.on('error', (error) => reported.push(error));
+    store.get('sid-dave', (error) => {
+      calls.push(error);
+      if (calls.length === 1) throw thrown;
+    });
+    // Either outcome ends the wait: the error reported (right) or the callback called again (wrong).
+    await waitUntil(() => reported.length > 0 || calls.length > 1, {
+      what: 'the thrown error to be reported or the callback to be called again',
+    });
+    expect(calls).toEqual([null]);
+    expect(reported).toEqual([thrown]);
   });
 });

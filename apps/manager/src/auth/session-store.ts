@@ -51,18 +51,16 @@ export class PrismaSessionStore extends session.Store {
    * request sees membership changes at once without a second query to find them.
    */
   override get(sid: string, callback: (error: unknown, session?: SessionData | null) => void): void {
-    this.sessions
-      .load(sid)
-      .then(async (row) => {
-        if (!row) return callback(null, null);
-        const now = this.now();
-        if (row.expires_at.getTime() <= now || row.created_at.getTime() + SESSION_ABSOLUTE_MS <= now) {
-          await this.db.session.deleteMany({ where: { sid } });
-          return callback(null, null);
-        }
-        callback(null, { ...row.data, memberships: row.memberships });
-      })
-      .catch((error: unknown) => callback(error));
+    const loading = this.sessions.load(sid).then(async (row) => {
+      if (!row) return null;
+      const now = this.now();
+      if (row.expires_at.getTime() <= now || row.created_at.getTime() + SESSION_ABSOLUTE_MS <= now) {
+        await this.db.session.deleteMany({ where: { sid } });
+        return null;
+      }
+      return { ...row.data, memberships: row.memberships };
+    });
+    this.settle(loading, callback);
   }
 
   override set(sid: string, data: SessionData, callback?: Callback): void {
@@ -71,7 +69,7 @@ export class PrismaSessionStore extends session.Store {
     // Memberships are read fresh with every load; storing a copy would only let it go stale.
     const { memberships: _fresh, ...stored } = data;
     const json = JSON.parse(JSON.stringify(stored));
-    this.db.session
+    const saving = this.db.session
       .upsert({
         where: { sid },
         create: { sid, data: json, expiresAt, lastSeenAt, userId: data.userId ?? null },
@@ -79,9 +77,8 @@ export class PrismaSessionStore extends session.Store {
       })
       .then(() => {
         this.lastTouched.set(sid, this.now());
-        callback?.();
-      })
-      .catch((error: unknown) => callback?.(error));
+      });
+    this.settle(saving, callback);
   }
 
   override touch(sid: string, _data: SessionData, callback?: Callback): void {
@@ -92,18 +89,18 @@ export class PrismaSessionStore extends session.Store {
     }
     if (this.lastTouched.size >= MAX_TRACKED_TOUCHES) this.lastTouched.clear();
     this.lastTouched.set(sid, this.now());
-    this.db.session
-      .updateMany({ where: { sid }, data: { expiresAt: this.idleExpiry(), lastSeenAt: new Date(this.now()) } })
-      .then(() => callback?.())
-      .catch((error: unknown) => callback?.(error));
+    this.settle(
+      this.db.session.updateMany({
+        where: { sid },
+        data: { expiresAt: this.idleExpiry(), lastSeenAt: new Date(this.now()) },
+      }),
+      callback,
+    );
   }
 
   override destroy(sid: string, callback?: Callback): void {
     this.lastTouched.delete(sid);
-    this.db.session
-      .deleteMany({ where: { sid } })
-      .then(() => callback?.())
-      .catch((error: unknown) => callback?.(error));
+    this.settle(this.db.session.deleteMany({ where: { sid } }), callback);
   }
 
   /** Removes expired rows; the manager runs it periodically. */
@@ -115,6 +112,20 @@ export class PrismaSessionStore extends session.Store {
       },
     });
     return count;
+  }
+
+  /**
+   * Hands the outcome of `work` to express-session's callback exactly once. Chained as
+   * `.then(callback).catch(callback)`, a callback that throws would be called again with its own error;
+   * here its throw becomes the store's 'error' event, which the server logs.
+   */
+  private settle<T>(work: Promise<T>, callback: ((error: unknown, value?: T) => void) | undefined): void {
+    void work
+      .then(
+        (value) => callback?.(null, value),
+        (error: unknown) => callback?.(error),
+      )
+      .catch((thrown: unknown) => this.emit('error', thrown));
   }
 
   private idleExpiry(): Date {
