@@ -1,5 +1,5 @@
 import type { TMe, TSignupBody } from '@agentplane/contracts';
-import { type Db, isUniqueViolation } from '@agentplane/db';
+import { type Db, inTransaction, isUniqueViolation } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { endMySessions } from './my-sessions.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -11,7 +11,7 @@ export async function signUp(db: Db, options: SignUpOptions): Promise<{ userId: 
   const passwordHash = await hashPassword(options.password);
   const workspaceName = options.workspaceName ?? `${options.name ?? options.email.split('@')[0]}'s workspace`;
   try {
-    return await db.$transaction(async (tx) => {
+    return await inTransaction(db, async (tx) => {
       const user = await tx.user.create({
         data: { email: options.email, name: options.name ?? null, passwordHash },
       });
@@ -51,7 +51,7 @@ export async function changePassword(
     throw new AppError('forbidden', 'The current password is incorrect.');
   }
   const passwordHash = await hashPassword(options.newPassword);
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.user.update({ where: { id: options.userId }, data: { passwordHash } });
     await endMySessions(tx, { userId: options.userId, keepSid: options.keepSid });
   });

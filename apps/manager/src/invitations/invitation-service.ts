@@ -3,7 +3,7 @@
 // SHA-256 is stored, like a password that needs no salt because it is 256 random bits.
 import { createHash, randomBytes } from 'node:crypto';
 import type { TInvitation, TInvitationCreated, TRole, TWorkspace } from '@agentplane/contracts';
-import { type Db, isForeignKeyViolation, isUniqueViolation } from '@agentplane/db';
+import { type Db, inTransaction, isForeignKeyViolation, isUniqueViolation } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { type Actor, requireOwnerForOwnership } from '../workspaces/member-service.js';
 import { lockWorkspace, toWorkspaceResponse } from '../workspaces/workspace-service.js';
@@ -46,7 +46,7 @@ export async function inviteMember(
   const { workspaceId, email } = options;
   const token = randomBytes(32).toString('base64url');
   try {
-    const row = await db.$transaction(async (tx) => {
+    const row = await inTransaction(db, async (tx) => {
       // Invitations of one email take turns here, so the replacement below cannot race another.
       await lockWorkspace(tx, workspaceId);
       if ((await tx.membership.count({ where: { workspaceId, user: { email } } })) > 0) {
@@ -115,7 +115,7 @@ export async function acceptInvitation(db: Db, options: { token: string; userId:
   }
   const { workspaceId, role } = invitation;
   try {
-    return await db.$transaction(async (tx) => {
+    return await inTransaction(db, async (tx) => {
       // Deleting the row is what makes the token single-use: a concurrent accept waits on its lock, then
       // deletes nothing. If anything below fails, the rollback gives the invitation back.
       const { count } = await tx.invitation.deleteMany({ where: { id: invitation.id } });

@@ -1,6 +1,6 @@
 // The manager's ES256 signing keys, kept in the database (private half sealed) so that every replica
 // signs with the same key and a restart does not invalidate tokens already handed out.
-import type { Db, SecretBox } from '@agentplane/db';
+import { type Db, inTransaction, type SecretBox } from '@agentplane/db';
 import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 
 export const SIGNING_ALGORITHM = 'ES256';
@@ -45,7 +45,7 @@ export class SigningKeys {
   }
 
   private async create() {
-    return this.db.$transaction(async (tx) => {
+    return inTransaction(this.db, async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${KEY_CREATION_LOCK})`;
       const existing = await tx.signingKey.findFirst({ where: { retiredAt: null }, orderBy: { createdAt: 'desc' } });
       if (existing) return existing;

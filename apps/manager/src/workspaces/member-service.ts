@@ -1,5 +1,5 @@
 import { hasRoleAtLeast, type TMember, type TRole } from '@agentplane/contracts';
-import type { Db, Tx } from '@agentplane/db';
+import { type Db, inTransaction, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { lockWorkspace } from './workspace-service.js';
 
@@ -73,7 +73,7 @@ export async function changeMemberRole(
   db: Db,
   options: { workspaceId: string; actor: Actor; userId: string; role: TRole },
 ): Promise<TMember> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     // The lock makes concurrent demotions of two owners see each other, so one of them fails.
     await lockWorkspace(tx, options.workspaceId);
     const target = await findTarget(tx, options.workspaceId, options.userId);
@@ -97,7 +97,7 @@ export async function removeMember(
   if (!leaving && !hasRoleAtLeast(options.actor.role, 'admin')) {
     throw new AppError('forbidden', 'This needs the admin role or higher, unless you are leaving yourself.');
   }
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await lockWorkspace(tx, options.workspaceId);
     const target = await findTarget(tx, options.workspaceId, options.userId);
     if (!leaving) requireOwnerForOwnership(options.actor, target.role);

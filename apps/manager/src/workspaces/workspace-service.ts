@@ -1,5 +1,5 @@
 import type { TRole, TWorkspace } from '@agentplane/contracts';
-import { type Db, dropEngineRole, Prisma, type Tx } from '@agentplane/db';
+import { type Db, dropEngineRole, inTransaction, Prisma, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 
 type WorkspaceRow = { id: string; name: string; createdAt: Date; updatedAt: Date };
@@ -63,7 +63,7 @@ export async function renameWorkspace(db: Db, options: { id: string; role: TRole
  * The row lock waits out, then shuts out, writes that add agents to the workspace meanwhile.
  */
 export async function deleteWorkspace(db: Db, options: { id: string }): Promise<void> {
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await lockWorkspace(tx, options.id);
     const agents = await tx.agent.findMany({ where: { workspaceId: options.id }, select: { id: true } });
     await tx.agent.deleteMany({ where: { workspaceId: options.id } });
