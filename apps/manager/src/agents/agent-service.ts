@@ -23,6 +23,7 @@ import { AppError, type EgressAllowList } from '@agentplane/server-kit';
 import { refusePrivateUrls, type TenantUrl } from '../egress/refuse-private-urls.js';
 import { checkAgentAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
+import { readAgentsWithResources } from '../publishing/read-agents-with-resources.js';
 import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
 import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
 import { lockReferencedResources } from './agent-references.js';
@@ -147,7 +148,8 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<str
     return await inTransaction(ctx.db, async (tx) => {
       const agentId = await write(tx);
       const published = await publishEngineConfigs(tx, { agentIds: [agentId], box: ctx.box, agentKeys: ctx.agentKeys });
-      const agent = await tx.agent.findUniqueOrThrow({ where: { id: agentId }, include: WITH_LINKS });
+      const [agent] = await readAgentsWithResources(tx, [agentId]);
+      if (!agent) throw new AppError('internal', 'The agent written is not there to read back.');
       const config = published.get(agentId);
       if (!config) throw new AppError('internal', 'The engine config was not published.');
       return toAgentResponse(agent, config, ctx);

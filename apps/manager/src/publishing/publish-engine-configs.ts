@@ -10,28 +10,15 @@ import {
   type TAgentFramework,
   type TEngineConfig,
 } from '@agentplane/contracts';
-import { type AgentKeyring, isSealedWithOtherKey, type Prisma, type SecretBox, type Tx } from '@agentplane/db';
+import { type AgentKeyring, isSealedWithOtherKey, type SecretBox, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from '../resources/resource-kinds.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
+import { readAgentsWithResources } from './read-agents-with-resources.js';
 
 export const ENGINE_CONFIG_CHANNEL = 'engine_config_changed';
 
 export type PublishedConfig = { config: TEngineConfig; version: number };
-
-// Resources in the order they were created, so that a config does not change with the order ids were sent in.
-export const AGENT_WITH_RESOURCES = {
-  integrations: {
-    include: { integration: true },
-    orderBy: [{ integration: { createdAt: 'asc' } }, { integrationId: 'asc' }],
-  },
-  mcpServers: {
-    include: { mcpServer: true },
-    orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }],
-  },
-  sso: true,
-  engineConfig: true,
-} satisfies Prisma.AgentInclude;
 
 /**
  * Republishes the engine configs of `agentIds` from what the transaction sees now. Configs whose
@@ -54,11 +41,7 @@ export async function publishEngineConfigs(
 ): Promise<Map<string, PublishedConfig>> {
   const published = new Map<string, PublishedConfig>();
   if (options.agentIds.length === 0) return published;
-  const agents = await tx.agent.findMany({
-    where: { id: { in: options.agentIds } },
-    include: AGENT_WITH_RESOURCES,
-    orderBy: { id: 'asc' },
-  });
+  const agents = await readAgentsWithResources(tx, options.agentIds);
 
   const changed: { agentId: string; workspaceId: string; sealed: string; config: TEngineConfig }[] = [];
   for (const agent of agents) {

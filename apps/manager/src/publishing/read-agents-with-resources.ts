@@ -1,0 +1,33 @@
+// What publishing reads about agents: each agent with its resources and its published row. Prisma runs
+// the relation queries of one `include` side by side, and inside a transaction they all share its one
+// connection, where pg queues them behind a DeprecationWarning (pg 9 will refuse them). So each relation
+// is its own query, one after the other, and the rows are joined here.
+import type { Tx } from '@agentplane/db';
+
+export type AgentWithResources = Awaited<ReturnType<typeof readAgentsWithResources>>[number];
+
+/** The agents of `agentIds` in id order; resources in the order they were created, as configs list them. */
+export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
+  const where = { agentId: { in: agentIds } };
+  const agents = await tx.agent.findMany({ where: { id: { in: agentIds } }, orderBy: { id: 'asc' } });
+  const integrations = await tx.agentIntegration.findMany({
+    where,
+    include: { integration: true },
+    orderBy: [{ integration: { createdAt: 'asc' } }, { integrationId: 'asc' }],
+  });
+  const mcpServers = await tx.agentMcpServer.findMany({
+    where,
+    include: { mcpServer: true },
+    orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }],
+  });
+  const ssoIds = [...new Set(agents.flatMap((agent) => (agent.ssoId ? [agent.ssoId] : [])))];
+  const ssos = new Map((await tx.ssoConfig.findMany({ where: { id: { in: ssoIds } } })).map((sso) => [sso.id, sso]));
+  const configs = new Map((await tx.engineConfig.findMany({ where })).map((row) => [row.agentId, row]));
+  return agents.map((agent) => ({
+    ...agent,
+    integrations: integrations.filter((link) => link.agentId === agent.id),
+    mcpServers: mcpServers.filter((link) => link.agentId === agent.id),
+    sso: agent.ssoId ? (ssos.get(agent.ssoId) ?? null) : null,
+    engineConfig: configs.get(agent.id) ?? null,
+  }));
+}
