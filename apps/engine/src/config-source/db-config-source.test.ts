@@ -14,6 +14,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
+import { listenerPids, notifyConfigChanged, writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { joinText, readEventStream } from '../testing/read-event-stream.js';
 import { startDatabaseEngine } from '../testing/test-engine.js';
@@ -36,17 +37,9 @@ const health = (engine: RunningEngine) => getJson<Health>(`${engine.url}/health`
 
 const configNamed = (name: string): TEngineConfigInput => makeLlmEngineConfig({ agentId, workspaceId, name });
 
-async function writeConfig(version: number, config: unknown): Promise<void> {
-  await database.prisma.engineConfig.upsert({
-    where: { agentId },
-    create: { agentId, workspaceId, version: BigInt(version), config: config as object },
-    update: { version: BigInt(version), config: config as object },
-  });
-}
-
-async function notify(): Promise<void> {
-  await database.prisma.$executeRawUnsafe(`SELECT pg_notify('engine_config_changed', '${agentId}')`);
-}
+const writeConfig = (version: number, config: unknown) =>
+  writeConfigRow(database.prisma, { agentId, workspaceId }, version, config);
+const notify = () => notifyConfigChanged(database.prisma, agentId);
 
 async function startDbEngine(pollMs: number, env: Record<string, string> = {}): Promise<RunningEngine> {
   const engine = await startDatabaseEngine(database, agentId, {
@@ -58,15 +51,8 @@ async function startDbEngine(pollMs: number, env: Record<string, string> = {}): 
   return engine;
 }
 
-/** Backend pids of the LISTEN connections currently open on the test database. */
-async function listenerPids(): Promise<number[]> {
-  const rows = await database.prisma.$queryRawUnsafe<{ pid: number }[]>(
-    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN engine_config_changed'",
-  );
-  return rows.map((row) => row.pid);
-}
-
-const countListeners = async () => (await listenerPids()).length;
+const listeners = () => listenerPids(database.prisma);
+const countListeners = async () => (await listeners()).length;
 
 /**
  * Whether the engine has read its row since its LISTEN connection came up. Each (re)connect of that
@@ -254,11 +240,11 @@ describe('the LISTEN connection', () => {
     await writeConfig(65, configNamed('v65'));
     const engine = await startDbEngine(60_000);
     await waitUntil(async () => (await countListeners()) === 1, { what: 'the LISTEN connection' });
-    const [cut] = await listenerPids();
+    const [cut] = await listeners();
     await database.prisma.$queryRawUnsafe(`SELECT pg_terminate_backend(${cut})`);
     await waitUntil(
       async () => {
-        const pids = await listenerPids();
+        const pids = await listeners();
         return pids.length === 1 && pids[0] !== cut;
       },
       { what: 'LISTEN to reconnect' },

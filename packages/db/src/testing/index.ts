@@ -7,6 +7,7 @@ export {
   makeUser,
   makeWorkspace,
 } from './factories.js';
+export { type RestartablePostgres, startRestartablePostgres } from './restartable-postgres.js';
 export { ScratchDirs } from './scratch-dirs.js';
 export {
   type CreateTestDatabaseOptions,
