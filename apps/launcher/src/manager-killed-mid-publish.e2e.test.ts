@@ -6,6 +6,7 @@ import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
 import { engineEnvFor } from './testing/engine-env.js';
+import { whatsappIntegration } from './testing/integration-bodies.js';
 import { ServiceProcesses } from './testing/service-processes.js';
 
 const AGENTS = 100;
@@ -25,14 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await services.stopAll();
   await database?.drop();
-});
-
-const whatsapp = (phoneNumberId: string) => ({
-  name: 'shared line',
-  integration: {
-    provider: 'WHATSAPP',
-    config: { accessToken: 'EAAG-fault-token', phoneNumberId, verifyToken: 'verify', appSecret: 'fault-app-secret' },
-  },
 });
 
 const publishedVersions = async () =>
@@ -62,7 +55,12 @@ it(
     const api = new ManagerApi(firstManager);
     const account = { email: `fault-${randomUUID()}@example.test`, password: 'fault pw!!' };
     await api.expect(201, 'POST', '/auth/signup', account);
-    const integration = await api.expect<{ id: string }>(201, 'POST', '/integrations/', whatsapp('1065550001'));
+    const integration = await api.expect<{ id: string }>(
+      201,
+      'POST',
+      '/integrations/',
+      whatsappIntegration('1065550001'),
+    );
     const body = (i: number) => ({
       name: `agent ${i}`,
       framework: 'LLM',
@@ -93,7 +91,7 @@ it(
     await holder.query('BEGIN');
     await holder.query('SELECT 1 FROM engine_configs WHERE agent_id = $1 FOR UPDATE', [lastId]);
     const patch = api
-      .request('PATCH', `/integrations/${integration.id}`, whatsapp('1065550002'))
+      .request('PATCH', `/integrations/${integration.id}`, whatsappIntegration('1065550002'))
       .catch(() => undefined);
     const observer = await database.connectClient();
     let publisher: number | undefined;
@@ -126,7 +124,7 @@ it(
     const secondManager = await services.start('manager', managerEnv());
     const again = new ManagerApi(secondManager);
     await again.expect(200, 'POST', '/auth/login', account);
-    await again.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsapp('1065550002'));
+    await again.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsappIntegration('1065550002'));
     expect((await publishedVersions()).map((row) => row.version)).toEqual(Array(AGENTS).fill(2));
     for (const [agentId, url] of engines) {
       await waitUntil(async () => (await engineVersion(url)) === 2, { what: `engine ${agentId} to serve v2` });

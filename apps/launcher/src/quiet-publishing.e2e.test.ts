@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
+import { whatsappIntegration } from './testing/integration-bodies.js';
 import { ServiceProcesses } from './testing/service-processes.js';
 
 let database: TestDatabase;
@@ -16,14 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await services.stopAll();
   await database?.drop();
-});
-
-const whatsapp = (phoneNumberId: string) => ({
-  name: 'support line',
-  integration: {
-    provider: 'WHATSAPP',
-    config: { accessToken: 'EAAG-quiet-token', phoneNumberId, verifyToken: 'verify', appSecret: 'quiet-app-secret' },
-  },
 });
 
 it('creates, republishes and lists agents without printing a warning', async () => {
@@ -43,7 +36,12 @@ it('creates, republishes and lists agents without printing a warning', async () 
     email: `quiet-${randomUUID()}@example.test`,
     password: 'quiet password!',
   });
-  const integration = await api.expect<{ id: string }>(201, 'POST', '/integrations/', whatsapp('1065550001'));
+  const integration = await api.expect<{ id: string }>(
+    201,
+    'POST',
+    '/integrations/',
+    whatsappIntegration('1065550001'),
+  );
   const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
     name: 'tools',
     mcp_server: { name: 'tools', url: 'https://mcp.example.com/mcp' },
@@ -62,7 +60,7 @@ it('creates, republishes and lists agents without printing a warning', async () 
   const agents = [];
   for (let i = 0; i < 3; i++) agents.push(await api.expect<{ id: string }>(201, 'POST', '/agents/', body));
   await api.expect(200, 'PATCH', `/agents/${agents[0]?.id}`, { ...body, name: 'renamed' });
-  await api.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsapp('1065550002'));
+  await api.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsappIntegration('1065550002'));
   await api.expect(200, 'GET', '/agents/?include=engine_config');
 
   await services.kill(managerUrl, 'SIGTERM');
