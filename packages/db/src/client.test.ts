@@ -59,30 +59,20 @@ describe('db.sql', () => {
     expect((await listPrepared(db)).map((row) => row.statement)).toContain(text);
   });
 
-  it('survives the server dropping its idle connection, and reconnects', async () => {
-    const db = client({ maxConnections: 1 });
+  it('reports the idle connection the server ended, instead of swallowing it, and reconnects', async () => {
+    const heard: Error[] = [];
+    const db = client({ maxConnections: 1, onPoolError: (error) => heard.push(error) });
     const backend = async () => (await db.sql<{ pid: number }>('SELECT pg_backend_pid() AS pid', []))[0]?.pid;
     const first = await backend();
     await database.prisma.$queryRaw`SELECT pg_terminate_backend(${first}::int)`;
-    // The backend wrote its FATAL notice to the idle connection before it exited.
-    await waitUntil(
-      async () =>
-        (await database.prisma.$queryRaw<unknown[]>`SELECT 1 FROM pg_stat_activity WHERE pid = ${first}::int`)
-          .length === 0,
-      { what: 'the terminated backend to exit' },
-    );
+    // pg reports the error after it has taken the dead connection out of the pool: from then on, the
+    // next query cannot be handed that connection (the backend being gone is not enough: the notice
+    // may still be unread in the socket).
+    await waitUntil(() => heard.length > 0, { what: 'the pool to report the ended connection' });
+    expect(heard[0]?.message).toMatch(/terminat/i);
     const second = await backend();
     expect(second).toEqual(expect.any(Number));
     expect(second).not.toBe(first);
-  });
-
-  it('reports the error of an idle connection the server ended, instead of swallowing it', async () => {
-    const heard: Error[] = [];
-    const db = client({ maxConnections: 1, onPoolError: (error) => heard.push(error) });
-    const [backend] = await db.sql<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
-    await database.prisma.$queryRaw`SELECT pg_terminate_backend(${backend?.pid}::int)`;
-    await waitUntil(() => heard.length > 0, { what: 'the pool to report the ended connection' });
-    expect(heard[0]?.message).toMatch(/terminat/i);
   });
 
   it('is ended with the client, even when Prisma itself never connected', async () => {
