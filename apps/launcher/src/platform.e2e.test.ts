@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { EventType, HttpAgent } from '@ag-ui/client';
-import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManagerApi } from './manager-api.js';
 import { engineEnvFor } from './testing/engine-env.js';
@@ -23,16 +24,6 @@ const services = new ServiceProcesses();
 const startProcess = (app: 'manager' | 'engine', env: NodeJS.ProcessEnv) => services.start(app, env);
 // One key for every manager on the database: the token signing key is stored sealed with it.
 const secretsKey = randomBytes(32).toString('base64');
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -58,7 +49,10 @@ describe('manager and engine together', () => {
       SESSION_SECRET: randomBytes(32).toString('base64'),
       MCP_STDIO_COMMANDS: stdioCommands,
     });
-    await waitFor(async () => ((await fetch(`${managerUrl}/api/v1/readyz`)).ok ? true : undefined));
+    await waitUntil(async () => (await fetch(`${managerUrl}/api/v1/readyz`)).ok, {
+      what: 'the manager to be ready',
+      timeoutMs: 30_000,
+    });
 
     // A frontend signs up and configures an agent with an MCP server and an integration.
     const api = new ManagerApi(managerUrl);
@@ -95,7 +89,10 @@ describe('manager and engine together', () => {
       ENGINE_CONFIG_POLL_MS: String(POLL_MS),
       MCP_STDIO_COMMANDS: stdioCommands,
     });
-    await waitFor(async () => ((await fetch(`${engineUrl}/health`)).ok ? true : undefined));
+    await waitUntil(async () => (await fetch(`${engineUrl}/health`)).ok, {
+      what: 'the engine to serve its config',
+      timeoutMs: 30_000,
+    });
     // The engine spawned the stdio server because its own MCP_STDIO_COMMANDS permits it too.
     const health = (await (await fetch(`${engineUrl}/health`)).json()) as { status: string; mcp: unknown[] };
     expect(health).toMatchObject({ status: 'ok', mcp: [{ name: 'everything', status: 'connected' }] });
@@ -139,10 +136,14 @@ describe('manager and engine together', () => {
     expect((await configOf()).version).toBe(1);
     const patchedAt = performance.now();
     await api.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsapp('1065550002'));
-    const served = await waitFor(async () => {
-      const config = await configOf();
-      return config.version === 2 ? config : undefined;
-    });
+    let served = await configOf();
+    await waitUntil(
+      async () => {
+        served = await configOf();
+        return served.version === 2;
+      },
+      { what: 'the engine to serve version 2', timeoutMs: 30_000 },
+    );
     process.stderr.write(
       `e2e: PATCH to the engine serving it, by NOTIFY: ${Math.round(performance.now() - patchedAt)} ms\n`,
     );
@@ -168,22 +169,25 @@ describe('manager and engine together', () => {
     await expect(database.connectClient({ url: credentials.DATABASE_URL })).rejects.toMatchObject({
       code: '28P01',
     });
-    await waitFor(async () => {
-      const response = await fetch(`${engineUrl}/agent/run`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          threadId: 't',
-          runId: 'r',
-          messages: [],
-          tools: [],
-          context: [],
-          state: {},
-          forwardedProps: {},
-        }),
-      });
-      return response.status === 503 ? true : undefined;
-    });
+    await waitUntil(
+      async () => {
+        const response = await fetch(`${engineUrl}/agent/run`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            threadId: 't',
+            runId: 'r',
+            messages: [],
+            tools: [],
+            context: [],
+            state: {},
+            forwardedProps: {},
+          }),
+        });
+        return response.status === 503;
+      },
+      { what: 'runs of the deleted agent to answer 503', timeoutMs: 30_000 },
+    );
     expect((await fetch(`${engineUrl}/health`)).status).toBe(503);
 
     // Now nothing uses the integration.

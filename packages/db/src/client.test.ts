@@ -1,8 +1,8 @@
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPrisma, type Db, querySql } from './client.js';
 import { makeWorkspace } from './testing/factories.js';
 import { createTestDatabase, type TestDatabase } from './testing/test-database.js';
-import { waitUntil } from './testing/wait-until.js';
 
 let database: TestDatabase;
 const clients: Db[] = [];

@@ -9,8 +9,8 @@ import {
   makeWorkspace,
   TEST_PLATFORM_KEY,
   type TestDatabase,
-  waitUntil,
 } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';

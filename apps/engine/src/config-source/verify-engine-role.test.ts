@@ -2,8 +2,9 @@
 // DATABASE_URL, or with a password that was rotated since, it stops at start and says what to do.
 import { randomUUID } from 'node:crypto';
 import { dropEngineRole, engineRoleName, rotateEngineRolePassword } from '@agentplane/db';
-import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import { ConfigError } from '@agentplane/server-kit';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { engineCredentialsFor, startDatabaseEngine, startTestEngine } from '../testing/test-engine.js';

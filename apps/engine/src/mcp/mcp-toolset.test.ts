@@ -3,8 +3,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type TMcpServerConfigInput, ZMcpServerConfig } from '@agentplane/contracts';
-import { waitUntil } from '@agentplane/db/testing';
 import { createLogger } from '@agentplane/server-kit';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import {

@@ -6,15 +6,9 @@ import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { TMcpServerConfigInput } from '@agentplane/contracts';
 import { ZMcpServerConfig } from '@agentplane/contracts';
-import {
-  createTestDatabase,
-  makeAgent,
-  makeWorkspace,
-  ScratchDirs,
-  type TestDatabase,
-  waitUntil,
-} from '@agentplane/db/testing';
+import { createTestDatabase, makeAgent, makeWorkspace, ScratchDirs, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger } from '@agentplane/server-kit';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';

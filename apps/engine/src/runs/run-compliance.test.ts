@@ -2,7 +2,7 @@
 // LLM agent on the OpenAI-compatible path against a local fake provider and a real MCP server.
 import { randomUUID } from 'node:crypto';
 import { type BaseEvent, EventType, HttpAgent, type Message } from '@ag-ui/client';
-import { waitUntil } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { captureLogs } from '../testing/captured-logs.js';

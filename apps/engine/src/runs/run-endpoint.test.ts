@@ -2,7 +2,7 @@
 // kept alive, and how runs behave across config changes and client disconnects.
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import { AGUI_MEDIA_TYPE, decode } from '@ag-ui/proto';
-import { waitUntil } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';

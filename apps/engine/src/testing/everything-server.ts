@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { TMcpServerConfigInput } from '@agentplane/contracts';
-import { waitUntil } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 
 const packageJson = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json');
 export const EVERYTHING_ENTRY = path.join(path.dirname(packageJson), 'dist', 'index.js');

@@ -2,7 +2,8 @@
 // Cloud API webhook payloads, and a poster that signs them the way Meta does.
 import { randomUUID } from 'node:crypto';
 import type { TEngineConfigInput } from '@agentplane/contracts';
-import { makeAgent, makeWorkspace, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import type { RunningEngine } from '../start-engine.js';
 import { signBody } from '../whatsapp/verify-webhook.js';
 import { WHATSAPP_WEBHOOK_PATH } from '../whatsapp/whatsapp-router.js';

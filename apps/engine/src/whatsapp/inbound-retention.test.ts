@@ -1,7 +1,8 @@
 // Pruning finished inbound messages, as the engine does it: through the agent's own database role,
 // in bounded batches, leaving unfinished and recent rows and other agents' rows alone.
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';

@@ -2,8 +2,9 @@
 // processClaim decides, and what recordOutcome writes under the claim's lease (or does not, once the
 // lease is lost).
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger } from '@agentplane/server-kit';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { WhatsAppSettings } from '../env.js';

@@ -1,7 +1,8 @@
 // From webhook to reply against a real PostgreSQL, a fake Graph API and the mock or a fake OpenAI
 // model: one reply per message, de-duplication, restarts, Graph failures, threads and replicas.
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { captureLogs } from '../testing/captured-logs.js';

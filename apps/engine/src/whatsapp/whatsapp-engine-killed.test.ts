@@ -4,7 +4,8 @@
 // engine recording it (README, "Delivery guarantees"); the test counts the messages in that window,
 // and there are none here: each engine was killed while waiting for Graph, with every earlier 200
 // recorded, since an engine records a part before it sends the next one.
-import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { type EngineProcess, startEngineProcess } from '../testing/engine-process.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';

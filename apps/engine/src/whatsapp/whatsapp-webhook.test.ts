@@ -1,7 +1,8 @@
 // The webhook's HTTP contract against a database-mode engine: the verify handshake, signatures,
 // malformed bodies, disabled integrations, live config changes, and file mode with and without a
 // database. Routing, the unsigned opt-out and size bounds are in whatsapp-delivery-auth.test.ts.
-import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { captureLogs } from '../testing/captured-logs.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ZAgent } from '@agentplane/contracts';
-import { waitUntil } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import {

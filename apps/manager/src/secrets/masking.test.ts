@@ -2,7 +2,7 @@
 // values, and a PATCH that sends a mask back keeps the secret it stands for, which engines still get.
 import { mapEngineConfigSecrets, maskSecret, SECRET_MASK_BULLETS, type TEngineConfig } from '@agentplane/contracts';
 import { createAgentSecretBox } from '@agentplane/db';
-import { waitUntil } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import {

@@ -14,4 +14,3 @@ export {
   createTestDatabase,
   type TestDatabase,
 } from './test-database.js';
-export { waitUntil } from './wait-until.js';

@@ -11,8 +11,8 @@ import {
   makeWorkspace,
   TEST_PLATFORM_KEY,
   type TestDatabase,
-  waitUntil,
 } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { makeLlmEngineConfig, type TestConfigOptions } from '../../testing/engine-configs.js';

@@ -8,14 +8,8 @@ import { symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
-import {
-  createTestDatabase,
-  makeAgent,
-  makeWorkspace,
-  ScratchDirs,
-  type TestDatabase,
-  waitUntil,
-} from '@agentplane/db/testing';
+import { createTestDatabase, makeAgent, makeWorkspace, ScratchDirs, type TestDatabase } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { type CapturedLogs, captureLogs } from '../../testing/captured-logs.js';

@@ -1,0 +1,1 @@
+export { waitUntil } from './wait-until.js';
