@@ -1,9 +1,11 @@
 // Benchmark 3: from a PATCH sent to the manager until an engine serves the new config version,
 // with the manager's NOTIFY and with polling alone (ENGINE_CONFIG_LISTEN=false).
-import { issueEngineCredentials, startEngine } from './engine-process.js';
+
+import { ManagerClient } from '@agentplane/manager-client';
+import { startEngine } from './engine-process.js';
 import { percentile } from './load.js';
-import { ManagerClient, whatsapp } from './manager-client.js';
 import type { Service } from './service-process.js';
+import { whatsapp } from './whatsapp-integration.js';
 
 export type PropagationResult = {
   pollMs: number;
@@ -32,18 +34,19 @@ export async function benchConfigPropagation(options: {
   rounds: number;
 }): Promise<PropagationResult> {
   const client = await ManagerClient.signUp(options.managerUrl);
-  const integration = await client.send<{ id: string }>('POST', '/api/v1/integrations/', whatsapp());
-  const agent = await client.send<{ id: string; engine_config_version: number }>('POST', '/api/v1/agents/', {
+  const integration = await client.expect<{ id: string }>(201, 'POST', '/integrations/', whatsapp());
+  const agent = await client.expect<{ id: string; engine_config_version: number }>(201, 'POST', '/agents/', {
     name: 'propagation bench',
     framework: 'LLM',
     agent: { model: { provider: 'mock', name: 'echo' } },
     resources: { integration_ids: [integration.id] },
   });
-  const { access_token: token } = await client.send<{ access_token: string }>(
+  const { access_token: token } = await client.expect<{ access_token: string }>(
+    201,
     'POST',
-    `/api/v1/agents/${agent.id}/token`,
+    `/agents/${agent.id}/token`,
   );
-  const common = { credentials: await issueEngineCredentials(client, agent.id), managerIssuer: options.managerUrl };
+  const common = { credentials: await client.issueEngineCredentials(agent.id), managerIssuer: options.managerUrl };
   const env = { ENGINE_CONFIG_POLL_MS: String(options.pollMs) };
   const listening = await startEngine({ ...common, env });
   const polling = await startEngine({ ...common, env: { ...env, ENGINE_CONFIG_LISTEN: 'false' } });
@@ -53,7 +56,7 @@ export async function benchConfigPropagation(options: {
       // A random pause, so that PATCHes do not fall into step with the polling engine's timer.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * options.pollMs));
       const startedAt = performance.now();
-      await client.send('PATCH', `/api/v1/integrations/${integration.id}`, whatsapp(String(2_000_000 + round)));
+      await client.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsapp(String(2_000_000 + round)));
       const version = agent.engine_config_version + round;
       // One prober at a time: two loops fetching every 2 ms would take CPU from the engines they time.
       // Probing the polling engine second can only make its figure later by the NOTIFY delay, a few

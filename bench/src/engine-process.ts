@@ -1,22 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { TEngineCredentials } from '@agentplane/contracts';
 import { findFreePort } from '@agentplane/db/embedded';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
-import type { ManagerClient } from './manager-client.js';
 import { type Service, startService } from './service-process.js';
 
 export const ENGINE_ENTRY = fileURLToPath(new URL('../../apps/engine/dist/server.js', import.meta.url));
 
-export type EngineCredentials = { agent_id: string; database_url: string; agent_key: string };
-
-/** The agent's engine credentials from the manager; each request rotates the password, so engines of one agent share them. */
-export function issueEngineCredentials(client: ManagerClient, agentId: string): Promise<EngineCredentials> {
-  return client.send<EngineCredentials>('POST', `/api/v1/agents/${agentId}/engine-credentials`);
-}
-
 /** An engine process for one agent, with that agent's own credentials, trusting the manager's tokens. */
 export async function startEngine(options: {
-  credentials: EngineCredentials;
+  credentials: TEngineCredentials;
   managerIssuer: string;
   env?: NodeJS.ProcessEnv;
 }): Promise<Service> {

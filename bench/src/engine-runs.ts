@@ -1,9 +1,9 @@
 // Benchmark 4: /agent/run on one engine with the mock model (runs/s, time to first event), and 1,000
 // concurrent open streams against a model that never answers (peak RSS of the engine).
 import { randomUUID } from 'node:crypto';
-import { currentRssMiB, issueEngineCredentials, peakRssMiB, startEngine } from './engine-process.js';
+import { ManagerClient } from '@agentplane/manager-client';
+import { currentRssMiB, peakRssMiB, startEngine } from './engine-process.js';
 import { type LoadResult, percentile, runLoad } from './load.js';
-import { ManagerClient } from './manager-client.js';
 import { startStalledModel } from './stalled-model.js';
 
 export type EngineRunsResult = {
@@ -51,13 +51,14 @@ export async function benchEngineRuns(options: {
 }): Promise<EngineRunsResult> {
   const client = await ManagerClient.signUp(options.managerUrl);
   const mock = { name: 'runs bench', framework: 'LLM', agent: { model: { provider: 'mock', name: 'echo' } } };
-  const agent = await client.send<{ id: string }>('POST', '/api/v1/agents/', mock);
-  const { access_token: token } = await client.send<{ access_token: string }>(
+  const agent = await client.expect<{ id: string }>(201, 'POST', '/agents/', mock);
+  const { access_token: token } = await client.expect<{ access_token: string }>(
+    201,
     'POST',
-    `/api/v1/agents/${agent.id}/token`,
+    `/agents/${agent.id}/token`,
   );
   const engine = await startEngine({
-    credentials: await issueEngineCredentials(client, agent.id),
+    credentials: await client.issueEngineCredentials(agent.id),
     managerIssuer: options.managerUrl,
   });
   const stalled = await startStalledModel();
@@ -93,7 +94,7 @@ export async function benchEngineRuns(options: {
     });
 
     // Now a model that never answers: every run stays open, waiting on it.
-    await client.send('PATCH', `/api/v1/agents/${agent.id}`, {
+    await client.expect(200, 'PATCH', `/agents/${agent.id}`, {
       ...mock,
       agent: { model: { provider: 'openai', name: 'stalled', baseUrl: stalled.baseUrl } },
     });

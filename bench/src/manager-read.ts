@@ -6,9 +6,10 @@
 // at different moments measures the drift as much as the code.
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
+import { ManagerClient } from '@agentplane/manager-client';
 import { type LoadResult, percentile, runLoad, type Target } from './load.js';
-import { ManagerClient, whatsapp } from './manager-client.js';
 import { type Service, startService } from './service-process.js';
+import { whatsapp } from './whatsapp-integration.js';
 
 type Name = 'manager' | 'bare' | 'stackFloor';
 type Contender = { url: string; targets: Target[] };
@@ -50,7 +51,7 @@ async function readersOf(managerUrl: string, users: number) {
   const readers = [];
   for (let user = 0; user < users; user++) {
     const client = await ManagerClient.signUp(managerUrl);
-    const integration = await client.send<{ id: string }>('POST', '/api/v1/integrations/', whatsapp());
+    const integration = await client.expect<{ id: string }>(201, 'POST', '/integrations/', whatsapp());
     readers.push({ headers: client.headers, path: `/integrations/${integration.id}` });
   }
   return readers;

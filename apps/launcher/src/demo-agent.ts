@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { localDataDir } from '@agentplane/db/embedded';
-import type { ManagerApi } from './manager-api.js';
+import type { ManagerClient } from '@agentplane/manager-client';
 
 export const DEMO_EMAIL = 'demo@agentplane.local';
 
@@ -67,7 +67,7 @@ function agentBody(mcpServerId: string) {
   };
 }
 
-async function createDemo(api: ManagerApi): Promise<DemoState> {
+async function createDemo(api: ManagerClient): Promise<DemoState> {
   const password = randomBytes(12).toString('base64url');
   await api.expect(201, 'POST', '/auth/signup', { email: DEMO_EMAIL, password, name: 'Demo' });
   const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
@@ -80,7 +80,7 @@ async function createDemo(api: ManagerApi): Promise<DemoState> {
   return state;
 }
 
-export async function ensureDemoAgent(api: ManagerApi): Promise<DemoAgent> {
+export async function ensureDemoAgent(api: ManagerClient): Promise<DemoAgent> {
   const saved = await readState();
   let state: DemoState;
   let newPassword: string | undefined;

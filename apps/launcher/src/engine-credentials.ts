@@ -3,9 +3,8 @@
 // (DATABASE_URL_FILE, AGENT_KEY_FILE), and never with the platform's DATABASE_URL or SECRETS_KEY.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { TEngineCredentials } from '@agentplane/contracts';
 import { localDataDir } from '@agentplane/db/embedded';
-import type { ManagerApi } from './manager-api.js';
+import type { ManagerClient } from '@agentplane/manager-client';
 
 /** What only the manager may hold; an engine started with any of these refuses to run (or should). */
 const PLATFORM_ONLY = [
@@ -24,10 +23,10 @@ export function withoutPlatformSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEn
 
 /** Issues the agent's engine credentials and writes them to files readable by this user only. */
 export async function engineCredentialFiles(
-  api: ManagerApi,
+  api: ManagerClient,
   agentId: string,
 ): Promise<{ AGENT_ID: string; DATABASE_URL_FILE: string; AGENT_KEY_FILE: string }> {
-  const credentials = await api.expect<TEngineCredentials>(201, 'POST', `/agents/${agentId}/engine-credentials`);
+  const credentials = await api.issueEngineCredentials(agentId);
   const dir = path.join(localDataDir(), 'engine');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const databaseUrlFile = path.join(dir, 'database-url');

@@ -4,14 +4,15 @@
 import { fileURLToPath } from 'node:url';
 import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
+import { ManagerClient } from '@agentplane/manager-client';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { ensureDemoAgent, everythingCommandLine } from './demo-agent.js';
 import { engineCredentialFiles, withoutPlatformSecrets } from './engine-credentials.js';
 import { localSecret } from './local-secrets.js';
-import { ManagerApi, waitUntilHealthy } from './manager-api.js';
 import { say } from './prefixed-output.js';
 import { printWelcome } from './print-welcome.js';
 import { type ServiceProcess, startService } from './service-process.js';
+import { waitUntilHealthy } from './wait-until-healthy.js';
 
 const STOP_TIMEOUT_MS = 10_000;
 const portOf = (url: string) => new URL(url).port;
@@ -78,7 +79,7 @@ async function main(): Promise<void> {
     supervise(manager);
     const managerUrl = await manager.listening;
     await waitUntilHealthy(`${managerUrl}/api/v1/healthz`);
-    const api = new ManagerApi(managerUrl);
+    const api = new ManagerClient(managerUrl);
     const demo = await ensureDemoAgent(api);
 
     const engine = startService(

@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { EventType, HttpAgent } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { ManagerClient } from '@agentplane/manager-client';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManagerApi } from './manager-api.js';
 import { engineEnvFor } from './testing/engine-env.js';
 import { ServiceProcesses } from './testing/service-processes.js';
 
@@ -55,11 +55,7 @@ describe('manager and engine together', () => {
     });
 
     // A frontend signs up and configures an agent with an MCP server and an integration.
-    const api = new ManagerApi(managerUrl);
-    await api.expect(201, 'POST', '/auth/signup', {
-      email: `e2e-${randomUUID()}@example.test`,
-      password: 'e2e password!',
-    });
+    const api = await ManagerClient.signUp(managerUrl);
     const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
       name: 'everything',
       mcp_server: { name: 'everything', transport: 'stdio', ...everythingLine },
@@ -220,11 +216,7 @@ describe('a tenant pointing its engine at private addresses', () => {
       SESSION_SECRET: randomBytes(32).toString('base64'),
     });
     await waitUntil(async () => (await fetch(`${managerUrl}/api/v1/readyz`)).ok, { what: 'the manager' });
-    const api = new ManagerApi(managerUrl);
-    await api.expect(201, 'POST', '/auth/signup', {
-      email: `tenant-${randomUUID()}@example.test`,
-      password: 'e2e password!',
-    });
+    const api = await ManagerClient.signUp(managerUrl);
 
     // Write time: every literal address in a refused range is a 422 naming its field.
     const pathsRefused = async (path: string, body: unknown) =>

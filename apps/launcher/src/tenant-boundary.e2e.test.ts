@@ -10,10 +10,10 @@ import path from 'node:path';
 import { HttpAgent } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/engine/testing/fake-openai-server';
+import { ManagerClient } from '@agentplane/manager-client';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ManagerApi } from './manager-api.js';
 import { engineEnvFor } from './testing/engine-env.js';
 import { ServiceProcesses } from './testing/service-processes.js';
 
@@ -33,7 +33,7 @@ let database: TestDatabase;
 let capture: FakeOpenAiServer;
 let operatorModel: FakeOpenAiServer;
 let scratch: string;
-let api: ManagerApi;
+let api: ManagerClient;
 let operator: Record<string, string>;
 
 beforeAll(async () => {
@@ -58,12 +58,8 @@ beforeAll(async () => {
     // The tenant's model server in these tests is a loopback peer.
     EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
   });
-  api = new ManagerApi(managerUrl);
   // The tenant signs up, which makes it its workspace's owner: it may ask for its agents' engine credentials.
-  await api.expect(201, 'POST', '/auth/signup', {
-    email: `tenant-${randomUUID()}@example.test`,
-    password: 'tenant pw!',
-  });
+  api = await ManagerClient.signUp(managerUrl);
 });
 
 /** An engine for the agent, with the operator's settings and the credentials the manager issues for it. */

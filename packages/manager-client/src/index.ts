@@ -1,0 +1,1 @@
+export { ManagerClient } from './manager-client.js';
