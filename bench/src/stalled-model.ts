@@ -1,7 +1,6 @@
 // An OpenAI-compatible endpoint that accepts requests and never answers, so that runs stay open.
-import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@agentplane/testing';
 
 export async function startStalledModel(): Promise<{ baseUrl: string; close: () => Promise<void> }> {
   const held = new Set<ServerResponse>();
@@ -11,10 +10,9 @@ export async function startStalledModel(): Promise<{ baseUrl: string; close: () 
     res.on('close', () => held.delete(res));
   });
   server.maxConnections = 5000;
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const { origin } = await listenOnLoopback(server);
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    baseUrl: `${origin}/v1`,
     close: async () => {
       for (const res of held) res.destroy();
       server.closeAllConnections();

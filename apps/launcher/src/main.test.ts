@@ -7,8 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
-import { startFakeOpenAiServer } from '@agentplane/engine/testing/fake-openai-server';
-import { waitUntil } from '@agentplane/testing';
+import { startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));

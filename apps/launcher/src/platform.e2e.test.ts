@@ -1,16 +1,14 @@
 // The manager and an engine as separate processes on one database, driven as a product is: over HTTP,
 // with a frontend's session on the manager and an AG-UI client on the engine.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { EventType, HttpAgent } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { ManagerClient } from '@agentplane/manager-client';
-import { waitUntil } from '@agentplane/testing';
+import { listenOnLoopback, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { engineEnvFor } from './testing/engine-env.js';
 import { ServiceProcesses } from './testing/service-processes.js';
@@ -199,10 +197,8 @@ describe('a tenant pointing its engine at private addresses', () => {
     let connections = 0;
     const server = createServer((_req, res) => res.writeHead(404).end());
     server.on('connection', () => connections++);
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
     return {
-      port: (server.address() as AddressInfo).port,
+      port: (await listenOnLoopback(server)).port,
       connections: () => connections,
       close: () => new Promise((resolve) => server.close(resolve)),
     };

@@ -1,1 +1,9 @@
+export {
+  type FakeOpenAiServer,
+  type RecordedRequest,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+  startFakeOpenAiServer,
+} from './fake-openai-server.js';
+export { listenOnLoopback } from './listen-on-loopback.js';
 export { waitUntil } from './wait-until.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
@@ -27,9 +26,7 @@ beforeAll(async () => {
       res.writeHead(404).end();
     }
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  issuer = (await listenOnLoopback(server)).origin;
 });
 
 afterAll(async () => {

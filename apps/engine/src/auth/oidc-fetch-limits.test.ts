@@ -1,9 +1,8 @@
 // What a token can make the engine fetch: a failed discovery or JWKS fetch is remembered for
 // ENGINE_OIDC_FAILURE_CACHE_MS, so a flood of forged tokens costs the issuer one request, and
 // discovery documents and key sets larger than their caps are failures (503), not read to the end.
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { RunningEngine } from '../start-engine.js';
@@ -102,9 +101,7 @@ describe('the size of what an issuer answers', () => {
         res.writeHead(404).end();
       }
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = (await listenOnLoopback(server)).origin;
   });
 
   afterAll(async () => {

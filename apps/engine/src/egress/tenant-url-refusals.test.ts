@@ -5,12 +5,12 @@
 // is reached.
 import { randomUUID } from 'node:crypto';
 import { EventType, HttpAgent } from '@ag-ui/client';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { type CapturedLogs, captureLogs, type LogLine } from '../testing/captured-logs.js';
 import { type CountingServer, startCountingServer } from '../testing/counting-server.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
 import { runWithClient } from '../testing/run-with-client.js';
 import { startFileEngine } from '../testing/test-engine.js';

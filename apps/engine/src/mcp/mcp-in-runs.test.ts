@@ -1,11 +1,11 @@
 // MCP tools inside LLM runs: server-everything over streamable HTTP next to a dead server, with the
 // model's tool calls scripted by the local OpenAI-compatible server.
 import { EventType } from '@ag-ui/core';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { type EverythingHttpServer, startEverythingHttpServer } from '../testing/everything-server.js';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { readEventStream } from '../testing/read-event-stream.js';
 import { holdRefusingPort, type RefusingPort } from '../testing/refusing-port.js';
 import { startFileEngine } from '../testing/test-engine.js';

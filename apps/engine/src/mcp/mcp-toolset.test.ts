@@ -1,10 +1,8 @@
-import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { type TMcpServerConfigInput, ZMcpServerConfig } from '@agentplane/contracts';
 import { createLogger } from '@agentplane/server-kit';
-import { waitUntil } from '@agentplane/testing';
+import { listenOnLoopback, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import {
@@ -160,9 +158,7 @@ describe('transports and their settings', () => {
       seen.push(req.headers);
       res.writeHead(401).end();
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const url = `${(await listenOnLoopback(server)).origin}/mcp`;
     try {
       const toolset = await connectMcpToolset(
         servers({ name: 'guarded', transport: 'streamable_http', url, headers: { Authorization: 'Bearer mcp-key' } }),

@@ -2,13 +2,12 @@
 // LLM agent on the OpenAI-compatible path against a local fake provider and a real MCP server.
 import { randomUUID } from 'node:crypto';
 import { type BaseEvent, EventType, HttpAgent, type Message } from '@ag-ui/client';
-import { waitUntil } from '@agentplane/testing';
+import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { captureLogs } from '../testing/captured-logs.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../testing/everything-server.js';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { runWithClient } from '../testing/run-with-client.js';
 import { startFileEngine } from '../testing/test-engine.js';
 

@@ -2,7 +2,7 @@
 // kept alive, and how runs behave across config changes and client disconnects.
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import { AGUI_MEDIA_TYPE, decode } from '@ag-ui/proto';
-import { waitUntil } from '@agentplane/testing';
+import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
@@ -11,7 +11,6 @@ import {
   everythingStdioServer,
   startEverythingHttpServer,
 } from '../testing/everything-server.js';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { joinText, listTypes, readEventStream } from '../testing/read-event-stream.js';
 import { startRecordingProxy } from '../testing/recording-proxy.js';
 import { startFileEngine } from '../testing/test-engine.js';

@@ -1,9 +1,8 @@
 // A loopback HTTP server that only counts: the connections that reached it, and the requests it
 // answered (with a redirect to `redirectTo` when set). Egress tests use it to prove that a refused
 // connection never got as far as a socket.
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@agentplane/testing';
 
 export type CountingServer = {
   /** http://127.0.0.1:<port> */
@@ -23,11 +22,9 @@ export async function startCountingServer(options: { redirectTo?: string } = {})
     else res.writeHead(307, { Location: `${options.redirectTo}${req.url ?? '/'}` }).end();
   });
   server.on('connection', () => connections++);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const { port, origin } = await listenOnLoopback(server);
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin,
     port,
     connections: () => connections,
     requests: () => requests,

@@ -1,9 +1,8 @@
 // A local stand-in for the WhatsApp Cloud API (Graph API) on loopback: records every request to
 // /{version}/{phoneNumberId}/messages and answers with scripted statuses (200 unless told otherwise),
 // optionally held until a gate settles. `delivered` lists only the messages it answered 200 to.
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@agentplane/testing';
 
 export type GraphRequest = {
   method: string;
@@ -84,10 +83,8 @@ export async function startFakeGraphApi(): Promise<FakeGraphApi> {
   const server = createServer((req, res) => {
     respond(req, res).catch(() => res.destroy());
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    baseUrl: (await listenOnLoopback(server)).origin,
     requests,
     delivered,
     script: (phoneNumberId, ...responses) => {

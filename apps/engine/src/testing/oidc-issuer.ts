@@ -2,9 +2,8 @@
 // JWTs for one audience (through resource indicators), plus a signer for hand-made tokens with the
 // issuer's own key, so each failure class can be produced on purpose.
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@agentplane/testing';
 import { exportJWK, exportSPKI, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 
@@ -33,9 +32,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
     hits.set(path, (hits.get(path) ?? 0) + 1);
     handle(req, res);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = (await listenOnLoopback(server)).origin;
 
   const kid = randomUUID();
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });

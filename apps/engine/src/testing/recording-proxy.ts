@@ -1,9 +1,8 @@
 // A pass-through proxy in front of an MCP server over HTTP that records what crosses it: the HTTP
 // method of every request and the JSON-RPC method of every message posted, so a test can see what
 // reached the server (a call, its cancellation, the end of the session).
-import { once } from 'node:events';
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@agentplane/testing';
 
 export type RecordingProxy = {
   url: string;
@@ -41,10 +40,9 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const { origin } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    url: `${origin}/mcp`,
     httpMethods,
     rpcMethods,
     close: async () => {

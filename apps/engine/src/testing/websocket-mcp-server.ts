@@ -2,9 +2,9 @@
 // has no WebSocket server library, so this speaks just enough RFC 6455 (handshake, text frames, close)
 // to carry the SDK's own McpServer, with one tool: `shout`.
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listenOnLoopback } from '@agentplane/testing';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -107,10 +107,9 @@ export async function startWebSocketMcpServer(): Promise<WebSocketMcpServer> {
     );
     void mcp.connect(createSocketTransport(socket));
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const { port } = await listenOnLoopback(server);
   return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `ws://127.0.0.1:${port}`,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

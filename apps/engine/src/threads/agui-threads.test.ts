@@ -1,11 +1,10 @@
 // The thread rule of /agent/run in database mode: a run that sends only its new message continues
 // the stored thread; a run that sends its own history is taken as is and nothing is stored twice.
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
-import { waitUntil } from '@agentplane/testing';
+import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { joinText, readEventStream } from '../testing/read-event-stream.js';
 import { startDatabaseEngine } from '../testing/test-engine.js';
 import { aguiThreadKey } from './agui-threads.js';

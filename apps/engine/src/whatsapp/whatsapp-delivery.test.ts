@@ -2,13 +2,12 @@
 // model: one reply per message, de-duplication, restarts, Graph failures, threads and replicas.
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
-import { waitUntil } from '@agentplane/testing';
+import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { captureLogs } from '../testing/captured-logs.js';
 import type { TestConfigOptions } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../testing/fake-openai-server.js';
 import { hold } from '../testing/gate.js';
 import type { TestEngineOptions } from '../testing/test-engine.js';
 import {

@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createPrisma, type Db } from '@agentplane/db';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger } from '@agentplane/server-kit';
-import { waitUntil } from '@agentplane/testing';
+import { listenOnLoopback, waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import request from 'supertest';
@@ -87,8 +86,7 @@ describe('readiness under a flood of probes', () => {
     const app = appFor(db, () => clock);
     const received = { requests: 0 };
     server = createServer(app).on('request', () => received.requests++);
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const { port } = await listenOnLoopback(server);
 
     // The check blocks on this lock, so every probe arrives while it is still running.
     locker = await migrated.connectClient();

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createLogger } from '@agentplane/server-kit';
+import { listenOnLoopback } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import request from 'supertest';
@@ -21,9 +20,8 @@ let server: Server;
 let issuer: string;
 beforeAll(async () => {
   // The issuer URL is the server's own, so the server listens first and gets its app once that is built.
-  server = createServer((req, res) => ctx.app(req, res)).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = createServer((req, res) => ctx.app(req, res));
+  issuer = (await listenOnLoopback(server)).origin;
   ctx = await startManagerTestApp({ ISSUER_URL: issuer, AGENT_TOKEN_TTL_SECONDS: '120' });
 });
 afterAll(async () => {

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent } from '@ag-ui/client';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../testing/fake-openai-server.js';
 import { runWithClient } from '../../testing/run-with-client.js';
 import { startTestEngine } from '../../testing/test-engine.js';
 

@@ -12,15 +12,10 @@ import {
   TEST_PLATFORM_KEY,
   type TestDatabase,
 } from '@agentplane/db/testing';
-import { waitUntil } from '@agentplane/testing';
+import { type FakeOpenAiServer, type RecordedRequest, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { makeLlmEngineConfig, type TestConfigOptions } from '../../testing/engine-configs.js';
-import {
-  type FakeOpenAiServer,
-  type RecordedRequest,
-  startFakeOpenAiServer,
-} from '../../testing/fake-openai-server.js';
 import { runWithClient } from '../../testing/run-with-client.js';
 import { engineCredentialsFor, startDatabaseEngine } from '../../testing/test-engine.js';
 

@@ -1,9 +1,8 @@
 // A local OpenAI-compatible chat-completions server for tests: it streams real `chat.completion.chunk`
 // SSE for scripted turns (text deltas, tool-call deltas, HTTP errors, or a stream that never ends)
 // and records every request. A test peer, standing in for OpenAI, vLLM or Ollama on loopback.
-import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen-on-loopback.js';
 
 export type ScriptedToolCall = { id: string; name: string; arguments: string[] };
 
@@ -120,12 +119,10 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const server = createServer((req, res) => {
     respond(req, res).catch(() => res.destroy());
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const { origin } = await listenOnLoopback(server);
 
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${origin}/v1`,
     requests,
     script: (...turns) => queue.push(...turns),
     clientAborts: () => aborts,
