@@ -1,7 +1,5 @@
-// Benchmark 4: /agent/run on one engine with the mock model (runs/s, time to first event), and 1,000
-// concurrent open streams against a model that never answers (peak RSS of the engine).
-import { randomUUID } from 'node:crypto';
 import { ManagerClient } from '@agentplane/manager-client';
+import { makeRunAgentInput } from '@agentplane/testing';
 import { currentRssMiB, peakRssMiB, startEngine } from './engine-process.js';
 import { type LoadResult, percentile, runLoad } from './load.js';
 import { startStalledModel } from './stalled-model.js';
@@ -12,16 +10,7 @@ export type EngineRunsResult = {
   streams: { open: number; idleRssMiB: number; peakRssMiB: number };
 };
 
-const runBody = (content: string) =>
-  JSON.stringify({
-    threadId: randomUUID(),
-    runId: randomUUID(),
-    messages: [{ id: randomUUID(), role: 'user', content }],
-    tools: [],
-    context: [],
-    state: {},
-    forwardedProps: {},
-  });
+const runBody = (content: string) => JSON.stringify(makeRunAgentInput(content));
 
 /** Milliseconds from sending a run until the first bytes of its event stream arrive. */
 async function timeToFirstEvent(url: string, headers: Record<string, string>, signal?: AbortSignal) {

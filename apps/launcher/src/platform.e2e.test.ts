@@ -8,7 +8,7 @@ import path from 'node:path';
 import { EventType, HttpAgent } from '@ag-ui/client';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { ManagerClient } from '@agentplane/manager-client';
-import { listenOnLoopback, waitUntil } from '@agentplane/testing';
+import { listenOnLoopback, makeRunAgentInput, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { engineEnvFor } from './testing/engine-env.js';
 import { ServiceProcesses } from './testing/service-processes.js';
@@ -168,15 +168,7 @@ describe('manager and engine together', () => {
         const response = await fetch(`${engineUrl}/agent/run`, {
           method: 'POST',
           headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            threadId: 't',
-            runId: 'r',
-            messages: [],
-            tools: [],
-            context: [],
-            state: {},
-            forwardedProps: {},
-          }),
+          body: JSON.stringify(makeRunAgentInput()),
         });
         return response.status === 503;
       },

@@ -6,4 +6,5 @@ export {
   startFakeOpenAiServer,
 } from './fake-openai-server.js';
 export { listenOnLoopback } from './listen-on-loopback.js';
+export { makeRunAgentInput } from './run-agent-input.js';
 export { waitUntil } from './wait-until.js';

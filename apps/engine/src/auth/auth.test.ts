@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { makeRunAgentInput } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import type { RunningEngine } from '../start-engine.js';
@@ -7,13 +8,7 @@ import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
 import { holdRefusingPort } from '../testing/refusing-port.js';
 import { startFileEngine } from '../testing/test-engine.js';
 
-const RUN_INPUT = {
-  threadId: 'thread-1',
-  runId: 'run-1',
-  messages: [{ id: 'm1', role: 'user', content: 'hello' }],
-  tools: [],
-  context: [],
-};
+const RUN_INPUT = makeRunAgentInput('hello');
 
 let issuer: TestIssuer;
 

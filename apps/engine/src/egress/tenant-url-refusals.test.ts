@@ -5,7 +5,7 @@
 // is reached.
 import { randomUUID } from 'node:crypto';
 import { EventType, HttpAgent } from '@ag-ui/client';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/testing';
+import { type FakeOpenAiServer, makeRunAgentInput, startFakeOpenAiServer } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { type CapturedLogs, captureLogs, type LogLine } from '../testing/captured-logs.js';
@@ -31,13 +31,7 @@ function postRun(engine: RunningEngine, token: string) {
   return fetch(`${engine.url}/agent/run`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      threadId: randomUUID(),
-      runId: randomUUID(),
-      messages: [{ id: randomUUID(), role: 'user', content: 'hi' }],
-      tools: [],
-      context: [],
-    }),
+    body: JSON.stringify(makeRunAgentInput('hi')),
   });
 }
 

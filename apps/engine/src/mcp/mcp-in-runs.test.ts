@@ -1,7 +1,7 @@
 // MCP tools inside LLM runs: server-everything over streamable HTTP next to a dead server, with the
 // model's tool calls scripted by the local OpenAI-compatible server.
 import { EventType } from '@ag-ui/core';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/testing';
+import { type FakeOpenAiServer, makeRunAgentInput, startFakeOpenAiServer } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
@@ -41,7 +41,7 @@ async function run(content: string) {
   const response = await fetch(`${engine.url}/agent/run`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ threadId: 't', runId: 'r', messages: [{ id: '1', role: 'user', content }] }),
+    body: JSON.stringify(makeRunAgentInput(content)),
   });
   return (await readEventStream(response)).events;
 }

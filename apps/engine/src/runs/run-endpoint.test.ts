@@ -2,7 +2,7 @@
 // kept alive, and how runs behave across config changes and client disconnects.
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import { AGUI_MEDIA_TYPE, decode } from '@ag-ui/proto';
-import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
+import { type FakeOpenAiServer, makeRunAgentInput, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
@@ -15,13 +15,7 @@ import { joinText, listTypes, readEventStream } from '../testing/read-event-stre
 import { startRecordingProxy } from '../testing/recording-proxy.js';
 import { startFileEngine } from '../testing/test-engine.js';
 
-const input = (content: string) => ({
-  threadId: 'thread-1',
-  runId: 'run-1',
-  messages: [{ id: 'm1', role: 'user', content }],
-  tools: [],
-  context: [],
-});
+const input = (content: string) => makeRunAgentInput(content);
 
 function postRun(engine: RunningEngine, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
   return fetch(`${engine.url}/agent/run`, {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BaseEvent, EventType, HttpAgent } from '@ag-ui/client';
 import { createTestDatabase, makeAgent, makeWorkspace, ScratchDirs, type TestDatabase } from '@agentplane/db/testing';
-import { waitUntil } from '@agentplane/testing';
+import { makeRunAgentInput, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { type CapturedLogs, captureLogs } from '../../testing/captured-logs.js';
@@ -53,15 +53,7 @@ async function postRun(engine: RunningEngine) {
   return fetch(`${engine.url}/agent/run`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      threadId: randomUUID(),
-      runId: randomUUID(),
-      messages: [{ id: randomUUID(), role: 'user', content: 'hi' }],
-      tools: [],
-      context: [],
-      state: {},
-      forwardedProps: {},
-    }),
+    body: JSON.stringify(makeRunAgentInput('hi')),
   });
 }
 
