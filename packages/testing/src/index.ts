@@ -1,3 +1,4 @@
+export { overrideEnvironment } from './environment.js';
 export {
   type FakeOpenAiServer,
   type RecordedRequest,

@@ -6,25 +6,23 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent } from '@ag-ui/client';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/testing';
+import { type FakeOpenAiServer, overrideEnvironment, startFakeOpenAiServer } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { runWithClient } from '../../testing/run-with-client.js';
 import { startTestEngine } from '../../testing/test-engine.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
-const MODEL_VARIABLES = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL'] as const;
 const SYSTEM_PROMPT = { role: 'system', content: 'You are a helpful assistant. Use the tools when they help.' };
 
 let model: FakeOpenAiServer;
 let engine: RunningEngine;
-const savedVariables = new Map<string, string | undefined>();
+let restoreEnvironment = () => {};
 
 beforeAll(async () => {
   model = await startFakeOpenAiServer();
   // The example graph reads its model settings from the environment when the engine imports it.
-  for (const name of MODEL_VARIABLES) savedVariables.set(name, process.env[name]);
-  Object.assign(process.env, {
+  restoreEnvironment = overrideEnvironment({
     OPENAI_BASE_URL: model.baseUrl,
     OPENAI_API_KEY: 'sk-example',
     OPENAI_MODEL: 'llama3.1',
@@ -38,10 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine?.shutdown();
   await model?.close();
-  for (const [name, value] of savedVariables) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnvironment();
 });
 
 describe('the example LangGraph config', () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
 import { checkpointSchemaName } from '@agentplane/db/engine-roles';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/testing';
+import { type FakeOpenAiServer, overrideEnvironment, startFakeOpenAiServer } from '@agentplane/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../../testing/everything-server.js';
@@ -17,14 +17,13 @@ import { scopedThreadId } from '../../threads/thread-scope.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
-const MODEL_VARIABLES = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'OPENAI_MODEL'] as const;
 
 let database: TestDatabase;
 let model: FakeOpenAiServer;
 let toolAgent: RunningEngine;
 let memoryAgent: RunningEngine;
 let approvalAgent: RunningEngine;
-const savedVariables = new Map<string, string | undefined>();
+let restoreEnvironment = () => {};
 
 /** A file-mode engine whose thread memory is in the database, through its agent's own role and schema. */
 async function startGraphEngine(agentsDir: string, graph: string, options: { tools?: boolean } = {}) {
@@ -37,8 +36,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   model = await startFakeOpenAiServer();
   // The example graph reads its model settings from the environment when the engine imports it.
-  for (const name of MODEL_VARIABLES) savedVariables.set(name, process.env[name]);
-  Object.assign(process.env, {
+  restoreEnvironment = overrideEnvironment({
     OPENAI_BASE_URL: model.baseUrl,
     OPENAI_API_KEY: 'sk-graph',
     OPENAI_MODEL: 'fake-model',
@@ -54,10 +52,7 @@ afterAll(async () => {
   await Promise.all([toolAgent, memoryAgent, approvalAgent].map((engine) => engine?.shutdown()));
   await model?.close();
   await database?.drop();
-  for (const [name, value] of savedVariables) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnvironment();
 });
 
 beforeEach(() => {

@@ -12,7 +12,13 @@ import {
   TEST_PLATFORM_KEY,
   type TestDatabase,
 } from '@agentplane/db/testing';
-import { type FakeOpenAiServer, type RecordedRequest, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
+import {
+  type FakeOpenAiServer,
+  overrideEnvironment,
+  type RecordedRequest,
+  startFakeOpenAiServer,
+  waitUntil,
+} from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { makeLlmEngineConfig, type TestConfigOptions } from '../../testing/engine-configs.js';
@@ -36,7 +42,7 @@ let agentId: string;
 let workspaceId: string;
 let credentials: EngineCredentialsEnv;
 let version = 0;
-const saved = new Map<string, string | undefined>();
+let restoreEnvironment = () => {};
 const engines: RunningEngine[] = [];
 
 beforeAll(async () => {
@@ -48,10 +54,7 @@ beforeAll(async () => {
   workspaceId = (await makeWorkspace(database.prisma)).id;
   agentId = (await makeAgent(database.prisma, workspaceId)).id;
   credentials = await engineCredentialsFor(database, agentId);
-  for (const [name, value] of Object.entries(SDK_VARIABLES)) {
-    saved.set(name, process.env[name]);
-    process.env[name] = value;
-  }
+  restoreEnvironment = overrideEnvironment(SDK_VARIABLES);
 });
 
 afterEach(async () => {
@@ -61,10 +64,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  for (const [name, value] of saved) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  restoreEnvironment();
   await Promise.all([tenant?.close(), operator?.close(), database?.drop()]);
 });
 
