@@ -19,13 +19,14 @@ export type DemoAgent = {
   token: string;
 };
 
-function stateFile(): string {
+/** Where the demo's state (its credentials) is kept: demo.json in the local data directory. */
+export function demoStateFile(): string {
   return path.join(localDataDir(), 'demo.json');
 }
 
 async function readState(): Promise<DemoState | undefined> {
   try {
-    return JSON.parse(await readFile(stateFile(), 'utf8')) as DemoState;
+    return JSON.parse(await readFile(demoStateFile(), 'utf8')) as DemoState;
   } catch {
     return undefined;
   }
@@ -76,7 +77,7 @@ async function createDemo(api: ManagerClient): Promise<DemoState> {
   });
   const agent = await api.expect<{ id: string }>(201, 'POST', '/agents/', agentBody(mcp.id));
   const state = { email: DEMO_EMAIL, password, agentId: agent.id, mcpServerId: mcp.id };
-  await writeFile(stateFile(), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  await writeFile(demoStateFile(), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   return state;
 }
 

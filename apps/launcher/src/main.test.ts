@@ -1,7 +1,7 @@
 // Runs the real `pnpm start` entry point as a child process, as a newcomer would.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,9 +53,9 @@ afterEach(async () => {
 });
 
 async function dataDir(): Promise<string> {
+  // Mode 0700, as mkdtemp makes it: as root, the launcher must still get PostgreSQL (run as the postgres
+  // user) into its data directory inside.
   const dir = await mkdtemp(path.join(tmpdir(), 'agentplane-launcher-'));
-  // As root, PostgreSQL runs as the postgres user, who must be able to reach its data directory inside.
-  await chmod(dir, 0o755);
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
@@ -122,6 +122,9 @@ describe('pnpm start', () => {
     const first = await start(env);
     const password = first.launched.output().match(/with password (\S+)/)?.[1];
     expect(password).toBeDefined();
+    // The welcome text names the data directory in use, not the default one.
+    expect(first.launched.output()).toContain(`kept in ${path.join(dir, 'demo.json')}`);
+    expect(first.launched.output()).not.toContain('.data/demo.json');
     const agentId = first.launched.output().match(/\(agent ([0-9a-f-]{36})\)/)?.[1];
     expect(existsSync(path.join(dir, 'postgres', 'PG_VERSION'))).toBe(true);
     first.launched.child.kill('SIGINT');
@@ -140,6 +143,7 @@ describe('pnpm start', () => {
     const second = await start({ ...env, OPENAI_API_KEY: 'sk-launcher-test', OPENAI_BASE_URL: model.baseUrl });
     expect(second.launched.output()).toContain(`(agent ${agentId})`);
     expect(second.launched.output()).not.toContain('with password');
+    expect(second.launched.output()).toContain(`the password is in ${path.join(dir, 'demo.json')}`);
     expect(second.launched.output()).toContain('[migrate] database is up to date');
     const login = await fetch(`${second.manager}/api/v1/auth/login`, {
       method: 'POST',

