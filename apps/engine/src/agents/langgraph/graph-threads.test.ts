@@ -2,8 +2,9 @@
 // or under one subject of two issuers, is two conversations.
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
+import { type BaseEvent, EventType } from '@ag-ui/core';
 import { createLogger } from '@agentplane/server-kit';
+import { makeRunAgentInput } from '@agentplane/testing';
 import { describe, expect, it } from '@jest/globals';
 import type { ThreadCaller } from '../../threads/thread-scope.js';
 import type { AgentRuntime } from '../agent-runtime.js';
@@ -13,15 +14,7 @@ const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const NO_TOOLS = { tools: [], call: async () => ({ text: 'no tools', isError: true }) };
 
 async function reply(runtime: AgentRuntime, threadId: string, content: string, caller?: ThreadCaller) {
-  const input: RunAgentInput = {
-    threadId,
-    runId: randomUUID(),
-    messages: [{ id: randomUUID(), role: 'user', content }],
-    tools: [],
-    context: [],
-    state: {},
-    forwardedProps: {},
-  };
+  const input = makeRunAgentInput(content, { threadId });
   const events: BaseEvent[] = [];
   const request = { input, signal: new AbortController().signal, toolbox: NO_TOOLS, caller };
   for await (const event of runtime.run(request)) events.push(event);
