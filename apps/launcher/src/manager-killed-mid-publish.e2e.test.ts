@@ -2,9 +2,10 @@
 // resource. The publish protocol puts the resource write and every config upsert in one transaction,
 // so afterwards either all 100 configs carry the new version or none does, and engines follow the table.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { ManagerClient } from '@agentplane/manager-client';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { ManagerApi } from './manager-api.js';
 import { engineEnvFor } from './testing/engine-env.js';
 import { whatsappIntegration } from './testing/integration-bodies.js';
 import { ServiceProcesses } from './testing/service-processes.js';
@@ -52,7 +53,7 @@ it(
   'leaves all 100 configs at the old version or all at the new one, and engines agree with the table',
   async () => {
     const firstManager = await services.start('manager', managerEnv());
-    const api = new ManagerApi(firstManager);
+    const api = new ManagerClient(firstManager);
     const account = { email: `fault-${randomUUID()}@example.test`, password: 'fault pw!!' };
     await api.expect(201, 'POST', '/auth/signup', account);
     const integration = await api.expect<{ id: string }>(
@@ -122,7 +123,7 @@ it(
 
     // A manager started again publishes the same PATCH to all 100 at once, and the engines follow.
     const secondManager = await services.start('manager', managerEnv());
-    const again = new ManagerApi(secondManager);
+    const again = new ManagerClient(secondManager);
     await again.expect(200, 'POST', '/auth/login', account);
     await again.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsappIntegration('1065550002'));
     expect((await publishedVersions()).map((row) => row.version)).toEqual(Array(AGENTS).fill(2));

@@ -4,8 +4,8 @@
 // process, so one manager process goes through every publishing path before its stderr is read.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { ManagerClient } from '@agentplane/manager-client';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { ManagerApi } from './manager-api.js';
 import { whatsappIntegration } from './testing/integration-bodies.js';
 import { ServiceProcesses } from './testing/service-processes.js';
 
@@ -31,7 +31,7 @@ it('creates, republishes and lists agents without printing a warning', async () 
     },
     { captureStderr: true },
   );
-  const api = new ManagerApi(managerUrl);
+  const api = new ManagerClient(managerUrl);
   await api.expect(201, 'POST', '/auth/signup', {
     email: `quiet-${randomUUID()}@example.test`,
     password: 'quiet password!',

@@ -8,8 +8,8 @@ import {
   makeWorkspace,
   type RestartablePostgres,
   startRestartablePostgres,
-  waitUntil,
 } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { type AgentRow, listenerPids, notifyConfigChanged, writeConfigRow } from '../testing/engine-config-rows.js';

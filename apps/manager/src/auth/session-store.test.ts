@@ -1,5 +1,6 @@
 // The store's batching: concurrent loads share a query, and nothing is cached between requests.
-import { createTestDatabase, makeUser, makeWorkspace, type TestDatabase, waitUntil } from '@agentplane/db/testing';
+import { createTestDatabase, makeUser, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SessionData } from 'express-session';
 import { countingSql } from '../testing/counting-sql.js';
