@@ -1,6 +1,5 @@
 // Benchmark 3: from a PATCH sent to the manager until an engine serves the new config version,
 // with the manager's NOTIFY and with polling alone (ENGINE_CONFIG_LISTEN=false).
-
 import { ManagerClient } from '@agentplane/manager-client';
 import { startEngine } from './engine-process.js';
 import { percentile } from './load.js';

@@ -1,3 +1,5 @@
+// Benchmark 4: /agent/run on one engine with the mock model (runs/s, time to first event), and 1,000
+// concurrent open streams against a model that never answers (peak RSS of the engine).
 import { ManagerClient } from '@agentplane/manager-client';
 import { makeRunAgentInput } from '@agentplane/testing';
 import { currentRssMiB, peakRssMiB, startEngine } from './engine-process.js';

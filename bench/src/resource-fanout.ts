@@ -1,5 +1,4 @@
 // Benchmark 2: PATCH of a resource that 100 agents reference, each republishing its engine config.
-
 import { ManagerClient } from '@agentplane/manager-client';
 import { percentile } from './load.js';
 import { whatsapp } from './whatsapp-integration.js';
