@@ -7,6 +7,7 @@ import { waitUntil } from '@agentplane/testing';
 import type { RunningEngine } from '../start-engine.js';
 import { signBody } from '../whatsapp/verify-webhook.js';
 import { WHATSAPP_WEBHOOK_PATH } from '../whatsapp/whatsapp-router.js';
+import { notifyConfigChanged, writeConfigRow } from './engine-config-rows.js';
 import { makeLlmEngineConfig, type TestConfigOptions } from './engine-configs.js';
 import type { FakeGraphApi } from './fake-graph-api.js';
 import { startDatabaseEngine, type TestEngineOptions } from './test-engine.js';
@@ -65,12 +66,8 @@ export async function publishWhatsAppAgent(
     });
   const publish = async (config: TEngineConfigInput) => {
     version++;
-    await database.prisma.engineConfig.upsert({
-      where: { agentId: agent.id },
-      create: { agentId: agent.id, workspaceId: workspace.id, version: BigInt(version), config: config as object },
-      update: { version: BigInt(version), config: config as object },
-    });
-    await database.prisma.$executeRawUnsafe(`SELECT pg_notify('engine_config_changed', '${agent.id}')`);
+    await writeConfigRow(database.prisma, { agentId: agent.id, workspaceId: workspace.id }, version, config);
+    await notifyConfigChanged(database.prisma, agent.id);
   };
   await publish(configWith(whatsapp));
   return { agentId: agent.id, workspaceId: workspace.id, publish, configWith };
