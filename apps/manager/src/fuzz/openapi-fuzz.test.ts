@@ -12,6 +12,7 @@ import request from 'supertest';
 import {
   addToWorkspace,
   type ManagerTestContext,
+  problemShapeFault,
   type SignedInUser,
   signUpUser,
   startManagerTestApp,
@@ -219,14 +220,8 @@ function checkAnswer(operation: Operation, response: request.Response): string |
   if (status < 200 || (status >= 300 && status < 400)) return `an unexpected ${status}`;
   if (!(String(status) in operation.responses)) return `an undocumented ${status}`;
   if (status < 400) return undefined;
-  if (!/^application\/problem\+json/.test(String(response.headers['content-type']))) {
-    return `a ${status} that is not problem+json`;
-  }
-  const body = response.body as { status?: unknown; title?: unknown; type?: unknown };
-  if (body.status !== status || typeof body.title !== 'string' || typeof body.type !== 'string') {
-    return `a ${status} whose body is not a problem`;
-  }
-  return undefined;
+  const fault = problemShapeFault(response, status);
+  return fault === undefined ? undefined : `a ${status} that is not a problem (${fault})`;
 }
 
 /** Signs the persona in again when an operation (log out, sign up, sign in) ended or replaced its session. */
