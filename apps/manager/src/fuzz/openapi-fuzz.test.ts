@@ -18,7 +18,7 @@ import {
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
 import { agentBody, createThroughApi, mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
-import { applyMutations, mutationArbitrary, toJsonText } from './mutations.js';
+import { applyMutations, type Mutation, mutationArbitrary, toJsonText } from './mutations.js';
 import { type JsonSchema, SchemaArbitraries } from './schema-arbitraries.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -165,7 +165,7 @@ type Case = {
   pathIds: string[];
   query: string;
   workspace: string | undefined;
-  body: { mode: BodyMode; value: unknown; mutations: { kind: string; at: number }[] };
+  body: { mode: BodyMode; value: unknown; mutations: Mutation[] };
 };
 
 function caseArbitrary(path: string, operation: Operation): fc.Arbitrary<Case> {
@@ -208,7 +208,7 @@ function send(method: Method, url: string, testCase: Case): request.Test {
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ blob: 'x'.repeat(JSON_BODY_MAX_BYTES) }));
     case 'json': {
-      const body = applyMutations(value, mutations as Parameters<typeof applyMutations>[1]);
+      const body = applyMutations(value, mutations);
       return body === undefined ? test : test.set('Content-Type', 'application/json').send(toJsonText(body));
     }
   }
