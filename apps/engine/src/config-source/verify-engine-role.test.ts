@@ -6,6 +6,7 @@ import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from 
 import { ConfigError } from '@agentplane/server-kit';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { engineCredentialsFor, startDatabaseEngine, startTestEngine } from '../testing/test-engine.js';
 
@@ -53,10 +54,8 @@ describe('a running engine whose credentials are revoked', () => {
   async function startServingEngine() {
     const workspace = await makeWorkspace(database.prisma);
     const agent = await makeAgent(database.prisma, workspace.id);
-    const config = makeLlmEngineConfig({ agentId: agent.id, workspaceId: workspace.id });
-    await database.prisma.engineConfig.create({
-      data: { agentId: agent.id, workspaceId: workspace.id, version: 1n, config: config as object },
-    });
+    const row = { agentId: agent.id, workspaceId: workspace.id };
+    await writeConfigRow(database.prisma, row, 1, makeLlmEngineConfig(row));
     const engine = await startDatabaseEngine(database, agent.id, {
       ENGINE_CONFIG_POLL_MS: '50',
       ENGINE_CONFIG_LISTEN: 'false',

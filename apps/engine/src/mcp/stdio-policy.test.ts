@@ -11,6 +11,7 @@ import { createLogger } from '@agentplane/server-kit';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
+import { writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import {
   ALLOW_EVERYTHING_STDIO,
@@ -54,12 +55,8 @@ afterAll(async () => {
 });
 
 async function publish(version: number, mcpServers: TMcpServerConfigInput[]) {
-  const config = makeLlmEngineConfig({ agentId, workspaceId, mcpServers }) as object;
-  await database.prisma.engineConfig.upsert({
-    where: { agentId },
-    create: { agentId, workspaceId, version: BigInt(version), config },
-    update: { version: BigInt(version), config },
-  });
+  const config = makeLlmEngineConfig({ agentId, workspaceId, mcpServers });
+  await writeConfigRow(database.prisma, { agentId, workspaceId }, version, config);
 }
 
 async function health(): Promise<{ status: number; body: Health }> {

@@ -6,6 +6,7 @@ import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
+import { writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { engineCredentialsFor, startDatabaseEngine } from '../testing/test-engine.js';
 import { pruneFinishedMessages } from './inbound-retention.js';
@@ -29,14 +30,8 @@ afterAll(async () => {
 async function makeEngineAgent(): Promise<{ agentId: string; engineDb: pg.Client }> {
   const workspace = await makeWorkspace(database.prisma);
   const agent = await makeAgent(database.prisma, workspace.id);
-  await database.prisma.engineConfig.create({
-    data: {
-      agentId: agent.id,
-      workspaceId: workspace.id,
-      version: 1n,
-      config: makeLlmEngineConfig({ agentId: agent.id, workspaceId: workspace.id }) as object,
-    },
-  });
+  const row = { agentId: agent.id, workspaceId: workspace.id };
+  await writeConfigRow(database.prisma, row, 1, makeLlmEngineConfig(row));
   const credentials = await engineCredentialsFor(database, agent.id);
   return { agentId: agent.id, engineDb: await database.connectClient({ url: credentials.DATABASE_URL }) };
 }

@@ -3,7 +3,7 @@
 // nesting far deeper than any schema.
 import fc from 'fast-check';
 
-export const MUTATION_KINDS = [
+const MUTATION_KINDS = [
   'wrong-type',
   'drop-field',
   'extra-field',

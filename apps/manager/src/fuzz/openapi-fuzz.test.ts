@@ -12,12 +12,13 @@ import request from 'supertest';
 import {
   addToWorkspace,
   type ManagerTestContext,
+  problemShapeFault,
   type SignedInUser,
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
 import { agentBody, createThroughApi, mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
-import { applyMutations, mutationArbitrary, toJsonText } from './mutations.js';
+import { applyMutations, type Mutation, mutationArbitrary, toJsonText } from './mutations.js';
 import { type JsonSchema, SchemaArbitraries } from './schema-arbitraries.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -164,7 +165,7 @@ type Case = {
   pathIds: string[];
   query: string;
   workspace: string | undefined;
-  body: { mode: BodyMode; value: unknown; mutations: { kind: string; at: number }[] };
+  body: { mode: BodyMode; value: unknown; mutations: Mutation[] };
 };
 
 function caseArbitrary(path: string, operation: Operation): fc.Arbitrary<Case> {
@@ -207,7 +208,7 @@ function send(method: Method, url: string, testCase: Case): request.Test {
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ blob: 'x'.repeat(JSON_BODY_MAX_BYTES) }));
     case 'json': {
-      const body = applyMutations(value, mutations as Parameters<typeof applyMutations>[1]);
+      const body = applyMutations(value, mutations);
       return body === undefined ? test : test.set('Content-Type', 'application/json').send(toJsonText(body));
     }
   }
@@ -219,14 +220,8 @@ function checkAnswer(operation: Operation, response: request.Response): string |
   if (status < 200 || (status >= 300 && status < 400)) return `an unexpected ${status}`;
   if (!(String(status) in operation.responses)) return `an undocumented ${status}`;
   if (status < 400) return undefined;
-  if (!/^application\/problem\+json/.test(String(response.headers['content-type']))) {
-    return `a ${status} that is not problem+json`;
-  }
-  const body = response.body as { status?: unknown; title?: unknown; type?: unknown };
-  if (body.status !== status || typeof body.title !== 'string' || typeof body.type !== 'string') {
-    return `a ${status} whose body is not a problem`;
-  }
-  return undefined;
+  const fault = problemShapeFault(response, status);
+  return fault === undefined ? undefined : `a ${status} that is not a problem (${fault})`;
 }
 
 /** Signs the persona in again when an operation (log out, sign up, sign in) ended or replaced its session. */

@@ -13,7 +13,7 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, mcpServerBody, whatsappBody } from '../testing/resource-fixtures.js';
+import { agentBody, createThroughApi, mcpServerBody, whatsappBody } from '../testing/resource-fixtures.js';
 import { MISMATCHED_MASK } from './keep-masked-secrets.js';
 
 let ctx: ManagerTestContext;
@@ -63,21 +63,11 @@ async function makeWorkspace(): Promise<Workspace> {
   const [owner, member, viewer] = await Promise.all([signUpUser(ctx.app), signUpUser(ctx.app), signUpUser(ctx.app)]);
   await addToWorkspace(owner, member, 'member');
   await addToWorkspace(owner, viewer, 'viewer');
-  const integration = await owner.agent.post('/api/v1/integrations/').send(integrationBody());
-  const server = await owner.agent.post('/api/v1/mcp-servers/').send(serverBody());
-  expect([integration.status, server.status]).toEqual([201, 201]);
-  const agent = await owner.agent
-    .post('/api/v1/agents/')
-    .send(llmAgent({ integration_ids: [integration.body.id], mcp_server_ids: [server.body.id] }));
-  expect(agent.status).toBe(201);
-  return {
-    owner,
-    member,
-    viewer,
-    integrationId: integration.body.id,
-    mcpServerId: server.body.id,
-    agentId: agent.body.id,
-  };
+  const integrationId = await createThroughApi(owner, '/api/v1/integrations/', integrationBody());
+  const mcpServerId = await createThroughApi(owner, '/api/v1/mcp-servers/', serverBody());
+  const resources = { integration_ids: [integrationId], mcp_server_ids: [mcpServerId] };
+  const agentId = await createThroughApi(owner, '/api/v1/agents/', llmAgent(resources));
+  return { owner, member, viewer, integrationId, mcpServerId, agentId };
 }
 
 /** Sends a request in the workspace's name (the header), as every non-owner must. */

@@ -90,15 +90,20 @@ export async function addToWorkspace(
   if (response.status !== 200) throw new Error(`accepting failed: ${response.status} ${response.text}`);
 }
 
-export function expectProblemShape(response: request.Response, status: number): void {
-  if (response.status !== status) {
-    throw new Error(`expected ${status}, got ${response.status}: ${response.text}`);
-  }
+/** What keeps `response` from being a `status` problem+json answer (its text aside), or undefined when it is one. */
+export function problemShapeFault(response: request.Response, status: number): string | undefined {
+  if (response.status !== status) return `expected ${status}, got ${response.status}`;
   if (!/^application\/problem\+json/.test(String(response.headers['content-type']))) {
-    throw new Error(`expected problem+json, got ${response.headers['content-type']}`);
+    return `expected problem+json, got ${response.headers['content-type']}`;
   }
   const body = response.body as Record<string, unknown>;
   if (body.status !== status || typeof body.title !== 'string' || typeof body.type !== 'string') {
-    throw new Error(`not a problem body: ${response.text}`);
+    return 'not a problem body';
   }
+  return undefined;
+}
+
+export function expectProblemShape(response: request.Response, status: number): void {
+  const fault = problemShapeFault(response, status);
+  if (fault !== undefined) throw new Error(`${fault}: ${response.text}`);
 }

@@ -21,6 +21,7 @@ import {
 } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
+import { writeConfigRow } from '../../testing/engine-config-rows.js';
 import { makeLlmEngineConfig, type TestConfigOptions } from '../../testing/engine-configs.js';
 import { runWithClient } from '../../testing/run-with-client.js';
 import { engineCredentialsFor, startDatabaseEngine } from '../../testing/test-engine.js';
@@ -71,12 +72,8 @@ afterAll(async () => {
 /** Publishes the agent's config with `model` as the manager does, in its engine_configs row. */
 async function publish(model: TestConfigOptions['model']): Promise<number> {
   version += 1;
-  const config = makeLlmEngineConfig({ agentId, workspaceId, model }) as object;
-  await database.prisma.engineConfig.upsert({
-    where: { agentId },
-    create: { agentId, workspaceId, version: BigInt(version), config },
-    update: { version: BigInt(version), config },
-  });
+  const config = makeLlmEngineConfig({ agentId, workspaceId, model });
+  await writeConfigRow(database.prisma, { agentId, workspaceId }, version, config);
   return version;
 }
 

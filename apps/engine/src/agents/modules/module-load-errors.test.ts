@@ -13,6 +13,7 @@ import { makeRunAgentInput, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { type CapturedLogs, captureLogs } from '../../testing/captured-logs.js';
+import { writeConfigRow } from '../../testing/engine-config-rows.js';
 import { makeCustomEngineConfig, makeLangGraphEngineConfig } from '../../testing/module-engine-configs.js';
 import { startDatabaseEngine, startFileEngine } from '../../testing/test-engine.js';
 
@@ -171,12 +172,8 @@ describe('recovery in database mode', () => {
   });
 
   async function publish(version: number, reference: string) {
-    const config = makeCustomEngineConfig(reference, { agentId, workspaceId }) as object;
-    await database.prisma.engineConfig.upsert({
-      where: { agentId },
-      create: { agentId, workspaceId, version: BigInt(version), config },
-      update: { version: BigInt(version), config },
-    });
+    const config = makeCustomEngineConfig(reference, { agentId, workspaceId });
+    await writeConfigRow(database.prisma, { agentId, workspaceId }, version, config);
   }
 
   const servedVersion = async (expected: number) =>
