@@ -196,8 +196,8 @@ export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): 
   checkWritable(body, ctx);
   return writeAndPublish(ctx, async (tx) => {
     // The lock comes first, so the stored secrets a mask is matched against are the ones this write replaces.
-    if (!(await lockAgent(tx, ctx.workspaceId, id))) throw notFound();
-    const existing = await tx.agent.findFirstOrThrow({ where: { id }, select: { framework: true, config: true } });
+    const existing = await lockAgent(tx, ctx.workspaceId, id);
+    if (!existing) throw notFound();
     const kept = withMaskedSecretsKept(body, existing, ctx.box);
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     await tx.agentIntegration.deleteMany({ where: { agentId: id } });

@@ -4,9 +4,17 @@
 // taken first: unlike FOR UPDATE it still lets the links' foreign-key checks (FOR KEY SHARE) through.
 import type { Tx } from '@agentplane/db';
 
-/** Locks the agent until the transaction ends; false when no such agent is in the workspace. */
-export async function lockAgent(tx: Tx, workspaceId: string, id: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<unknown[]>`
-    SELECT 1 FROM agents WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid FOR NO KEY UPDATE`;
-  return rows.length > 0;
+/**
+ * Locks the agent until the transaction ends and reads its stored config (secrets sealed), so that a
+ * masked secret the write keeps is the one it replaces; undefined when no such agent is in the workspace.
+ */
+export async function lockAgent(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+): Promise<{ framework: string; config: unknown } | undefined> {
+  const [row] = await tx.$queryRaw<{ framework: string; config: unknown }[]>`
+    SELECT framework::text AS framework, config FROM agents
+    WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid FOR NO KEY UPDATE`;
+  return row;
 }

@@ -33,3 +33,8 @@ export function currentWorkspace(req: Request): WorkspaceAccess {
   if (!req.workspace) throw new AppError('internal', 'The route did not resolve a workspace.');
   return req.workspace;
 }
+
+/** Who acts in the request's workspace, and with which role: what the member rules check. */
+export function currentActor(req: Request): { userId: string; role: TRole } {
+  return { userId: currentUserId(req), role: currentWorkspace(req).role };
+}

@@ -12,7 +12,7 @@ import type { Db } from '@agentplane/db';
 import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
-import { currentUserId, currentWorkspace } from '../http/request-context.js';
+import { currentActor, currentUserId, currentWorkspace } from '../http/request-context.js';
 import { acceptInvitation, inviteMember, listInvitations, revokeInvitation } from './invitation-service.js';
 
 const TAG = 'invitations';
@@ -38,10 +38,9 @@ export function addInvitationRoutes(api: ApiRouter, { db, ttlSeconds }: { db: Db
       problems: { ...NOT_FOUND, 403: 'Too low a role', 409: 'Already a member' },
     },
     async ({ body }, req, res) => {
-      const workspace = currentWorkspace(req);
       const invitation = await inviteMember(db, {
-        workspaceId: workspace.id,
-        actor: { userId: currentUserId(req), role: workspace.role },
+        workspaceId: currentWorkspace(req).id,
+        actor: currentActor(req),
         ...body,
         ttlSeconds,
       });
@@ -83,10 +82,9 @@ export function addInvitationRoutes(api: ApiRouter, { db, ttlSeconds }: { db: Db
       problems: { 404: 'No such workspace or invitation', 403: 'Too low a role' },
     },
     async ({ params }, req, res) => {
-      const workspace = currentWorkspace(req);
       await revokeInvitation(db, {
-        workspaceId: workspace.id,
-        actor: { userId: currentUserId(req), role: workspace.role },
+        workspaceId: currentWorkspace(req).id,
+        actor: currentActor(req),
         invitationId: params.invitation_id,
       });
       res.status(204).end();

@@ -4,8 +4,6 @@
 // is its own query, one after the other, and the rows are joined here.
 import type { Tx } from '@agentplane/db';
 
-export type AgentWithResources = Awaited<ReturnType<typeof readAgentsWithResources>>[number];
-
 /** The agents of `agentIds` in id order; resources in the order they were created, as configs list them. */
 export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
   const where = { agentId: { in: agentIds } };

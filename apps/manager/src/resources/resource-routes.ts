@@ -44,10 +44,10 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
     workspaceId: currentWorkspace(req).id,
     secrets: secretsViewOf(req, query),
   });
-  const bodyOf = (body: Record<string, unknown> & { name: string }) => {
-    const typed = body[kind.key] as T;
-    return { name: body.name, typed };
-  };
+  const bodyOf = (body: Record<string, unknown> & { name: string }) => ({
+    name: body.name,
+    typed: body[kind.key] as T,
+  });
   const collection = `/${kind.segment}/`;
   const item = `/${kind.segment}/:id`;
   const tag = kind.segment;

@@ -11,7 +11,7 @@ import type { Db } from '@agentplane/db';
 import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
-import { currentUserId, currentWorkspace } from '../http/request-context.js';
+import { currentActor, currentUserId, currentWorkspace } from '../http/request-context.js';
 import { changeMemberRole, listMembers, removeMember } from './member-service.js';
 import {
   createWorkspace,
@@ -114,10 +114,6 @@ export function addWorkspaceRoutes(api: ApiRouter, { db }: { db: Db }): void {
   addMemberRoutes(api, db);
 }
 
-function actorOf(req: Parameters<typeof currentUserId>[0]) {
-  return { userId: currentUserId(req), role: currentWorkspace(req).role };
-}
-
 function addMemberRoutes(api: ApiRouter, db: Db): void {
   const MEMBER_TAG = 'members';
   api.add(
@@ -153,7 +149,7 @@ function addMemberRoutes(api: ApiRouter, db: Db): void {
     async ({ params, body }, req, res) => {
       const member = await changeMemberRole(db, {
         workspaceId: currentWorkspace(req).id,
-        actor: actorOf(req),
+        actor: currentActor(req),
         userId: params.user_id,
         role: body.role,
       });
@@ -174,7 +170,11 @@ function addMemberRoutes(api: ApiRouter, db: Db): void {
       problems: { ...NOT_FOUND, 403: 'Too low a role', 409: 'That would leave the workspace without an owner' },
     },
     async ({ params }, req, res) => {
-      await removeMember(db, { workspaceId: currentWorkspace(req).id, actor: actorOf(req), userId: params.user_id });
+      await removeMember(db, {
+        workspaceId: currentWorkspace(req).id,
+        actor: currentActor(req),
+        userId: params.user_id,
+      });
       res.status(204).end();
     },
   );
