@@ -4,27 +4,42 @@
 // is its own query, one after the other, and the rows are joined here.
 import type { Tx } from '@agentplane/db';
 
+/** Rows grouped by agent, each group in the order of `rows`: one pass, however many agents share a resource. */
+function groupByAgent<T extends { agentId: string }>(rows: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.agentId);
+    if (group) group.push(row);
+    else groups.set(row.agentId, [row]);
+  }
+  return groups;
+}
+
 /** The agents of `agentIds` in id order; resources in the order they were created, as configs list them. */
 export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
   const where = { agentId: { in: agentIds } };
   const agents = await tx.agent.findMany({ where: { id: { in: agentIds } }, orderBy: { id: 'asc' } });
-  const integrations = await tx.agentIntegration.findMany({
-    where,
-    include: { integration: true },
-    orderBy: [{ integration: { createdAt: 'asc' } }, { integrationId: 'asc' }],
-  });
-  const mcpServers = await tx.agentMcpServer.findMany({
-    where,
-    include: { mcpServer: true },
-    orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }],
-  });
+  const integrations = groupByAgent(
+    await tx.agentIntegration.findMany({
+      where,
+      include: { integration: true },
+      orderBy: [{ integration: { createdAt: 'asc' } }, { integrationId: 'asc' }],
+    }),
+  );
+  const mcpServers = groupByAgent(
+    await tx.agentMcpServer.findMany({
+      where,
+      include: { mcpServer: true },
+      orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }],
+    }),
+  );
   const ssoIds = [...new Set(agents.flatMap((agent) => (agent.ssoId ? [agent.ssoId] : [])))];
   const ssos = new Map((await tx.ssoConfig.findMany({ where: { id: { in: ssoIds } } })).map((sso) => [sso.id, sso]));
   const configs = new Map((await tx.engineConfig.findMany({ where })).map((row) => [row.agentId, row]));
   return agents.map((agent) => ({
     ...agent,
-    integrations: integrations.filter((link) => link.agentId === agent.id),
-    mcpServers: mcpServers.filter((link) => link.agentId === agent.id),
+    integrations: integrations.get(agent.id) ?? [],
+    mcpServers: mcpServers.get(agent.id) ?? [],
     sso: agent.ssoId ? (ssos.get(agent.ssoId) ?? null) : null,
     engineConfig: configs.get(agent.id) ?? null,
   }));
