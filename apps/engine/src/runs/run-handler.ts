@@ -10,6 +10,7 @@ import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { continueAguiThread, storeAguiRun } from '../threads/agui-threads.js';
 import { callerOf } from '../threads/thread-scope.js';
+import { createStateTracker } from '../threads/thread-state.js';
 import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
 import { openEventStream } from './event-stream.js';
@@ -50,11 +51,13 @@ export function handleRun({ keepaliveMs, threads }: RunOptions): RequestHandler 
     const log = req.log.child({ thread_id: input.threadId, run_id: input.runId });
     const stream = openEventStream(req, res, keepaliveMs);
     const collector = createMessageCollector();
+    const state = createStateTracker(input.state);
     let finished = false;
     try {
       const events = runtime.run({ input, signal: abort.signal, toolbox: toolset, caller });
       for await (const event of guardEventOrder(events, input, abort.signal, log)) {
         collector.observe(event);
+        state.observe(event);
         finished = event.type === EventType.RUN_FINISHED;
         await stream.send(event);
         if (abort.signal.aborted) break;
@@ -62,9 +65,10 @@ export function handleRun({ keepaliveMs, threads }: RunOptions): RequestHandler 
       // Stored before the stream ends, so the client's next run sees this one. RUN_FINISHED is already
       // sent, so a storage failure can only be logged.
       if (threads !== undefined && thread !== undefined && finished) {
-        await storeAguiRun(threads, config.agent.id, thread, collector.messages()).catch((error: unknown) =>
-          log.error({ err: error }, 'could not store the run in its thread'),
-        );
+        await storeAguiRun(threads, config.agent.id, thread, {
+          produced: collector.messages(),
+          state: state.state(),
+        }).catch((error: unknown) => log.error({ err: error }, 'could not store the run in its thread'));
       }
     } finally {
       stream.end();

@@ -9,7 +9,12 @@ import type pg from 'pg';
 import { scopedThreadId, type ThreadCaller } from './thread-scope.js';
 import { appendThreadMessages, loadThreadMessages } from './thread-store.js';
 
-export type AguiThread = { key: string; input: RunAgentInput; storedIds: Set<string> };
+export type AguiThread = {
+  key: string;
+  input: RunAgentInput;
+  storedIds: Set<string>;
+  caller: ThreadCaller | undefined;
+};
 
 export function aguiThreadKey(agentId: string, caller: ThreadCaller | undefined, threadId: string): string {
   return `agui:${scopedThreadId(agentId, caller, threadId)}`;
@@ -27,17 +32,23 @@ export async function continueAguiThread(
   const key = aguiThreadKey(agentId, caller, input.threadId);
   const stored = await loadThreadMessages(pool, agentId, key);
   const storedIds = new Set(stored.map((message) => message.id));
-  if (stored.length === 0 || carriesHistory(input.messages)) return { key, input, storedIds };
+  if (stored.length === 0 || carriesHistory(input.messages)) return { key, input, storedIds, caller };
   const fresh = input.messages.filter((message) => !storedIds.has(message.id));
-  return { key, input: { ...input, messages: [...stored, ...fresh] }, storedIds };
+  return { key, input: { ...input, messages: [...stored, ...fresh] }, storedIds, caller };
 }
 
+/** Stores what the thread lacks, with its owner (for GET /agent/threads) and the state the run left (see thread-state.ts). */
 export async function storeAguiRun(
   pool: pg.Pool,
   agentId: string,
   thread: AguiThread,
-  produced: Message[],
+  run: { produced: Message[]; state: unknown },
 ): Promise<void> {
-  const added = [...thread.input.messages, ...produced].filter((message) => !thread.storedIds.has(message.id));
-  await appendThreadMessages(pool, agentId, thread.key, added);
+  const added = [...thread.input.messages, ...run.produced].filter((message) => !thread.storedIds.has(message.id));
+  await appendThreadMessages(pool, agentId, thread.key, added, {
+    threadId: thread.input.threadId,
+    issuer: thread.caller?.issuer ?? null,
+    subject: thread.caller?.subject ?? null,
+    state: run.state,
+  });
 }

@@ -8,6 +8,9 @@ export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 /** How many stored messages a run sees at most: the newest, starting at a user turn. */
 export const THREAD_HISTORY_LIMIT = 200;
 
+/** Who an AG-UI thread belongs to and the state its run left; messaging threads have none. */
+export type ThreadOwner = { threadId: string; issuer: string | null; subject: string | null; state: unknown };
+
 // Every run makes this query and APPEND; they go by name, so each connection parses and plans them once.
 const LOAD = `
   SELECT m.message FROM conversation_messages m
@@ -17,12 +20,17 @@ const LOAD = `
 
 // One statement: the upsert creates the thread or locks it and moves its last_seq past the new
 // messages, and they are numbered from the value it returns. A concurrent append to the same thread
-// waits for the lock and then sees the committed last_seq, so the two never share a seq.
+// waits for the lock and then sees the committed last_seq, so the two never share a seq. The owner
+// columns come from the key's own scope, so they never change; a run that sent no state ($8 NULL)
+// keeps the thread's last one.
 const APPEND = `
   WITH thread AS (
-    INSERT INTO conversation_threads (agent_id, external_key, last_seq) VALUES ($1, $2, $3)
+    INSERT INTO conversation_threads (agent_id, external_key, last_seq, thread_id, issuer, subject, state)
+    VALUES ($1, $2, $3, $5, $6, $7, $8)
     ON CONFLICT (agent_id, external_key)
-    DO UPDATE SET last_seq = conversation_threads.last_seq + EXCLUDED.last_seq, updated_at = now()
+    DO UPDATE SET last_seq = conversation_threads.last_seq + EXCLUDED.last_seq, updated_at = now(),
+      thread_id = EXCLUDED.thread_id, issuer = EXCLUDED.issuer, subject = EXCLUDED.subject,
+      state = COALESCE(EXCLUDED.state, conversation_threads.state)
     RETURNING id, last_seq
   )
   INSERT INTO conversation_messages (thread_id, agent_id, seq, message)
@@ -46,18 +54,31 @@ export async function loadThreadMessages(
   return start < 0 ? [] : messages.slice(start);
 }
 
-/** Appends to the thread, creating it if need be; atomic alone, or part of the caller's transaction. */
+/**
+ * Appends to the thread, creating it if need be, and records its owner and state when given;
+ * atomic alone, or part of the caller's transaction.
+ */
 export async function appendThreadMessages(
   db: Queryable,
   agentId: string,
   key: string,
   messages: Message[],
+  owner?: ThreadOwner,
 ): Promise<void> {
-  if (messages.length === 0) return;
+  if (messages.length === 0 && owner?.state === undefined) return;
   await db.query({
     name: 'append-thread-messages',
     text: APPEND,
-    values: [agentId, key, messages.length, JSON.stringify(messages)],
+    values: [
+      agentId,
+      key,
+      messages.length,
+      JSON.stringify(messages),
+      owner?.threadId ?? null,
+      owner?.issuer ?? null,
+      owner?.subject ?? null,
+      owner?.state === undefined ? null : JSON.stringify(owner.state),
+    ],
   });
 }
 
