@@ -10,6 +10,7 @@ import type { ConfigHolder } from './config-source/config-holder.js';
 import { healthRouter } from './health/health-router.js';
 import { infoRouter } from './info/info-router.js';
 import { runRouter } from './runs/run-router.js';
+import { threadRouter } from './threads/thread-router.js';
 import { WHATSAPP_VERIFY_TOKEN_PARAM, type WhatsAppInbox, whatsappRouter } from './whatsapp/whatsapp-router.js';
 
 export type EngineDependencies = {
@@ -35,7 +36,7 @@ export function createEngineApp({ logger, holder, keepaliveMs, store, corsOrigin
   app.use(
     corsForAllowedOrigins(corsOrigins, {
       credentials: false,
-      methods: ['GET', 'POST'],
+      methods: ['GET', 'POST', 'DELETE'],
       allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
       // WWW-Authenticate tells a browser an expired token (refresh it) from a refused one.
       exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id', 'WWW-Authenticate'],
@@ -49,6 +50,7 @@ export function createEngineApp({ logger, holder, keepaliveMs, store, corsOrigin
       ...(store === undefined ? {} : { threads: store.pool }),
     }),
   );
+  app.use(threadRouter(holder, store?.pool));
   app.use(whatsappRouter(holder, store));
   app.use(notFoundHandler);
   app.use(problemHandler);
