@@ -9,6 +9,7 @@ import {
   requestLogger,
 } from '@agentplane/server-kit';
 import express, { type Express, type RequestHandler, type Router } from 'express';
+import { addAgentRunRoutes } from './agent-runs/agent-run-routes.js';
 import { addAgentRoutes } from './agents/agent-routes.js';
 import { addAuthRoutes } from './auth/auth-routes.js';
 import { FailureBackoff } from './auth/failure-backoff.js';
@@ -121,6 +122,7 @@ export function createManagerApp({
   addResourceRoutes(api, resources, SSO_CONFIGS);
   addAgentRoutes(api, resources);
   addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });
+  addAgentRunRoutes(api, { db });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);
   app.use(wellKnownRouter(tokens));

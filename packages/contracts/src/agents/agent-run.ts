@@ -1,0 +1,43 @@
+// The manager's view of an agent's runs (GET /agents/{id}/runs): status, timings, errors and usage,
+// read from the engine's agent_runs table. No conversation content: no input, events or messages.
+import { z } from 'zod';
+import { ZPaginationQuery } from '../common/pagination.js';
+import { ZIsoDateTime } from '../common/primitives.js';
+
+export const RUN_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
+export const RUN_SOURCES = ['stream', 'background', 'whatsapp'] as const;
+
+export const ZAgentRunListQuery = ZPaginationQuery.extend({
+  status: z.enum(RUN_STATUSES).optional().meta({ description: 'Only runs in this status' }),
+});
+export type TAgentRunListQuery = z.infer<typeof ZAgentRunListQuery>;
+
+export const ZAgentRun = z
+  .strictObject({
+    id: z.string().meta({ description: 'The AG-UI runId' }),
+    thread_id: z.string().meta({ description: "The client's AG-UI threadId" }),
+    source: z.enum(RUN_SOURCES),
+    status: z.enum(RUN_STATUSES),
+    created_at: ZIsoDateTime,
+    started_at: ZIsoDateTime.nullable(),
+    finished_at: ZIsoDateTime.nullable(),
+    duration_ms: z
+      .number()
+      .int()
+      .min(0)
+      .nullable()
+      .meta({ description: 'finished_at - started_at; null until the run has both' }),
+    error: z.string().nullable(),
+    usage: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .meta({ description: 'Token usage, where the model reports it' }),
+    issuer: z.string().nullable().optional().meta({
+      description: "The caller's token issuer; admins and owners only, null for runs without a token",
+    }),
+    subject: z.string().nullable().optional().meta({
+      description: "The caller's token subject (an end user); admins and owners only, null for runs without a token",
+    }),
+  })
+  .meta({ id: 'AgentRun', description: "One of an agent's runs, without its conversation content" });
+export type TAgentRun = z.infer<typeof ZAgentRun>;
