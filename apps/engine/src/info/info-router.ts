@@ -9,6 +9,7 @@ const ENDPOINTS = {
   run: '/agent/run',
   config: '/agent/config',
   capabilities: '/agent/capabilities',
+  threads: '/agent/threads',
 };
 
 export function infoRouter(source: SnapshotSource): Router {
