@@ -66,7 +66,13 @@ describe('GET /', () => {
       service: 'agentplane-engine',
       agent: { id: expect.any(String), name: 'support', framework: 'LLM' },
       config_version: 1,
-      endpoints: { health: '/health', run: '/agent/run', config: '/agent/config', capabilities: '/agent/capabilities' },
+      endpoints: {
+        health: '/health',
+        run: '/agent/run',
+        config: '/agent/config',
+        capabilities: '/agent/capabilities',
+        threads: '/agent/threads',
+      },
     });
   });
 });
