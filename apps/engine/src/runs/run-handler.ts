@@ -61,19 +61,20 @@ export function handleRun({ keepaliveMs, store }: RunOptions): RequestHandler {
 
     let recorded: RecordedRun = unrecordedRun(input.runId);
     if (store !== undefined) {
-      const started = await startRecordedRun(
-        store,
-        {
-          runId: input.runId,
-          threadId: input.threadId,
-          threadKey: thread?.key ?? aguiThreadKey(agentId, caller, input.threadId),
-          caller,
-          source: 'stream',
-        },
-        log,
-      );
+      const start = {
+        runId: input.runId,
+        threadId: input.threadId,
+        threadKey: thread?.key ?? aguiThreadKey(agentId, caller, input.threadId),
+        caller,
+        source: 'stream' as const,
+      };
+      // As with its thread: a database that fails does not stop the run, it only goes unrecorded.
+      const started = await startRecordedRun(store, start, log).catch((error: unknown) => {
+        log.warn({ err: error }, 'could not record the run; running it unrecorded');
+        return undefined;
+      });
       if (typeof started === 'string') refuse(started);
-      recorded = started;
+      if (started !== undefined) recorded = started;
     }
 
     // The client going away aborts the model call and any MCP call through this signal, unless the
