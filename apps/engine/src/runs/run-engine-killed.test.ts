@@ -8,7 +8,7 @@ import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from 
 import { makeRunAgentInput, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { writeConfigRow } from '../testing/engine-config-rows.js';
-import { type EngineProcess, startEngineProcess } from '../testing/engine-process.js';
+import { type EngineProcess, startServingEngineProcess } from '../testing/engine-process.js';
 import { makeCustomEngineConfig } from '../testing/module-engine-configs.js';
 import { frameType, readSseFrames } from '../testing/read-sse-frames.js';
 import { engineCredentialsFor } from '../testing/test-engine.js';
@@ -29,12 +29,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function startServingEngine(env: Record<string, string>): Promise<EngineProcess> {
-  const engine = await startEngineProcess(env);
-  processes.push(engine);
-  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
-  return engine;
-}
+const startServingEngine = (env: Record<string, string>) => startServingEngineProcess(env, processes);
 
 describe('an engine SIGKILLed in the middle of a run', () => {
   it('leaves the run failed after its lease, and its followers get RUN_ERROR', async () => {

@@ -1,12 +1,13 @@
 // Pruning finished runs, as the engine does it: through the agent's own database role, in bounded
-// batches, with their events, leaving running, recent and other agents' runs alone.
+// batches (retention/prune-in-batches.ts, whose batching inbound-retention.test.ts covers), with their
+// events, leaving running, recent and other agents' runs alone.
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
-import { writeConfigRow } from '../testing/engine-config-rows.js';
+import { makeEngineAgent as makeTestEngineAgent } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { engineCredentialsFor, startDatabaseEngine } from '../testing/test-engine.js';
 import { pruneFinishedRuns } from './run-retention.js';
@@ -26,15 +27,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** An agent with a published config, and a client logged in as its engine role. */
-async function makeEngineAgent(): Promise<{ agentId: string; engineDb: pg.Client }> {
-  const workspace = await makeWorkspace(database.prisma);
-  const agent = await makeAgent(database.prisma, workspace.id);
-  const row = { agentId: agent.id, workspaceId: workspace.id };
-  await writeConfigRow(database.prisma, row, 1, makeLlmEngineConfig(row));
-  const credentials = await engineCredentialsFor(database, agent.id);
-  return { agentId: agent.id, engineDb: await database.connectClient({ url: credentials.DATABASE_URL }) };
-}
+const makeEngineAgent = () => makeTestEngineAgent(database);
 
 /** Stores `count` runs of `status` with two events each, created (and, unless running, finished) `ageDays` ago. */
 async function seed(agentId: string, status: Status, ageDays: number, count = 1): Promise<string[]> {
@@ -86,16 +79,6 @@ describe('pruneFinishedRuns', () => {
     expect(await remaining(agentId)).toEqual(kept.sort());
     expect(await eventsOf(agentId)).toBe(2 * kept.length);
     expect(await remaining(other.agentId)).toEqual(othersOld);
-  });
-
-  it('deletes in batches of batchSize, going on while a batch was full, and at most maxBatches per call', async () => {
-    const { agentId, engineDb } = await makeEngineAgent();
-    await seed(agentId, 'succeeded', 31, 7);
-    const options = { retentionMs: RETENTION_MS, batchSize: 3, maxBatches: 2 };
-    expect(await pruneFinishedRuns(engineDb, agentId, options)).toEqual({ deleted: 6, batches: 2 });
-    expect(await remaining(agentId)).toHaveLength(1);
-    expect(await pruneFinishedRuns(engineDb, agentId, options)).toEqual({ deleted: 1, batches: 1 });
-    expect(await eventsOf(agentId)).toBe(0);
   });
 });
 

@@ -1,14 +1,17 @@
-// Reads a run's SSE response frame by frame, as sent: each event's raw text with its `id:` and
-// `data:` lines, to compare streams byte for byte. Comments (keepalives) are left out.
+// Reads a run's SSE response block by block (the text between blank lines), and frame by frame as
+// sent: each event's raw text with its `id:` and `data:` lines, to compare streams byte for byte.
 export type SseFrame = { raw: string; id: string; data: string };
 
-/** Reads until the stream ends, or until `stopWhen` holds (then cancels the body, as a leaving client does). */
-export async function readSseFrames(
+/**
+ * Hands each block, its closing blank line included, to `onBlock` until the stream ends, or until
+ * `stopWhen` holds after a read (then cancels the body, as a leaving client does).
+ */
+export async function readSseBlocks(
   response: Response,
-  stopWhen: (frames: SseFrame[]) => boolean = () => false,
-): Promise<SseFrame[]> {
-  const frames: SseFrame[] = [];
-  if (response.body === null) return frames;
+  onBlock: (block: string) => void,
+  stopWhen: () => boolean,
+): Promise<void> {
+  if (response.body === null) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
@@ -17,23 +20,35 @@ export async function readSseFrames(
     buffer += value;
     let end = buffer.indexOf('\n\n');
     while (end !== -1) {
-      const raw = buffer.slice(0, end + 2);
+      onBlock(buffer.slice(0, end + 2));
       buffer = buffer.slice(end + 2);
-      if (!raw.startsWith(':')) {
-        const field = (name: string) =>
-          raw
-            .split('\n')
-            .find((line) => line.startsWith(`${name}: `))
-            ?.slice(name.length + 2) ?? '';
-        frames.push({ raw, id: field('id'), data: field('data') });
-      }
       end = buffer.indexOf('\n\n');
     }
-    if (stopWhen(frames)) {
+    if (stopWhen()) {
       await reader.cancel();
       break;
     }
   }
+}
+
+/** The events' frames, comments (keepalives) left out. */
+export async function readSseFrames(
+  response: Response,
+  stopWhen: (frames: SseFrame[]) => boolean = () => false,
+): Promise<SseFrame[]> {
+  const frames: SseFrame[] = [];
+  const field = (raw: string, name: string) =>
+    raw
+      .split('\n')
+      .find((line) => line.startsWith(`${name}: `))
+      ?.slice(name.length + 2) ?? '';
+  await readSseBlocks(
+    response,
+    (raw) => {
+      if (!raw.startsWith(':')) frames.push({ raw, id: field(raw, 'id'), data: field(raw, 'data') });
+    },
+    () => stopWhen(frames),
+  );
   return frames;
 }
 
