@@ -2,14 +2,12 @@
 // batches (retention/prune-in-batches.ts, whose batching inbound-retention.test.ts covers), with their
 // events, leaving running, recent and other agents' runs alone.
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
 import { makeEngineAgent as makeTestEngineAgent } from '../testing/engine-config-rows.js';
-import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { engineCredentialsFor, startDatabaseEngine } from '../testing/test-engine.js';
+import { startDatabaseEngine } from '../testing/test-engine.js';
 import { pruneFinishedRuns } from './run-retention.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,14 +1,12 @@
 // Pruning finished inbound messages, as the engine does it: through the agent's own database role,
 // in bounded batches, leaving unfinished and recent rows and other agents' rows alone.
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
 import { makeEngineAgent as makeTestEngineAgent } from '../testing/engine-config-rows.js';
-import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { engineCredentialsFor, startDatabaseEngine } from '../testing/test-engine.js';
+import { startDatabaseEngine } from '../testing/test-engine.js';
 import { pruneFinishedMessages } from './inbound-retention.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
