@@ -9,6 +9,7 @@ import express, { type Express } from 'express';
 import type { ConfigHolder } from './config-source/config-holder.js';
 import { healthRouter } from './health/health-router.js';
 import { infoRouter } from './info/info-router.js';
+import type { RunStore } from './runs/recorded-run.js';
 import { runRouter } from './runs/run-router.js';
 import { threadRouter } from './threads/thread-router.js';
 import { WHATSAPP_VERIFY_TOKEN_PARAM, type WhatsAppInbox, whatsappRouter } from './whatsapp/whatsapp-router.js';
@@ -21,12 +22,21 @@ export type EngineDependencies = {
   keepaliveMs?: number;
   /** Database mode only: the WhatsApp queue and conversation threads (pool) and the worker to wake. */
   store?: WhatsAppInbox;
+  /** Database mode only: runs as records, rejoinable (runs/recorded-run.ts). */
+  runs?: RunStore;
   /** Browser origins allowed to call the agent endpoints (ENGINE_CORS_ORIGINS). */
   corsOrigins?: string[];
 };
 
 /** Builds the engine's Express app from its dependencies, without listening. */
-export function createEngineApp({ logger, holder, keepaliveMs, store, corsOrigins = [] }: EngineDependencies): Express {
+export function createEngineApp({
+  logger,
+  holder,
+  keepaliveMs,
+  store,
+  runs,
+  corsOrigins = [],
+}: EngineDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   // Meta's verify handshake carries the integration's verify token in the query string.
@@ -47,7 +57,7 @@ export function createEngineApp({ logger, holder, keepaliveMs, store, corsOrigin
   app.use(
     runRouter(holder, {
       ...(keepaliveMs === undefined ? {} : { keepaliveMs }),
-      ...(store === undefined ? {} : { threads: store.pool }),
+      ...(runs === undefined ? {} : { store: runs }),
     }),
   );
   app.use(threadRouter(holder, store?.pool));

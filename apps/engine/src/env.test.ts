@@ -155,6 +155,16 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
   });
 
+  it('leases runs for 30 s and keeps finished runs 30 days unless ENGINE_RUN_* say otherwise', () => {
+    expect(loadEngineEnv(DATABASE).runs).toEqual({ leaseMs: 30_000, retentionMs: 30 * 24 * 60 * 60 * 1000 });
+    expect(loadEngineEnv({ ...DATABASE, ENGINE_RUN_LEASE_MS: '600', ENGINE_RUN_RETENTION_DAYS: '2' }).runs).toEqual({
+      leaseMs: 600,
+      retentionMs: 2 * 24 * 60 * 60 * 1000,
+    });
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_LEASE_MS: '10' })).toThrow(/ENGINE_RUN_LEASE_MS/);
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_RETENTION_DAYS: '0' })).toThrow(/ENGINE_RUN_RETENTION_DAYS/);
+  });
+
   it('remembers failed OIDC fetches for 30 s unless ENGINE_OIDC_FAILURE_CACHE_MS says otherwise', () => {
     expect(loadEngineEnv(DATABASE).oidcFailureTtlMs).toBe(30_000);
     expect(loadEngineEnv({ ...DATABASE, ENGINE_OIDC_FAILURE_CACHE_MS: '0' }).oidcFailureTtlMs).toBe(0);

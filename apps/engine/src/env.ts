@@ -22,6 +22,7 @@ import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-
 import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
 import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
 import type { StdioPolicy } from './mcp/stdio-policy.js';
+import { RUN_LEASE_MS_DEFAULT } from './runs/run-leases.js';
 
 const splitList = (value: string) =>
   value
@@ -72,6 +73,8 @@ const ZEngineEnv = z.object({
   WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
   WHATSAPP_LEASE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  ENGINE_RUN_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(RUN_LEASE_MS_DEFAULT),
+  ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
     .string()
     .max(4096)
@@ -109,6 +112,14 @@ export type WhatsAppSettings = {
   retentionMs: number;
 };
 
+/** How runs are kept (database mode). */
+export type RunSettings = {
+  /** How long a running run's lease holds: a run whose engine stopped renewing it is failed after this. */
+  leaseMs: number;
+  /** How long a finished run and its events are kept before they are pruned. */
+  retentionMs: number;
+};
+
 export type ConfigSourceSettings =
   | {
       kind: 'database';
@@ -137,6 +148,7 @@ export type EngineEnv = {
   /** Browser origins allowed to call the agent endpoints with a bearer token. */
   corsOrigins: string[];
   whatsapp: WhatsAppSettings;
+  runs: RunSettings;
   /** The operator's model key and server, and the key variables agents may name (MODEL_API_KEY_ENVS). */
   models: ModelSettings;
   /** The stdio MCP command lines and working directories the operator permits. */
@@ -227,6 +239,10 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       leaseMs: parsed.WHATSAPP_LEASE_MS,
       unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
       retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    },
+    runs: {
+      leaseMs: parsed.ENGINE_RUN_LEASE_MS,
+      retentionMs: parsed.ENGINE_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     },
     models: {
       operatorApiKey: parsed.OPENAI_API_KEY,

@@ -1,4 +1,5 @@
 // Wires the environment to a running engine: config source, snapshot builder, app, listener.
+import { randomUUID } from 'node:crypto';
 import { ZUuid } from '@agentplane/contracts';
 import { ConfigError, type Logger, type RunningServer, serve } from '@agentplane/server-kit';
 import pg from 'pg';
@@ -11,8 +12,13 @@ import { FILE_CONFIG_VERSION, readConfigFile } from './config-source/read-config
 import { verifyEngineRole } from './config-source/verify-engine-role.js';
 import { createEgressPolicy } from './egress/egress-policy.js';
 import type { EngineEnv } from './env.js';
+import type { Pruner } from './retention/prune-in-batches.js';
+import type { RunStore } from './runs/recorded-run.js';
+import { type RunLeases, startRunLeases } from './runs/run-leases.js';
+import { startRunNotifications } from './runs/run-notifications.js';
+import { startRunPruner } from './runs/run-retention.js';
 import { createAgentSnapshot } from './snapshot/agent-snapshot.js';
-import { type InboundPruner, startInboundPruner } from './whatsapp/inbound-retention.js';
+import { startInboundPruner } from './whatsapp/inbound-retention.js';
 import { startWhatsAppWorker, type WhatsAppWorker } from './whatsapp/whatsapp-worker.js';
 
 export type StartEngineOptions = {
@@ -75,11 +81,13 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     if (!result.applied) throw new ConfigError(`ENGINE_CONFIG_FILE ${env.source.path}: ${result.reason}`);
   }
 
-  // With a database: a small pool for the WhatsApp queue and conversation threads, the queue's worker
-  // and the pruning of its finished messages.
+  // With a database: a small pool for the WhatsApp queue, conversation threads and runs, the queue's
+  // worker, the runs' leases and news, and the pruning of finished messages and runs.
   let pool: pg.Pool | undefined;
   let worker: WhatsAppWorker | undefined;
-  let pruner: InboundPruner | undefined;
+  let runs: RunStore | undefined;
+  let leases: RunLeases | undefined;
+  const pruners: Pruner[] = [];
   if (store !== undefined) {
     pool = new pg.Pool({
       connectionString: store.databaseUrl,
@@ -88,19 +96,20 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       query_timeout: 10_000,
     });
     pool.on('error', (error) => logger.debug({ err: error }, 'idle database connection lost'));
-    worker = startWhatsAppWorker({
+    const { agentId } = store;
+    runs = {
       pool,
-      source: holder,
-      agentId: store.agentId,
-      settings: env.whatsapp,
-      logger,
-    });
-    pruner = startInboundPruner({
-      db: pool,
-      agentId: store.agentId,
-      retentionMs: env.whatsapp.retentionMs,
-      logger,
-    });
+      agentId,
+      owner: randomUUID(),
+      leaseMs: env.runs.leaseMs,
+      notifications: startRunNotifications({ databaseUrl: store.databaseUrl, agentId, logger }),
+    };
+    leases = startRunLeases({ db: pool, agentId, owner: runs.owner, leaseMs: runs.leaseMs, logger });
+    worker = startWhatsAppWorker({ pool, source: holder, agentId, settings: env.whatsapp, runs, logger });
+    pruners.push(
+      startInboundPruner({ db: pool, agentId, retentionMs: env.whatsapp.retentionMs, logger }),
+      startRunPruner({ db: pool, agentId, retentionMs: env.runs.retentionMs, logger }),
+    );
   }
 
   const app = createEngineApp({
@@ -109,6 +118,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     corsOrigins: env.corsOrigins,
     ...(options.keepaliveMs === undefined ? {} : { keepaliveMs: options.keepaliveMs }),
     ...(pool === undefined || worker === undefined ? {} : { store: { pool, wake: worker.wake } }),
+    ...(runs === undefined ? {} : { runs }),
   });
   const running = await serve(() => app, {
     port: env.port,
@@ -116,7 +126,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     logger,
     handleSignals: options.handleSignals ?? false,
     onClose: async () => {
-      await Promise.all([worker?.stop(), pruner?.stop()]);
+      await Promise.all([worker?.stop(), leases?.stop(), runs?.notifications.stop(), ...pruners.map((p) => p.stop())]);
       await source?.stop();
       await holder.close();
       await Promise.all([pool?.end(), egress.close()]);

@@ -9,9 +9,21 @@ export const KEEPALIVE_MS = 15_000;
 const KEEPALIVE_COMMENT = ': keepalive\n\n';
 
 export type EventStream = {
-  send: (event: BaseEvent) => Promise<void>;
+  /** False for an AG-UI protobuf stream, whose frames carry no event ids. */
+  sse: boolean;
+  /** Sends one event; on SSE with its `id:` line and `data` (sseData of the event, if already made). */
+  send: (event: BaseEvent, id: string, data?: string) => Promise<void>;
+  /** Sends an event already encoded as its `data:` payload (sseData), on SSE only: a replay. */
+  sendData: (id: string, data: string) => Promise<void>;
   end: () => void;
 };
+
+const sseEncoder = new EventEncoder();
+
+/** The `data:` payload of an event on an SSE stream: what run_events stores. */
+export const sseData = (event: BaseEvent): string => sseEncoder.encodeSSE(event).slice('data: '.length, -2);
+
+const sseFrame = (id: string, data: string) => `id: ${id}\ndata: ${data}\n\n`;
 
 // True only when Accept names the AG-UI protobuf type with q > 0. A wildcard Accept or none at all
 // means SSE: the encoder alone would pick protobuf for a wildcard, which most clients send by default.
@@ -23,8 +35,14 @@ export function acceptsProtobuf(accept: string | undefined): boolean {
   });
 }
 
-export function openEventStream(req: Request, res: Response, keepaliveMs = KEEPALIVE_MS): EventStream {
-  const binary = acceptsProtobuf(req.headers.accept);
+/** `sseOnly`: a replay of stored events, which are kept as SSE payloads only. */
+export function openEventStream(
+  req: Request,
+  res: Response,
+  keepaliveMs = KEEPALIVE_MS,
+  { sseOnly = false }: { sseOnly?: boolean } = {},
+): EventStream {
+  const binary = !sseOnly && acceptsProtobuf(req.headers.accept);
   const encoder = new EventEncoder(binary ? { accept: AGUI_MEDIA_TYPE } : {});
   res.socket?.setNoDelay(true);
   res.writeHead(200, {
@@ -41,22 +59,26 @@ export function openEventStream(req: Request, res: Response, keepaliveMs = KEEPA
   const stop = () => clearInterval(keepalive);
   res.on('close', stop);
 
+  const write = async (chunk: string | Uint8Array) => {
+    if (!open()) return;
+    const written = res.write(chunk);
+    if (!written && open()) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  };
+
   return {
-    send: async (event) => {
-      if (!open()) return;
-      const written = res.write(binary ? encoder.encodeBinary(event) : encoder.encodeSSE(event));
-      if (!written && open()) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            res.off('drain', done);
-            res.off('close', done);
-            resolve();
-          };
-          res.on('drain', done);
-          res.on('close', done);
-        });
-      }
-    },
+    sse: !binary,
+    send: (event, id, data) => write(binary ? encoder.encodeBinary(event) : sseFrame(id, data ?? sseData(event))),
+    sendData: (id, data) => write(sseFrame(id, data)),
     end: () => {
       stop();
       if (open()) res.end();

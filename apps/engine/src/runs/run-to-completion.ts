@@ -1,11 +1,13 @@
 // Runs the agent without a client stream (messaging webhooks): the same runtime, toolbox and event
-// order guard as /agent/run, collected into the messages and text the run produced.
+// order guard as /agent/run, collected into the messages and text the run produced, and recorded
+// as a run when given a record.
 import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
+import { type RecordedRun, unrecordedRun } from './recorded-run.js';
 
 export type CompletedRun =
   | { finished: true; messages: Message[]; text: string }
@@ -16,16 +18,24 @@ export async function runToCompletion(
   input: RunAgentInput,
   signal: AbortSignal,
   logger: Logger,
+  recorded: RecordedRun = unrecordedRun(input.runId),
 ): Promise<CompletedRun> {
   const { runtime, loadFailure, toolset } = snapshot;
   if (runtime === undefined) {
+    await recorded.finish(false);
     return { finished: false, code: 'agent_not_loaded', message: describeLoadFailure(loadFailure) };
   }
   const collector = createMessageCollector();
   let last: BaseEvent | undefined;
-  for await (const event of guardEventOrder(runtime.run({ input, signal, toolbox: toolset }), input, signal, logger)) {
-    collector.observe(event);
-    last = event;
+  try {
+    const events = runtime.run({ input, signal, toolbox: toolset });
+    for await (const event of guardEventOrder(events, input, signal, logger)) {
+      collector.observe(event);
+      recorded.record(event);
+      last = event;
+    }
+  } finally {
+    await recorded.finish(signal.aborted);
   }
   if (last?.type === EventType.RUN_FINISHED) {
     return { finished: true, messages: collector.messages(), text: collector.text() };

@@ -1,6 +1,10 @@
 // What the manager's publish does to an engine's row, and what the database shows of an engine's
 // connections, for the tests of database mode: on the suite's database or on one of a test's own.
 import type { Db } from '@agentplane/db';
+import { makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import type pg from 'pg';
+import { makeLlmEngineConfig } from './engine-configs.js';
+import { engineCredentialsFor } from './test-engine.js';
 
 export type AgentRow = { agentId: string; workspaceId: string };
 
@@ -23,4 +27,14 @@ export async function listenerPids(db: Db): Promise<number[]> {
     "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN engine_config_changed' AND state = 'idle'",
   );
   return rows.map((row) => row.pid);
+}
+
+/** An agent with a published config, and a client logged in as its engine role (ended by database.drop). */
+export async function makeEngineAgent(database: TestDatabase): Promise<{ agentId: string; engineDb: pg.Client }> {
+  const workspace = await makeWorkspace(database.prisma);
+  const agent = await makeAgent(database.prisma, workspace.id);
+  const row = { agentId: agent.id, workspaceId: workspace.id };
+  await writeConfigRow(database.prisma, row, 1, makeLlmEngineConfig(row));
+  const credentials = await engineCredentialsFor(database, agent.id);
+  return { agentId: agent.id, engineDb: await database.connectClient({ url: credentials.DATABASE_URL }) };
 }

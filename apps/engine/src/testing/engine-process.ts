@@ -4,6 +4,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { waitUntil } from '@agentplane/testing';
 import { BASE_ENV } from './test-engine.js';
 
 const ENTRY = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
@@ -37,4 +38,15 @@ export async function startEngineProcess(env: Record<string, string>): Promise<E
       await exited;
     },
   };
+}
+
+/** An engine process once it serves its config; added to `processes`, for the suite to kill at the end. */
+export async function startServingEngineProcess(
+  env: Record<string, string>,
+  processes: EngineProcess[],
+): Promise<EngineProcess> {
+  const engine = await startEngineProcess(env);
+  processes.push(engine);
+  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
+  return engine;
 }

@@ -1,5 +1,6 @@
 // Reads a run's SSE response in tests: the AG-UI events, and the comment lines (keepalives) between them.
 import type { BaseEvent } from '@ag-ui/core';
+import { readSseBlocks } from './read-sse-frames.js';
 
 export type ReadStream = { events: BaseEvent[]; comments: string[] };
 
@@ -9,28 +10,16 @@ export async function readEventStream(
   stopWhen: (read: ReadStream) => boolean = () => false,
 ): Promise<ReadStream> {
   const read: ReadStream = { events: [], comments: [] };
-  if (response.body === null) return read;
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let end = buffer.indexOf('\n\n');
-    while (end !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
+  await readSseBlocks(
+    response,
+    (block) => {
       for (const line of block.split('\n')) {
         if (line.startsWith('data: ')) read.events.push(JSON.parse(line.slice(6)) as BaseEvent);
         else if (line.startsWith(':')) read.comments.push(line);
       }
-      end = buffer.indexOf('\n\n');
-    }
-    if (stopWhen(read)) {
-      await reader.cancel();
-      break;
-    }
-  }
+    },
+    () => stopWhen(read),
+  );
   return read;
 }
 

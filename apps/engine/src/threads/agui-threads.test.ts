@@ -1,5 +1,6 @@
 // The thread rule of /agent/run in database mode: a run that sends only its new message continues
 // the stored thread; a run that sends its own history is taken as is and nothing is stored twice.
+import { randomUUID } from 'node:crypto';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -45,7 +46,7 @@ async function run(threadId: string, messages: Message[]): Promise<string> {
   const response = await fetch(`${engine.url}/agent/run`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ threadId, runId: `run-${messages.length}`, messages, tools: [], context: [] }),
+    body: JSON.stringify({ threadId, runId: `run-${randomUUID()}`, messages, tools: [], context: [] }),
   });
   expect(response.status).toBe(200);
   return joinText((await readEventStream(response)).events);

@@ -1,14 +1,12 @@
 // Pruning finished inbound messages, as the engine does it: through the agent's own database role,
 // in bounded batches, leaving unfinished and recent rows and other agents' rows alone.
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
-import { writeConfigRow } from '../testing/engine-config-rows.js';
-import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { engineCredentialsFor, startDatabaseEngine } from '../testing/test-engine.js';
+import { makeEngineAgent as makeTestEngineAgent } from '../testing/engine-config-rows.js';
+import { startDatabaseEngine } from '../testing/test-engine.js';
 import { pruneFinishedMessages } from './inbound-retention.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -26,15 +24,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** An agent with a published config, and a client logged in as its engine role. */
-async function makeEngineAgent(): Promise<{ agentId: string; engineDb: pg.Client }> {
-  const workspace = await makeWorkspace(database.prisma);
-  const agent = await makeAgent(database.prisma, workspace.id);
-  const row = { agentId: agent.id, workspaceId: workspace.id };
-  await writeConfigRow(database.prisma, row, 1, makeLlmEngineConfig(row));
-  const credentials = await engineCredentialsFor(database, agent.id);
-  return { agentId: agent.id, engineDb: await database.connectClient({ url: credentials.DATABASE_URL }) };
-}
+const makeEngineAgent = () => makeTestEngineAgent(database);
 
 /** Stores `count` messages of `status`, last written `ageDays` ago; returns their provider ids. */
 async function seed(agentId: string, status: Status, ageDays: number, count = 1): Promise<string[]> {

@@ -6,6 +6,7 @@
 // every tenant's rows. A row's `updated_at` is when it was finished, since nothing writes it after.
 // Plain SQL: Prisma cannot say DELETE … LIMIT.
 import type { Logger } from '@agentplane/server-kit';
+import { deleteInBatches, type Pruner, startPruner } from '../retention/prune-in-batches.js';
 import type { Queryable } from '../threads/thread-store.js';
 
 /** Rows per DELETE: each statement holds few locks and writes little WAL at once. */
@@ -29,52 +30,28 @@ const PRUNE = `
 export type PruneOptions = { retentionMs: number; batchSize?: number; maxBatches?: number };
 
 /** Deletes batch after batch while a full batch was deleted, at most `maxBatches` of them. */
-export async function pruneFinishedMessages(
+export function pruneFinishedMessages(
   db: Queryable,
   agentId: string,
   { retentionMs, batchSize = PRUNE_BATCH_SIZE, maxBatches = PRUNE_MAX_BATCHES }: PruneOptions,
 ): Promise<{ deleted: number; batches: number }> {
-  let deleted = 0;
-  let batches = 0;
-  while (batches < maxBatches) {
-    batches++;
-    const { rowCount } = await db.query(PRUNE, [agentId, retentionMs, batchSize]);
-    deleted += rowCount ?? 0;
-    if ((rowCount ?? 0) < batchSize) break;
-  }
-  return { deleted, batches };
+  return deleteInBatches(db, PRUNE, [agentId, retentionMs], { batchSize, maxBatches });
 }
 
-export type InboundPruner = { stop: () => Promise<void> };
+export type InboundPruner = Pruner;
 
-/** Prunes at start, then every hour, until stopped; a failed pass is logged and the next one tries again. */
+/** Prunes at start, then every hour, until stopped. */
 export function startInboundPruner(options: {
   db: Queryable;
   agentId: string;
   retentionMs: number;
   logger: Logger;
 }): InboundPruner {
-  const log = options.logger.child({ component: 'inbound-retention' });
-  let pass: Promise<void> | undefined;
-  const prune = () => {
-    if (pass !== undefined) return;
-    pass = pruneFinishedMessages(options.db, options.agentId, { retentionMs: options.retentionMs })
-      .then(
-        ({ deleted, batches }) => {
-          if (deleted > 0) log.info({ deleted, batches }, 'finished inbound messages pruned');
-        },
-        (error: unknown) => log.warn({ err: error }, 'could not prune finished inbound messages'),
-      )
-      .finally(() => {
-        pass = undefined;
-      });
-  };
-  prune();
-  const timer = setInterval(prune, PRUNE_INTERVAL_MS);
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await pass;
-    },
-  };
+  return startPruner({
+    prune: () => pruneFinishedMessages(options.db, options.agentId, { retentionMs: options.retentionMs }),
+    what: 'finished inbound messages',
+    component: 'inbound-retention',
+    intervalMs: PRUNE_INTERVAL_MS,
+    logger: options.logger,
+  });
 }

@@ -9,6 +9,7 @@ import type { TEngineIntegration } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
 import type { WhatsAppSettings } from '../env.js';
+import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from '../runs/recorded-run.js';
 import { runToCompletion } from '../runs/run-to-completion.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { scopedThreadId } from '../threads/thread-scope.js';
@@ -22,6 +23,8 @@ export type ClaimContext = {
   pool: pg.Pool;
   agentId: string;
   settings: WhatsAppSettings;
+  /** Where the reply's run is recorded (agent_runs, source whatsapp); not recorded without it. */
+  runs?: RunStore;
   /** Aborted when the engine stops: the message in hand is given back. */
   signal: AbortSignal;
   log: Logger;
@@ -65,6 +68,25 @@ function readText(payload: Record<string, unknown>): string | undefined {
   return typeof body === 'string' && body.trim() !== '' ? body : undefined;
 }
 
+/** The reply's run record; the queue answers a sender's messages one at a time, so the thread is ours. */
+async function recordRun(context: ClaimContext, input: RunAgentInput): Promise<RecordedRun> {
+  if (context.runs === undefined) return unrecordedRun(input.runId);
+  const recorded = await startRecordedRun(
+    context.runs,
+    {
+      runId: input.runId,
+      threadId: input.threadId,
+      threadKey: input.threadId,
+      caller: undefined,
+      source: 'whatsapp',
+      supersede: true,
+    },
+    context.log,
+  );
+  if (typeof recorded === 'string') throw new RetryableError(`the run could not be recorded (${recorded})`);
+  return recorded;
+}
+
 /** Runs the agent on the sender's thread and stores its answer with the turn, in one transaction. */
 async function answer(
   context: ClaimContext,
@@ -85,7 +107,7 @@ async function answer(
     state: {},
     forwardedProps: {},
   };
-  const run = await runToCompletion(snapshot, input, signal, log);
+  const run = await runToCompletion(snapshot, input, signal, log, await recordRun(context, input));
   if (!run.finished) {
     throw new RetryableError(`the agent run failed (${run.code}): ${run.message}`);
   }

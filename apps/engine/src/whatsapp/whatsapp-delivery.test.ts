@@ -156,6 +156,10 @@ describe('answering a text message', () => {
     expect(await rowsOf(setup.agent.agentId)).toHaveLength(1);
     expect(model.requests.length - runsBefore).toBe(1);
     expect(repliesTo(setup).map((request) => request.body.text?.body)).toEqual(['only once']);
+    // The run is a record like any other, with its events stored, but no client's to read.
+    const runs = await database.prisma.agentRun.findMany({ where: { agentId: setup.agent.agentId } });
+    expect(runs).toMatchObject([{ source: 'whatsapp', status: 'succeeded', issuer: null, subject: null }]);
+    expect(runs[0]?.lastSeq).toBeGreaterThan(2);
   });
 
   it('answers anything but text with the configured polite reply, without running the agent', async () => {

@@ -7,7 +7,7 @@
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { type EngineProcess, startEngineProcess } from '../testing/engine-process.js';
+import { type EngineProcess, startServingEngineProcess } from '../testing/engine-process.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { type Gate, hold } from '../testing/gate.js';
 import { engineCredentialsFor } from '../testing/test-engine.js';
@@ -44,13 +44,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** An engine process, once it serves its config. */
-async function startServingEngine(env: Record<string, string>): Promise<EngineProcess> {
-  const engine = await startEngineProcess(env);
-  processes.push(engine);
-  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
-  return engine;
-}
+const startServingEngine = (env: Record<string, string>) => startServingEngineProcess(env, processes);
 
 /** Each message from one of SENDERS senders, every seventh long enough to be sent in two parts. */
 function makeMessages(): Required<Pick<TextMessage, 'from' | 'text'>>[] {

@@ -4,6 +4,7 @@
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
 import type { WhatsAppSettings } from '../env.js';
+import type { RunStore } from '../runs/recorded-run.js';
 import type { SnapshotSource } from '../snapshot/use-snapshot.js';
 import { recordOutcome } from './claim-outcome.js';
 import { type ClaimedMessage, claimInboundMessage, releaseClaim } from './inbound-queue.js';
@@ -21,6 +22,8 @@ export type WhatsAppWorkerOptions = {
   source: SnapshotSource;
   agentId: string;
   settings: WhatsAppSettings;
+  /** Where each reply's run is recorded. */
+  runs: RunStore;
   logger: Logger;
 };
 
@@ -29,6 +32,7 @@ export function startWhatsAppWorker({
   source,
   agentId,
   settings,
+  runs,
   logger,
 }: WhatsAppWorkerOptions): WhatsAppWorker {
   const log = logger.child({ component: 'whatsapp-worker' });
@@ -80,7 +84,7 @@ export function startWhatsAppWorker({
       const messageLog = log.child({ message_id: claim.id, attempt: claim.attempts });
       const release = snapshot.lease();
       try {
-        const context = { pool, agentId, settings, signal: stopping.signal, log: messageLog };
+        const context = { pool, agentId, settings, runs, signal: stopping.signal, log: messageLog };
         await recordOutcome(pool, claim, await processClaim(context, claim, snapshot), messageLog);
       } catch (error) {
         // The database failed while recording the outcome: the lease runs out and the message comes back.

@@ -1,0 +1,90 @@
+// A dedicated connection that LISTENs on one PostgreSQL channel, reconnecting with backoff when it is
+// lost. On every (re)connect it calls onConnect, because notifications sent while it was away are gone.
+import type { Logger } from '@agentplane/server-kit';
+import pg from 'pg';
+
+export type ChannelListenerOptions = {
+  databaseUrl: string;
+  /** A fixed identifier of ours, never user input: LISTEN takes no bind parameter. */
+  channel: string;
+  onNotification: (payload: string) => void;
+  onConnect: () => void;
+  logger: Logger;
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+};
+
+export type ChannelListener = { stop: () => Promise<void> };
+
+export function listenOnChannel({
+  databaseUrl,
+  channel,
+  onNotification,
+  onConnect,
+  logger,
+  retryDelayMs = 500,
+  maxRetryDelayMs = 30_000,
+}: ChannelListenerOptions): ChannelListener {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let failures = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const scheduleReconnect = () => {
+    if (stopped || retryTimer !== undefined) return;
+    const delay = Math.min(retryDelayMs * 2 ** failures, maxRetryDelayMs);
+    failures++;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void connect();
+    }, delay);
+  };
+
+  const connect = async () => {
+    const candidate = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000, keepAlive: true });
+    let lost = false;
+    const drop = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (client === candidate) {
+        client = undefined;
+        logger.warn({ err: error, channel }, 'lost the LISTEN connection; reconnecting');
+      }
+      candidate.end().catch(() => undefined);
+      scheduleReconnect();
+    };
+    candidate.on('error', drop);
+    candidate.on('end', () => drop());
+    candidate.on('notification', (message) => {
+      if (message.channel === channel) onNotification(message.payload ?? '');
+    });
+    try {
+      await candidate.connect();
+      await candidate.query(`LISTEN ${channel}`);
+    } catch (error) {
+      logger.debug({ err: error, channel }, 'could not LISTEN');
+      drop(error as Error);
+      return;
+    }
+    if (stopped) {
+      await candidate.end();
+      return;
+    }
+    client = candidate;
+    if (failures > 0) logger.info({ channel }, 'LISTEN connection restored');
+    failures = 0;
+    onConnect();
+  };
+
+  void connect();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(retryTimer);
+      const last = client;
+      client = undefined;
+      await last?.end().catch(() => undefined);
+    },
+  };
+}

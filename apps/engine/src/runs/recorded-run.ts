@@ -1,0 +1,97 @@
+// A run as a record (database mode): its agent_runs row, its numbered events in the log, and its
+// final status from how it ended. Without a database the events are numbered all the same (the SSE
+// ids carry the seq) and nothing is stored.
+import { type BaseEvent, EventType } from '@ag-ui/core';
+import type { Logger } from '@agentplane/server-kit';
+import type pg from 'pg';
+import type { ThreadCaller } from '../threads/thread-scope.js';
+import { sseData } from './event-stream.js';
+import { createEventLog } from './run-event-log.js';
+import type { RunNotifications } from './run-notifications.js';
+import { createRun, type FinalStatus, finishRun, type RunConflict, type RunSource } from './run-records.js';
+
+/** What runs need of the database, one per replica. */
+export type RunStore = {
+  pool: pg.Pool;
+  agentId: string;
+  /** This replica, as the owner of the runs it runs. */
+  owner: string;
+  leaseMs: number;
+  notifications: RunNotifications;
+};
+
+export type RecordedRun = {
+  /** Numbers the event and queues it for storage; returns its SSE id and `data:` payload. */
+  record: (event: BaseEvent) => { id: string; data: string };
+  /** Stores the remaining events, then the run's final status from its last event. */
+  finish: (aborted: boolean) => Promise<void>;
+};
+
+export type RunStart = {
+  runId: string;
+  threadId: string;
+  threadKey: string;
+  caller: ThreadCaller | undefined;
+  source: RunSource;
+  /** A messaging channel's queue vouches that no other run of the thread is alive (run-records.ts). */
+  supersede?: boolean;
+};
+
+function outcomeOf(last: BaseEvent | undefined, aborted: boolean): { status: FinalStatus; error?: string } {
+  if (last?.type === EventType.RUN_FINISHED) return { status: 'succeeded' };
+  if (aborted) return { status: 'cancelled' };
+  // The RUN_ERROR's message is what the client was shown already; nothing more is kept.
+  const message = (last as { message?: unknown } | undefined)?.message;
+  return { status: 'failed', error: typeof message === 'string' ? message : 'The run ended without finishing.' };
+}
+
+/** A run numbered but not stored (no database). */
+export function unrecordedRun(runId: string): RecordedRun {
+  let seq = 0;
+  return {
+    record: (event) => ({ id: `${runId}:${++seq}`, data: sseData(event) }),
+    finish: async () => undefined,
+  };
+}
+
+/** Creates the run's row, or says why it cannot run now. */
+export async function startRecordedRun(
+  store: RunStore,
+  start: RunStart,
+  log: Logger,
+): Promise<RecordedRun | RunConflict> {
+  const { pool, agentId, owner, leaseMs } = store;
+  const run = { agentId, runId: start.runId, owner };
+  const conflict = await createRun(
+    pool,
+    {
+      ...run,
+      threadId: start.threadId,
+      threadKey: start.threadKey,
+      caller: start.caller,
+      source: start.source,
+      leaseMs,
+    },
+    { supersede: start.supersede ?? false },
+  );
+  if (conflict !== undefined) return conflict;
+  const events = createEventLog(pool, agentId, start.runId, log);
+  let seq = 0;
+  let last: BaseEvent | undefined;
+  return {
+    record: (event) => {
+      last = event;
+      const data = sseData(event);
+      events.append(++seq, data);
+      return { id: `${start.runId}:${seq}`, data };
+    },
+    // The terminal event is stored before the row says the run is over: a follower that sees the final
+    // status has every event to read.
+    finish: async (aborted) => {
+      await events.flush();
+      await finishRun(pool, run, outcomeOf(last, aborted)).catch((error: unknown) =>
+        log.error({ err: error }, 'could not record how the run ended'),
+      );
+    },
+  };
+}

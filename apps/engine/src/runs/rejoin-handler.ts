@@ -1,0 +1,85 @@
+// GET /agent/runs/{runId}/stream: a run's stored events after Last-Event-ID (from the start without
+// one), then the ones still to come until the run ends, with the same `id:` and `data:` lines a live
+// client got. Any replica serves it: it follows the run through the database (run-notifications.ts),
+// not through the memory of the replica running it. GET /agent/runs/{runId}: the run's record.
+import { AppError } from '@agentplane/server-kit';
+import type { RequestHandler, Response } from 'express';
+import { getSnapshot } from '../snapshot/use-snapshot.js';
+import { callerOf } from '../threads/thread-scope.js';
+import { openEventStream } from './event-stream.js';
+import type { RunStore } from './recorded-run.js';
+import { readEvents } from './run-event-log.js';
+import { findRun, isFinal, type RunRecord } from './run-records.js';
+
+/** Events read per query: a long run is replayed in pages. */
+const REPLAY_PAGE = 500;
+
+async function findOwnRun(store: RunStore, runId: string, res: Response): Promise<RunRecord> {
+  const { config } = getSnapshot(res);
+  const run = await findRun(store.pool, config.agent.id, runId, callerOf(res.locals.claims));
+  // Another caller's run is as unknown as a run that never was.
+  if (run === undefined) throw new AppError('not_found', 'No run with this id.');
+  return run;
+}
+
+/** The seq after which to replay: Last-Event-ID is "<runId>:<seq>", as the stream's ids are. */
+export function replayFrom(runId: string, lastEventId: string | undefined): number {
+  if (lastEventId === undefined || lastEventId === '') return 0;
+  const separator = lastEventId.lastIndexOf(':');
+  const seq = lastEventId.slice(separator + 1);
+  if (separator < 0 || lastEventId.slice(0, separator) !== runId || !/^\d{1,9}$/.test(seq)) {
+    throw new AppError('bad_request', 'Last-Event-ID is not an event id of this run ("<runId>:<seq>").');
+  }
+  return Number(seq);
+}
+
+export function handleRunRecord(store: RunStore): RequestHandler {
+  return async (req, res) => {
+    const run = await findOwnRun(store, String(req.params.runId), res);
+    res.json({
+      id: run.id,
+      thread_id: run.thread_id,
+      status: run.status,
+      source: run.source,
+      error: run.error,
+      usage: run.usage,
+      created_at: run.created_at,
+      started_at: run.started_at,
+      finished_at: run.finished_at,
+    });
+  };
+}
+
+export function handleRejoin(store: RunStore, keepaliveMs?: number): RequestHandler {
+  return async (req, res) => {
+    const runId = String(req.params.runId);
+    let after = replayFrom(runId, req.get('last-event-id'));
+    let run = await findOwnRun(store, runId, res);
+    const { agentId, pool, notifications } = store;
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
+    try {
+      while (!gone.signal.aborted) {
+        const events = await readEvents(pool, agentId, runId, after, REPLAY_PAGE);
+        for (const event of events) {
+          await stream.sendData(`${runId}:${event.seq}`, event.data);
+          after = event.seq;
+        }
+        if (events.length === REPLAY_PAGE) continue;
+        // Final only once its last event is stored (recorded-run.ts), so nothing is left to read then.
+        if (isFinal(run.status) && after >= run.last_seq) break;
+        // Registered before the status is read again: news arriving in between wakes this follower.
+        const unneeded = new AbortController();
+        const change = notifications.nextChange(runId, AbortSignal.any([gone.signal, unneeded.signal]));
+        run = await findOwnRun(store, runId, res);
+        if (run.last_seq <= after && !isFinal(run.status)) await change;
+        else unneeded.abort();
+      }
+    } catch (error) {
+      req.log.warn({ err: error, run_id: runId }, 'could not follow the run');
+    } finally {
+      stream.end();
+    }
+  };
+}

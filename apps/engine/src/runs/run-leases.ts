@@ -1,0 +1,85 @@
+// Crash safety of running runs. Every replica has an owner id; the runs it runs hold a lease that it
+// renews for all of them at once, in one UPDATE every third of the lease. Every replica also sweeps:
+// a running run whose lease has expired lost its engine (killed, partitioned), so it is marked failed
+// and gets a RUN_ERROR as its last event, and whoever follows it is told, instead of waiting forever.
+// The renewal returns the runs someone asked to cancel, so a cancel can ride on this heartbeat.
+import { EventType } from '@ag-ui/core';
+import type { Logger } from '@agentplane/server-kit';
+import type { Queryable } from '../threads/thread-store.js';
+import { RUN_EVENTS_CHANNEL } from './run-records.js';
+
+export const RUN_LEASE_MS_DEFAULT = 30_000;
+export const ENGINE_LOST = 'engine lost';
+
+/** The event a lost run ends with, as stored (and so as replayed). */
+export const ENGINE_LOST_EVENT = JSON.stringify({
+  type: EventType.RUN_ERROR,
+  message: ENGINE_LOST,
+  code: 'engine_lost',
+});
+
+const RENEW = `
+  UPDATE agent_runs SET lease_expires_at = now() + $3::float8 * interval '1 millisecond'
+  WHERE agent_id = $1 AND owner = $2 AND status = 'running'
+  RETURNING id, cancel_requested_at`;
+
+// One statement: the run is failed, its RUN_ERROR appended after its last stored event, and the news
+// sent, all or nothing. Two replicas sweeping at once: the second finds the row no longer running.
+const SWEEP = `
+  WITH lost AS (
+    UPDATE agent_runs
+    SET status = 'failed', error = $2, finished_at = now(), lease_expires_at = NULL, last_seq = last_seq + 1
+    WHERE agent_id = $1 AND status = 'running' AND lease_expires_at < now()
+    RETURNING agent_id, id, last_seq),
+  ended AS (
+    INSERT INTO run_events (agent_id, run_id, seq, data) SELECT agent_id, id, last_seq, $3 FROM lost)
+  SELECT id, pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id) FROM lost`;
+
+export async function renewLeases(
+  db: Queryable,
+  agentId: string,
+  owner: string,
+  leaseMs: number,
+): Promise<{ id: string; cancel_requested_at: Date | null }[]> {
+  return (await db.query<{ id: string; cancel_requested_at: Date | null }>(RENEW, [agentId, owner, leaseMs])).rows;
+}
+
+/** Fails the agent's runs whose lease expired; returns their ids. */
+export async function sweepLostRuns(db: Queryable, agentId: string): Promise<string[]> {
+  return (await db.query<{ id: string }>(SWEEP, [agentId, ENGINE_LOST, ENGINE_LOST_EVENT])).rows.map((row) => row.id);
+}
+
+export type RunLeases = { stop: () => Promise<void> };
+
+/** Renews this replica's leases and sweeps lost runs every third of `leaseMs`, until stopped. */
+export function startRunLeases(options: {
+  db: Queryable;
+  agentId: string;
+  owner: string;
+  leaseMs: number;
+  logger: Logger;
+}): RunLeases {
+  const { db, agentId, owner, leaseMs } = options;
+  const log = options.logger.child({ component: 'run-leases' });
+  let beat: Promise<void> | undefined;
+  const heartbeat = () => {
+    if (beat !== undefined) return;
+    beat = (async () => {
+      await renewLeases(db, agentId, owner, leaseMs);
+      const lost = await sweepLostRuns(db, agentId);
+      if (lost.length > 0) log.warn({ runs: lost }, 'runs whose engine was lost marked failed');
+    })()
+      .catch((error: unknown) => log.warn({ err: error }, 'could not renew run leases'))
+      .finally(() => {
+        beat = undefined;
+      });
+  };
+  heartbeat();
+  const timer = setInterval(heartbeat, Math.max(Math.floor(leaseMs / 3), 1));
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await beat;
+    },
+  };
+}

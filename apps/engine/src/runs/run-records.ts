@@ -1,0 +1,128 @@
+// A run's row in agent_runs (database mode): created `running` under this replica's lease, finished
+// once its events are stored, and read back for its caller only. Every change that a follower of the
+// run must see is announced on RUN_EVENTS_CHANNEL (run-notifications.ts).
+import type { DatabaseError } from 'pg';
+import type { ThreadCaller } from '../threads/thread-scope.js';
+import type { Queryable } from '../threads/thread-store.js';
+
+export const RUN_EVENTS_CHANNEL = 'agent_run_events';
+
+export type RunSource = 'stream' | 'background' | 'whatsapp';
+export type FinalStatus = 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+export type RunStatus = 'pending' | 'running' | FinalStatus;
+
+export type NewRun = {
+  agentId: string;
+  runId: string;
+  threadId: string;
+  threadKey: string;
+  caller: ThreadCaller | undefined;
+  source: RunSource;
+  /** The replica running it and how long its lease holds before it counts as lost (run-leases.ts). */
+  owner: string;
+  leaseMs: number;
+};
+
+export type RunRecord = {
+  id: string;
+  thread_id: string;
+  status: RunStatus;
+  source: RunSource;
+  error: string | null;
+  usage: unknown;
+  last_seq: number;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+};
+
+/** Why a run could not start: its id is taken, or its thread already has a running run. */
+export type RunConflict = 'run_id_taken' | 'run_in_progress';
+
+const INSERT = `
+  INSERT INTO agent_runs
+    (agent_id, id, thread_id, thread_key, issuer, subject, source, status, owner, lease_expires_at, started_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", 'running', $8, now() + $9::float8 * interval '1 millisecond', now())`;
+
+// A messaging channel's queue gives a thread's messages to one worker at a time, so a run still
+// marked running on that thread belongs to a worker that lost its claim: it is lost, not concurrent.
+const SUPERSEDE = `
+  WITH lost AS (
+    UPDATE agent_runs SET status = 'failed', error = 'engine lost', finished_at = now(), lease_expires_at = NULL
+    WHERE agent_id = $1 AND thread_key = $2 AND status = 'running'
+    RETURNING id)
+  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id) FROM lost`;
+
+/** Creates the run's row as running; a conflict is returned, other failures thrown. */
+export async function createRun(
+  db: Queryable,
+  run: NewRun,
+  { supersede = false }: { supersede?: boolean } = {},
+): Promise<RunConflict | undefined> {
+  if (supersede) await db.query(SUPERSEDE, [run.agentId, run.threadKey]);
+  try {
+    await db.query(INSERT, [
+      run.agentId,
+      run.runId,
+      run.threadId,
+      run.threadKey,
+      run.caller?.issuer ?? null,
+      run.caller?.subject ?? null,
+      run.source,
+      run.owner,
+      run.leaseMs,
+    ]);
+    return undefined;
+  } catch (error) {
+    const { code, constraint } = error as DatabaseError;
+    if (code !== '23505') throw error;
+    return constraint === 'agent_runs_one_running_per_thread' ? 'run_in_progress' : 'run_id_taken';
+  }
+}
+
+// Only while this replica still holds it: a run the sweep already declared lost stays failed.
+const FINISH = `
+  WITH finished AS (
+    UPDATE agent_runs
+    SET status = $4::"RunStatus", error = $5, usage = $6::jsonb, finished_at = now(), lease_expires_at = NULL
+    WHERE agent_id = $1 AND id = $2 AND owner = $3 AND status = 'running'
+    RETURNING id)
+  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id) FROM finished`;
+
+/** The longest error kept on a run: a summary, not a dump. */
+const MAX_ERROR_LENGTH = 500;
+
+export async function finishRun(
+  db: Queryable,
+  run: Pick<NewRun, 'agentId' | 'runId' | 'owner'>,
+  outcome: { status: FinalStatus; error?: string; usage?: unknown },
+): Promise<void> {
+  await db.query(FINISH, [
+    run.agentId,
+    run.runId,
+    run.owner,
+    outcome.status,
+    outcome.error?.slice(0, MAX_ERROR_LENGTH) ?? null,
+    outcome.usage === undefined ? null : JSON.stringify(outcome.usage),
+  ]);
+}
+
+// A caller sees its own runs: same issuer and subject, or, with auth off, the runs made without a token.
+// Messaging channels' runs have no token either, and are not a client's to read.
+const FIND = `
+  SELECT id, thread_id, status, source, error, usage, last_seq, created_at, started_at, finished_at
+  FROM agent_runs
+  WHERE agent_id = $1 AND id = $2 AND issuer IS NOT DISTINCT FROM $3 AND subject IS NOT DISTINCT FROM $4
+    AND source <> 'whatsapp'`;
+
+export async function findRun(
+  db: Queryable,
+  agentId: string,
+  runId: string,
+  caller: ThreadCaller | undefined,
+): Promise<RunRecord | undefined> {
+  const { rows } = await db.query<RunRecord>(FIND, [agentId, runId, caller?.issuer ?? null, caller?.subject ?? null]);
+  return rows[0];
+}
+
+export const isFinal = (status: RunStatus): status is FinalStatus => status !== 'pending' && status !== 'running';
