@@ -236,10 +236,12 @@ describe('GET /agent/threads/{id}/runs', () => {
       caller: { issuer: 'https://tenant.example.net', subject: 'alice' },
     });
 
-    const first = await call('/agent/threads/runs-thread/runs?limit=2', alice);
+    const first = await call('/agent/threads/runs-thread/runs?limit=3', alice);
     const runs = await json<{ id: string }[]>(first);
-    expect(runs.map((run) => run.id)).toEqual(['r3', 'r2']);
-    expect(runs[1]).toEqual({
+    // The newest is the run `say` made, recorded by the engine itself.
+    expect(runs[0]).toMatchObject({ status: 'succeeded', source: 'stream', error: null });
+    expect(runs.slice(1).map((run) => run.id)).toEqual(['r3', 'r2']);
+    expect(runs[2]).toEqual({
       id: 'r2',
       status: 'failed',
       source: 'stream',
