@@ -110,13 +110,14 @@ image_command() {
   buildah inspect --type image --format '{{range .OCIv1.Config.Entrypoint}}{{.}} {{end}}{{range .OCIv1.Config.Cmd}}{{.}} {{end}}' "$1"
 }
 
-# start <image> <log> <buildah run args...> -- <command...>: a container in the background; sets $wrapper.
+# start <image> <log> <command...>: a container with $service_args in the background; sets $wrapper.
+# tini is not PID 1 without a PID namespace (chroot isolation), so it registers as a subreaper instead.
 start() {
   local image=$1 log=$2 container
   shift 2
   container=$(buildah from --pull-never "$image")
   containers+=("$container")
-  buildah run --isolation chroot --network host "$@" "$container" >"$log" 2>&1 &
+  buildah run --isolation chroot --network host -e TINI_SUBREAPER=1 "${service_args[@]}" "$container" -- "$@" >"$log" 2>&1 &
   wrapper=$!
   wrappers+=("$wrapper")
 }
@@ -131,7 +132,7 @@ run_service() {
   for attempt in 1 2; do
     log="$run_dir/$name.log"
     # shellcheck disable=SC2046 # the image's command is words without spaces
-    start "$image" "$log" "${service_args[@]}" -- $(image_command "$image")
+    start "$image" "$log" $(image_command "$image")
     if "$@"; then return 0; fi
     stop_wrapper "$wrapper"
     if [ "$attempt" -eq 1 ] && memfd_flake "$log"; then echo "== $name: memfd flake, starting again"; continue; fi
@@ -152,7 +153,7 @@ engine_url="http://127.0.0.1:$engine_port"
 for attempt in 1 2; do
   migrate=$(buildah from --pull-never agentplane-manager:smoke)
   containers+=("$migrate")
-  if buildah run --isolation chroot --network host -e "DATABASE_URL=$database_url" "$migrate" \
+  if buildah run --isolation chroot --network host -e TINI_SUBREAPER=1 -e "DATABASE_URL=$database_url" "$migrate" \
     -- /usr/bin/tini -- node node_modules/@agentplane/db/dist/migrations/cli.js >"$run_dir/migrate.log" 2>&1; then
     cat "$run_dir/migrate.log"; break
   fi
@@ -169,7 +170,7 @@ run_service manager agentplane-manager:smoke node docker/smoke/end-to-end.mjs re
 manager_wrapper=$wrapper
 
 node docker/smoke/end-to-end.mjs provision "$manager_url" "$run_dir"
-chmod 0644 "$run_dir/database_url" "$run_dir/agent_key" # read by the image's node user (uid 1000)
+chmod 0755 "$run_dir" && chmod 0644 "$run_dir/database_url" "$run_dir/agent_key" # read by the image's node user (uid 1000)
 
 service_args=(
   -v "$run_dir:/secrets:ro" -e "AGENT_ID=$(cat "$run_dir/agent_id")"

@@ -16,7 +16,9 @@ function fail(message) {
 
 async function expectStatus(response, status, what) {
   if (response.status !== status) {
-    fail(`${what}: expected ${status}, got ${response.status} ${await response.text()}`);
+    // Only an error's body (problem+json) is shown: a success may carry credentials.
+    const detail = response.status >= 400 ? ` ${await response.text()}` : '';
+    fail(`${what}: expected ${status}, got ${response.status}${detail}`);
   }
   return response;
 }
@@ -81,7 +83,7 @@ async function provision(dir) {
   const credentials = await (
     await expectStatus(
       await call('POST', `/agents/${agent.id}/engine-credentials`, { cookie }),
-      200,
+      201,
       'engine credentials',
     )
   ).json();
@@ -111,8 +113,8 @@ async function run(engineUrl, dir) {
   const cookie = await readFile(path.join(dir, 'cookie'), 'utf8');
   const agentId = await readFile(path.join(dir, 'agent_id'), 'utf8');
   await waitForOk(`${engineUrl}/health`, 'engine /health');
-  const { token } = await (
-    await expectStatus(await call('POST', `/agents/${agentId}/token`, { cookie }), 200, 'agent token')
+  const { access_token: token } = await (
+    await expectStatus(await call('POST', `/agents/${agentId}/token`, { cookie }), 201, 'agent token')
   ).json();
   const post = (headers) =>
     fetch(`${engineUrl}/agent/run`, {
