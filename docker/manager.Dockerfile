@@ -27,7 +27,7 @@ FROM ${NODE_IMAGE} AS runtime
 # tini runs as PID 1: it forwards signals to node and reaps orphaned children (stdio MCP servers).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
- && rm -rf /var/lib/apt/lists/*
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin
 ENV NODE_ENV=production PORT=8000 MIGRATIONS_DIR=/app/prisma/migrations
 WORKDIR /app
 # Owned by root: the node user reads and runs the code but cannot change it.
