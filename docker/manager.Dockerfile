@@ -1,33 +1,41 @@
-# syntax=docker/dockerfile:1
-# The control plane. Build from the repository root:
+# The control plane. It also runs the migrations:
+#   docker run --rm -e DATABASE_URL=… agentplane-manager node node_modules/@agentplane/db/dist/migrations/cli.js
+# Build from the repository root, with Docker or without a daemon (buildah; see README, "Deploying with Docker"):
 #   docker build -f docker/manager.Dockerfile -t agentplane-manager .
 ARG NODE_IMAGE=node:22.23.3-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 ENV TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
-RUN npm install -g pnpm@10.34.9
 WORKDIR /repo
 # Manifests first, so the dependency layer is cached until a lockfile or manifest changes.
-COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs docker/build-stage.sh ./
 COPY apps/launcher/package.json apps/launcher/
 COPY apps/manager/package.json apps/manager/
 COPY apps/engine/package.json apps/engine/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/
+COPY packages/manager-client/package.json packages/manager-client/
 COPY packages/server-kit/package.json packages/server-kit/
+COPY packages/testing/package.json packages/testing/
 COPY bench/package.json bench/
-RUN pnpm install --frozen-lockfile
+RUN npm install -g --no-audit --no-fund "pnpm@$(node -p "require('./package.json').packageManager.split('@')[1]")" \
+ && ./build-stage.sh install @agentplane/manager
 COPY . .
-RUN pnpm turbo run build --filter=@agentplane/manager... \
- && pnpm --filter=@agentplane/manager deploy --prod --legacy /out
+RUN ./build-stage.sh deploy @agentplane/manager /out
 
 FROM ${NODE_IMAGE} AS runtime
+# tini runs as PID 1: it forwards signals to node and reaps orphaned children (stdio MCP servers).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin
 ENV NODE_ENV=production PORT=8000 MIGRATIONS_DIR=/app/prisma/migrations
 WORKDIR /app
-COPY --from=build --chown=node:node /out ./
-COPY --from=build --chown=node:node /repo/prisma/migrations ./prisma/migrations
+# Owned by root: the node user reads and runs the code but cannot change it.
+COPY --from=build /out ./
+COPY --from=build /repo/prisma/migrations ./prisma/migrations
 USER node
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/api/v1/healthz').then((r) => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/server.js"]

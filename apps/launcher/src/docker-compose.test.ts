@@ -1,0 +1,109 @@
+// docker/compose.yaml cannot run here (no Docker daemon), so this checks it against the README, which
+// operators follow: every variable a service is given is a documented one of that service, every
+// required secret is written by the README's docker/.env one-liner, and every compose command in the
+// README names files, profiles and services that exist.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import { parse } from 'yaml';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const COMPOSE_TEXT = readFileSync(path.join(ROOT, 'docker/compose.yaml'), 'utf8');
+
+type Service = {
+  image?: string;
+  command?: string[];
+  profiles?: string[];
+  environment?: Record<string, string>;
+  env_file?: { path: string }[];
+};
+const COMPOSE = parse(COMPOSE_TEXT) as { services: Record<string, Service> };
+
+/** What the README's configuration table says each variable is used by. */
+function configurationTable(): Map<string, string> {
+  const usedBy = new Map<string, string>();
+  for (const line of README.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    if (!cells[1]?.startsWith('`') || cells.length < 5) continue;
+    for (const [, name] of cells[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)) usedBy.set(name as string, cells[2] as string);
+  }
+  return usedBy;
+}
+
+/** The README's name for what runs in a service, as its table's "Used by" column says it. */
+function roleOf(name: string, service: Service): string | undefined {
+  if (service.image === 'agentplane-manager') {
+    return service.command?.join(' ').includes('migrations/cli.js') ? 'db:migrate' : 'manager';
+  }
+  if (service.image === 'agentplane-engine') return 'engine';
+  return name === 'postgres' ? undefined : `unknown service ${name}`;
+}
+
+/** The variables the README's one-liner writes into docker/.env. */
+function oneLinerVariables(): string[] {
+  const line = README.split('\n').find((text) => text.includes('> docker/.env'));
+  return [...(line ?? '').matchAll(/([A-Z][A-Z0-9_]*)=%s/g)].map((match) => match[1] as string);
+}
+
+function readmeComposeCommands(): string[] {
+  return [...README.matchAll(/`?(docker compose [^`\n]+)`?/g)].map((match) => match[1] as string);
+}
+
+describe('docker/compose.yaml', () => {
+  const table = configurationTable();
+
+  it('gives each of our services only variables the README documents for it', () => {
+    expect(table.size).toBeGreaterThan(40);
+    const undocumented: string[] = [];
+    for (const [name, service] of Object.entries(COMPOSE.services)) {
+      const role = roleOf(name, service);
+      if (!role) continue; // the postgres image's own settings, documented by that image
+      for (const variable of Object.keys(service.environment ?? {})) {
+        if (!table.get(variable)?.includes(role)) undocumented.push(`${name}: ${variable} (used by ${role})`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+  });
+
+  it('requires every secret it interpolates, and the README one-liner writes each of them to docker/.env', () => {
+    const required = [...COMPOSE_TEXT.matchAll(/\$\{([A-Z][A-Z0-9_]*):\?/g)].map((match) => match[1]);
+    expect(new Set(required)).toEqual(
+      new Set(['SESSION_SECRET', 'SECRETS_KEY', 'POSTGRES_PASSWORD', 'AGENTPLANE_DB_PASSWORD']),
+    );
+    expect(new Set(oneLinerVariables())).toEqual(new Set(required));
+  });
+
+  it('gives the engine the credentials the manager issues, never the platform secrets', () => {
+    const engine = COMPOSE.services.engine as Service;
+    expect(engine.env_file?.map((file) => file.path)).toEqual(['engine.env']);
+    const platformSecrets = Object.keys(engine.environment ?? {}).filter((variable) =>
+      /^(SECRETS_KEY|SESSION_SECRET|DATABASE_URL)$/.test(variable),
+    );
+    expect(platformSecrets).toEqual([]);
+    for (const variable of ['AGENT_ID', 'DATABASE_URL', 'AGENT_KEY']) expect(table.get(variable)).toContain('engine');
+  });
+});
+
+describe("the README's compose commands", () => {
+  const commands = readmeComposeCommands();
+
+  it('read the secrets from docker/.env, which git ignores, and name files that exist', () => {
+    expect(commands.length).toBeGreaterThanOrEqual(3);
+    const gitignore = readFileSync(path.join(ROOT, '.gitignore'), 'utf8').split('\n');
+    expect(gitignore).toContain('.env');
+    for (const command of commands) {
+      expect(command).toMatch(/^docker compose --env-file docker\/\.env -f docker\/compose\.yaml /);
+      expect(existsSync(path.join(ROOT, command.split(' -f ')[1]?.split(' ')[0] as string))).toBe(true);
+    }
+  });
+
+  it('name profiles and services the compose file has', () => {
+    const profiles = new Set(Object.values(COMPOSE.services).flatMap((service) => service.profiles ?? []));
+    for (const command of commands) {
+      for (const [, profile] of command.matchAll(/--profile (\S+)/g)) expect(profiles).toContain(profile);
+      const target = command.match(/ (?:exec -T|up -d) ([a-z]+)\b/)?.[1];
+      if (target) expect(Object.keys(COMPOSE.services)).toContain(target);
+    }
+  });
+});
