@@ -22,8 +22,16 @@ const logger = createLogger({ name: 'mcp-test', level: 'silent' });
 // The operator permits server-everything, a process that exits at once, and the everything entry run from its folder.
 const EXITS_AT_ONCE = { command: process.execPath, args: ['-e', 'process.exit(3)'] };
 const IN_PLACE = { command: process.execPath, args: ['index.js', 'stdio'] };
+// server-everything after a 1.5 s pause, as a cold npx start would make it.
+const STARTS_LATE = {
+  command: process.execPath,
+  args: ['--import', 'data:text/javascript,await new Promise((r) => setTimeout(r, 1500))', EVERYTHING_ENTRY, 'stdio'],
+};
 const stdio = {
-  commands: [EVERYTHING_STDIO_COMMAND, EXITS_AT_ONCE, IN_PLACE].map((line) => ({ ...line, extraArgs: false as const })),
+  commands: [EVERYTHING_STDIO_COMMAND, EXITS_AT_ONCE, IN_PLACE, STARTS_LATE].map((line) => ({
+    ...line,
+    extraArgs: false as const,
+  })),
   cwdRoot: path.dirname(path.dirname(EVERYTHING_ENTRY)),
 };
 const servers = (...inputs: TMcpServerConfigInput[]) => inputs.map((input) => ZMcpServerConfig.parse(input));
@@ -44,7 +52,7 @@ describe('MCP toolset against server-everything', () => {
     [remote, dead] = await Promise.all([startRecordingProxy(http.url), holdRefusingPort()]);
     toolset = await connectMcpToolset(
       servers(
-        // 3 s: the timeout also bounds connecting, and starting a stdio server on a loaded CI machine can take over 1 s.
+        // 3 s bounds each call, not connecting: starting a stdio server on a loaded machine can take longer.
         everythingStdioServer({ name: 'local', env: { AGENTPLANE_PROBE: 'from-config' }, timeoutSeconds: 3 }),
         { name: 'remote', transport: 'streamable_http', url: remote.url, headers: { 'X-Probe': 'yes' } },
         { name: 'dead-http', transport: 'streamable_http', url: `${dead.origin}/mcp`, timeoutSeconds: 2 },
@@ -115,6 +123,18 @@ describe('MCP toolset against server-everything', () => {
     await expect(call).rejects.toThrow(/aborted/);
     await waitUntil(() => reached('notifications/cancelled'), { what: 'the cancellation to reach the server' });
   });
+
+  it('connects a server that takes longer to start than its call timeout', async () => {
+    const late = await connectMcpToolset(
+      servers({ name: 'late', transport: 'stdio', ...STARTS_LATE, timeoutSeconds: 1 }),
+      options,
+    );
+    try {
+      expect(late.statuses()).toEqual([expect.objectContaining({ name: 'late', status: 'connected' })]);
+    } finally {
+      await late.close();
+    }
+  }, 60_000);
 
   it('answers an unknown tool name with an error outcome', async () => {
     await expect(toolset.call('nope', {}, never)).resolves.toMatchObject({ isError: true });

@@ -76,13 +76,18 @@ async function closeConnection(connection: Connection, logger: Logger): Promise<
 
 export type McpToolsetOptions = { logger: Logger; stdio: StdioPolicy; egress: EgressPolicy };
 
+// timeoutSeconds bounds each tool call. Connecting spawns a process or opens a session and lists every
+// tool, which for an npx- or uvx-started server on a cold or busy machine takes seconds: a short call
+// timeout must not stop such a server from starting at all. A refused connection still fails at once.
+const MIN_CONNECT_TIMEOUT_MS = 30_000;
+
 async function connectServer(
   server: TMcpServerConfig,
   { logger, stdio, egress }: McpToolsetOptions,
 ): Promise<{ connection: Connection; tools: Tool[] }> {
   const log = logger.child({ mcp_server: server.name });
   const connection: Connection = { server, status: { name: server.name, status: 'connected', tools: 0 } };
-  const timeout = server.timeoutSeconds * 1000;
+  const timeout = Math.max(server.timeoutSeconds * 1000, MIN_CONNECT_TIMEOUT_MS);
   try {
     const launch = server.transport === 'stdio' ? await checkStdioLaunch(server, stdio) : undefined;
     connection.transport = openMcpTransport(server, log, { egress, launch });
