@@ -9,6 +9,8 @@ export const RUN_EVENTS_CHANNEL = 'agent_run_events';
 
 export type RunSource = 'stream' | 'background' | 'whatsapp';
 export type FinalStatus = 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+/** How a requested cancel ends a run: cancelled, interrupted (messages kept) or rolled back (discarded). */
+export type CancelMode = 'cancel' | 'interrupt' | 'rollback';
 export type RunStatus = 'pending' | 'running' | FinalStatus;
 
 export type NewRun = {
@@ -87,7 +89,8 @@ const FINISH = `
     SET status = $4::"RunStatus", error = $5, usage = $6::jsonb, finished_at = now(), lease_expires_at = NULL
     WHERE agent_id = $1 AND id = $2 AND owner = $3 AND status = 'running'
     RETURNING id)
-  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id) FROM finished`;
+  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id), pg_notify('${RUN_EVENTS_CHANNEL}', 'queue:' || $1)
+  FROM finished`;
 
 /** The longest error kept on a run: a summary, not a dump. */
 const MAX_ERROR_LENGTH = 500;
