@@ -14,6 +14,7 @@ import { writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeCustomEngineConfig } from '../testing/module-engine-configs.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
 import { frameType, readSseFrames, type SseFrame } from '../testing/read-sse-frames.js';
+import { expectRunsOneAtATime } from '../testing/run-rows.js';
 import { startDatabaseEngine, startFileEngine } from '../testing/test-engine.js';
 
 const FIXTURES = fileURLToPath(new URL('../agents/custom/fixtures', import.meta.url));
@@ -121,19 +122,7 @@ async function runStatus(id: string, agent = agentId): Promise<string | undefine
 const untilStatus = (id: string, status: string, agent = agentId) =>
   waitUntil(async () => (await runStatus(id, agent)) === status, { what: `run ${id} to be ${status}` });
 
-/** The thread's runs in the order they started, checked never to overlap: one ends before the next starts. */
-async function runsOneAtATime(threadId: string, agent = agentId) {
-  const runs = await database.prisma.agentRun.findMany({
-    where: { agentId: agent, threadId, startedAt: { not: null } },
-    orderBy: { startedAt: 'asc' },
-  });
-  runs.slice(1).forEach((run, index) => {
-    const before = runs[index];
-    expect(before?.finishedAt).not.toBeNull();
-    expect((run.startedAt as Date).getTime()).toBeGreaterThanOrEqual((before?.finishedAt as Date).getTime());
-  });
-  return runs;
-}
+const runsOneAtATime = (threadId: string, agent = agentId) => expectRunsOneAtATime(database, agent, threadId);
 
 const types = (frames: SseFrame[]) => frames.map(frameType);
 const lastFrame = (frames: SseFrame[]) => JSON.parse(frames.at(-1)?.data ?? '{}') as { type: string; code?: string };
