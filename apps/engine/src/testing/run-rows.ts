@@ -13,9 +13,9 @@ export async function expectRunsOneAtATime(
     orderBy: { startedAt: 'asc' },
   });
   runs.slice(1).forEach((run, index) => {
-    const before = runs[index];
-    expect(before?.finishedAt).not.toBeNull();
-    expect((run.startedAt as Date).getTime()).toBeGreaterThanOrEqual((before?.finishedAt as Date).getTime());
+    const endedBefore = runs[index]?.finishedAt ?? null;
+    expect(endedBefore).not.toBeNull();
+    expect(run.startedAt?.getTime()).toBeGreaterThanOrEqual(endedBefore?.getTime() ?? Number.POSITIVE_INFINITY);
   });
   return runs;
 }
