@@ -10,7 +10,7 @@ import type { DatabaseError } from 'pg';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import type { Queryable } from '../threads/thread-store.js';
 import { sseData } from './event-stream.js';
-import { type CancelMode, RUN_EVENTS_CHANNEL, type RunConflict, type RunSource } from './run-records.js';
+import { type CancelMode, RUN_EVENTS_CHANNEL, type RunConflict, type RunSource, runIdentity } from './run-records.js';
 
 export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
 
@@ -76,16 +76,7 @@ export async function enqueueRun(
     }
     await client.query('SAVEPOINT taken');
     try {
-      await client.query(INSERT_PENDING, [
-        run.agentId,
-        run.runId,
-        run.threadId,
-        run.threadKey,
-        run.caller?.issuer ?? null,
-        run.caller?.subject ?? null,
-        run.source,
-        JSON.stringify(run.input),
-      ]);
+      await client.query(INSERT_PENDING, [...runIdentity(run), JSON.stringify(run.input)]);
     } catch (error) {
       if ((error as DatabaseError).code !== '23505') throw error;
       await client.query('ROLLBACK');

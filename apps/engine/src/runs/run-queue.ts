@@ -3,8 +3,9 @@
 // `pending` and start when a slot frees, here or on any replica: a pending run belongs to no replica,
 // so those a dead replica's clients queued are started by the others. It looks for work when told
 // (a run queued or ended, here or, through `queue:` news, on another replica) and every `pollMs`.
-import type { RunAgentInput } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
+import type { AgentRuntime } from '../agents/agent-runtime.js';
+import type { McpToolset } from '../mcp/mcp-toolset.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import type { SnapshotSource } from '../snapshot/use-snapshot.js';
 import { continueAguiThread } from '../threads/agui-threads.js';
@@ -19,42 +20,46 @@ export type RunQueue = { wake: () => void; stop: () => Promise<void> };
 
 async function executeClaimed(
   store: RunStore,
-  snapshot: AgentSnapshot,
+  { runtime, toolset }: { runtime: AgentRuntime; toolset: McpToolset },
   claimed: ClaimedRun,
   signal: AbortSignal,
   logger: Logger,
 ) {
-  const { runtime, toolset } = snapshot;
-  if (runtime === undefined) return;
   const log = logger.child({ run_id: claimed.id });
   const caller =
     claimed.issuer === null || claimed.subject === null
       ? undefined
       : { issuer: claimed.issuer, subject: claimed.subject };
   const controller = new AbortController();
-  signal.addEventListener('abort', () => controller.abort(), { once: true });
+  const stop = () => controller.abort();
+  signal.addEventListener('abort', stop, { once: true });
   if (signal.aborted) controller.abort();
-  const active = store.active.add(claimed.id, controller);
-  // A cancel asked for between the claim and here had no run to abort yet.
-  await store.active.checkCancels([claimed.id]);
-  const recorded = recordRun(store, claimed.id, log);
-  const thread = await continueAguiThread(store.pool, store.agentId, claimed.input, caller).catch((error: unknown) => {
-    log.warn({ err: error }, 'could not load the stored thread; running without it');
-    return undefined;
-  });
-  const input: RunAgentInput = thread?.input ?? claimed.input;
-  await driveRun({
-    runtime,
-    toolset,
-    input,
-    caller,
-    recorded,
-    signal: controller.signal,
-    active,
-    thread: thread === undefined ? undefined : { store, thread },
-    send: async () => undefined,
-    log,
-  });
+  try {
+    const active = store.active.add(claimed.id, controller);
+    // A cancel asked for between the claim and here had no run to abort yet.
+    await store.active.checkCancels([claimed.id]);
+    const recorded = recordRun(store, claimed.id, log);
+    const thread = await continueAguiThread(store.pool, store.agentId, claimed.input, caller).catch(
+      (error: unknown) => {
+        log.warn({ err: error }, 'could not load the stored thread; running without it');
+        return undefined;
+      },
+    );
+    await driveRun({
+      runtime,
+      toolset,
+      input: thread?.input ?? claimed.input,
+      caller,
+      recorded,
+      signal: controller.signal,
+      active,
+      thread: thread === undefined ? undefined : { store, thread },
+      send: async () => undefined,
+      log,
+    });
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
 }
 
 export function startRunQueue(options: {
@@ -72,9 +77,9 @@ export function startRunQueue(options: {
   let claiming: Promise<void> | undefined;
   let again = false;
 
-  const start = (snapshot: AgentSnapshot, claimed: ClaimedRun) => {
+  const start = (snapshot: AgentSnapshot, runtime: AgentRuntime, claimed: ClaimedRun) => {
     const release = snapshot.lease();
-    const run = executeClaimed(store, snapshot, claimed, stopping.signal, log)
+    const run = executeClaimed(store, { runtime, toolset: snapshot.toolset }, claimed, stopping.signal, log)
       .catch((error: unknown) => log.error({ err: error, run_id: claimed.id }, 'the queued run failed'))
       .finally(() => {
         release();
@@ -86,11 +91,13 @@ export function startRunQueue(options: {
 
   const claimWhileFree = async () => {
     while (!stopping.signal.aborted && inFlight.size < limit) {
+      // No runs are claimed while the agent's module is not loaded: they wait for a config that loads.
       const snapshot = source.current();
-      if (snapshot?.runtime === undefined) return;
+      const runtime = snapshot?.runtime;
+      if (snapshot === undefined || runtime === undefined) return;
       const claimed = await claimNextRun(store.pool, store.agentId, store.owner, store.leaseMs);
       if (claimed === undefined) return;
-      start(snapshot, claimed);
+      start(snapshot, runtime, claimed);
     }
   };
 

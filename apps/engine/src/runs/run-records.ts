@@ -55,6 +55,19 @@ const SUPERSEDE = `
     RETURNING id)
   SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id) FROM lost`;
 
+/** The first seven columns of a new run's row, in the order both inserts (here, run-control-records.ts) name them. */
+export function runIdentity(run: Omit<NewRun, 'owner' | 'leaseMs'>): (string | null)[] {
+  return [
+    run.agentId,
+    run.runId,
+    run.threadId,
+    run.threadKey,
+    run.caller?.issuer ?? null,
+    run.caller?.subject ?? null,
+    run.source,
+  ];
+}
+
 /** Creates the run's row as running; a conflict is returned, other failures thrown. */
 export async function createRun(
   db: Queryable,
@@ -63,17 +76,7 @@ export async function createRun(
 ): Promise<RunConflict | undefined> {
   if (supersede) await db.query(SUPERSEDE, [run.agentId, run.threadKey]);
   try {
-    await db.query(INSERT, [
-      run.agentId,
-      run.runId,
-      run.threadId,
-      run.threadKey,
-      run.caller?.issuer ?? null,
-      run.caller?.subject ?? null,
-      run.source,
-      run.owner,
-      run.leaseMs,
-    ]);
+    await db.query(INSERT, [...runIdentity(run), run.owner, run.leaseMs]);
     return undefined;
   } catch (error) {
     const { code, constraint } = error as DatabaseError;
