@@ -1,6 +1,6 @@
 // POST /agent/runs: a background run, queued on its thread and answered 202 at once; it starts on a
 // replica with a free slot (run-queue.ts). POST /agent/runs/{id}/cancel: cancels a waiting run at once
-// and asks the replica running a running one to stop it; 202 with the run's status as it then is.
+// and asks the replica running a running one to stop it; 202 with `cancelled` or `running` (asked to stop).
 import { AppError } from '@agentplane/server-kit';
 import type { RequestHandler } from 'express';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
@@ -35,11 +35,10 @@ export function handleCancel(store: RunStore): RequestHandler {
   return async (req, res) => {
     const runId = String(req.params.runId);
     const run = await findOwnRun(store, runId, res);
-    if (isFinal(run.status)) {
-      throw new AppError('conflict', `The run is already over (${run.status}).`, { type: 'run-finished' });
-    }
-    await requestCancel(store.pool, store.agentId, runId);
-    const now = await findOwnRun(store, runId, res);
-    res.status(202).json({ run_id: now.id, thread_id: now.thread_id, status: now.status });
+    const outcome = isFinal(run.status) ? 'over' : await requestCancel(store.pool, store.agentId, runId);
+    if (outcome === 'over') throw new AppError('conflict', 'The run is already over.', { type: 'run-finished' });
+    // `running`: the replica running it is told, and it ends `cancelled` once that replica stopped it.
+    const status = outcome === 'cancelled' ? 'cancelled' : 'running';
+    res.status(202).json({ run_id: run.id, thread_id: run.thread_id, status });
   };
 }

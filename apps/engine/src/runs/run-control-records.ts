@@ -167,8 +167,21 @@ const CANCEL_RUNNING = `
     RETURNING id)
   SELECT ${notify(`'cancel:' || $1 || ':' || id`)} FROM asked`;
 
-/** Cancels a waiting run at once, or asks the replica running it to stop it. */
-export async function requestCancel(db: Queryable, agentId: string, runId: string): Promise<void> {
+/**
+ * Cancels a waiting run at once (`cancelled`), or asks the replica running it to stop it (`requested`,
+ * also when asked before); `over` when the run ended first.
+ */
+export async function requestCancel(
+  db: Queryable,
+  agentId: string,
+  runId: string,
+): Promise<'cancelled' | 'requested' | 'over'> {
   const pending = await db.query(CANCEL_PENDING, [agentId, runId, sseData(cancellationEvent('cancel'))]);
-  if (pending.rowCount === 0) await db.query(CANCEL_RUNNING, [agentId, runId]);
+  if (pending.rowCount !== 0) return 'cancelled';
+  await db.query(CANCEL_RUNNING, [agentId, runId]);
+  const { rows } = await db.query<{ running: boolean }>(
+    `SELECT status = 'running' AS running FROM agent_runs WHERE agent_id = $1 AND id = $2`,
+    [agentId, runId],
+  );
+  return rows[0]?.running === true ? 'requested' : 'over';
 }

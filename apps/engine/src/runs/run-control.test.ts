@@ -273,6 +273,12 @@ describe('a second run on a busy thread', () => {
     await goingFrames;
     const runs = await runsOneAtATime(going.threadId);
     expect(runs.map((run) => run.status)).toEqual(['cancelled', 'succeeded', 'succeeded']);
+    // In the order they were queued.
+    const queued = await database.prisma.agentRun.findMany({
+      where: { agentId, id: { in: [one.runId, two.runId] } },
+      orderBy: { queuedAt: 'asc' },
+    });
+    expect(runs.slice(1).map((run) => run.id)).toEqual(queued.map((run) => run.id));
   });
 
   it('under interrupt, stops the current run (interrupted, its messages kept) and starts the new one', async () => {
