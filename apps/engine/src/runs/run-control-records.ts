@@ -5,24 +5,15 @@
 // claim that collides with it fails and is tried again later.
 import type { RunAgentInput } from '@ag-ui/core';
 import { EventType } from '@ag-ui/core';
+import type { TMultitaskStrategy } from '@agentplane/contracts';
 import type pg from 'pg';
 import type { DatabaseError } from 'pg';
-import type { ThreadCaller } from '../threads/thread-scope.js';
 import type { Queryable } from '../threads/thread-store.js';
 import { sseData } from './event-stream.js';
-import { type CancelMode, RUN_EVENTS_CHANNEL, type RunConflict, type RunSource, runIdentity } from './run-records.js';
+import { type CancelMode, type NewRun, RUN_EVENTS_CHANNEL, type RunConflict, runIdentity } from './run-records.js';
 
-export type MultitaskStrategy = 'reject' | 'enqueue' | 'interrupt' | 'rollback';
-
-export type QueuedRun = {
-  agentId: string;
-  runId: string;
-  threadId: string;
-  threadKey: string;
-  caller: ThreadCaller | undefined;
-  source: RunSource;
-  input: RunAgentInput;
-};
+/** A run to queue: a new run's row without an owner yet, and the input it starts with. */
+export type QueuedRun = Omit<NewRun, 'owner' | 'leaseMs'> & { input: RunAgentInput };
 
 const notify = (payload: string) => `pg_notify('${RUN_EVENTS_CHANNEL}', ${payload})`;
 
@@ -59,7 +50,7 @@ const INSERT_PENDING = `
 export async function enqueueRun(
   pool: pg.Pool,
   run: QueuedRun,
-  strategy: MultitaskStrategy,
+  strategy: TMultitaskStrategy,
 ): Promise<RunConflict | undefined> {
   const client = await pool.connect();
   try {
