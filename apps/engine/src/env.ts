@@ -23,6 +23,7 @@ import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
 import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
 import type { StdioPolicy } from './mcp/stdio-policy.js';
 import { RUN_LEASE_MS_DEFAULT } from './runs/run-leases.js';
+import { RUN_QUEUE_CONCURRENCY_DEFAULT, RUN_QUEUE_POLL_MS_DEFAULT } from './runs/run-queue.js';
 
 const splitList = (value: string) =>
   value
@@ -75,6 +76,8 @@ const ZEngineEnv = z.object({
   WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   ENGINE_RUN_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(RUN_LEASE_MS_DEFAULT),
   ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  ENGINE_RUN_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(RUN_QUEUE_CONCURRENCY_DEFAULT),
+  ENGINE_RUN_QUEUE_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(RUN_QUEUE_POLL_MS_DEFAULT),
   WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
     .string()
     .max(4096)
@@ -118,6 +121,10 @@ export type RunSettings = {
   leaseMs: number;
   /** How long a finished run and its events are kept before they are pruned. */
   retentionMs: number;
+  /** Runs this replica starts from the threads' queues at once; the others wait pending (run-queue.ts). */
+  queueConcurrency: number;
+  /** How often the queue looks for work without being told. */
+  queuePollMs: number;
 };
 
 export type ConfigSourceSettings =
@@ -243,6 +250,8 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     runs: {
       leaseMs: parsed.ENGINE_RUN_LEASE_MS,
       retentionMs: parsed.ENGINE_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+      queueConcurrency: parsed.ENGINE_RUN_QUEUE_CONCURRENCY,
+      queuePollMs: parsed.ENGINE_RUN_QUEUE_POLL_MS,
     },
     models: {
       operatorApiKey: parsed.OPENAI_API_KEY,

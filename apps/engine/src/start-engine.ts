@@ -13,9 +13,11 @@ import { verifyEngineRole } from './config-source/verify-engine-role.js';
 import { createEgressPolicy } from './egress/egress-policy.js';
 import type { EngineEnv } from './env.js';
 import type { Pruner } from './retention/prune-in-batches.js';
+import { createActiveRuns } from './runs/active-runs.js';
 import type { RunStore } from './runs/recorded-run.js';
 import { type RunLeases, startRunLeases } from './runs/run-leases.js';
 import { startRunNotifications } from './runs/run-notifications.js';
+import { type RunQueue, startRunQueue } from './runs/run-queue.js';
 import { startRunPruner } from './runs/run-retention.js';
 import { createAgentSnapshot } from './snapshot/agent-snapshot.js';
 import { startInboundPruner } from './whatsapp/inbound-retention.js';
@@ -87,6 +89,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   let worker: WhatsAppWorker | undefined;
   let runs: RunStore | undefined;
   let leases: RunLeases | undefined;
+  let queue: RunQueue | undefined;
   const pruners: Pruner[] = [];
   if (store !== undefined) {
     pool = new pg.Pool({
@@ -97,14 +100,27 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     });
     pool.on('error', (error) => logger.debug({ err: error }, 'idle database connection lost'));
     const { agentId } = store;
-    runs = {
-      pool,
+    const owner = randomUUID();
+    const notifications = startRunNotifications({ databaseUrl: store.databaseUrl, agentId, logger });
+    const active = createActiveRuns({ db: pool, agentId, owner, logger });
+    notifications.onCancelNews((runId) => void active.checkCancels(runId === undefined ? undefined : [runId]));
+    const base = { pool, agentId, owner, leaseMs: env.runs.leaseMs, notifications, active };
+    queue = startRunQueue({
+      store: base,
+      source: holder,
+      limit: env.runs.queueConcurrency,
+      pollMs: env.runs.queuePollMs,
+      logger,
+    });
+    runs = { ...base, wakeQueue: queue.wake };
+    leases = startRunLeases({
+      db: pool,
       agentId,
-      owner: randomUUID(),
-      leaseMs: env.runs.leaseMs,
-      notifications: startRunNotifications({ databaseUrl: store.databaseUrl, agentId, logger }),
-    };
-    leases = startRunLeases({ db: pool, agentId, owner: runs.owner, leaseMs: runs.leaseMs, logger });
+      owner,
+      leaseMs: runs.leaseMs,
+      logger,
+      onCancelRequested: (runIds) => void active.checkCancels(runIds),
+    });
     worker = startWhatsAppWorker({ pool, source: holder, agentId, settings: env.whatsapp, runs, logger });
     pruners.push(
       startInboundPruner({ db: pool, agentId, retentionMs: env.whatsapp.retentionMs, logger }),
@@ -126,6 +142,8 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     logger,
     handleSignals: options.handleSignals ?? false,
     onClose: async () => {
+      // The queue first: its runs end (cancelled) while leases and news still work.
+      await queue?.stop();
       await Promise.all([worker?.stop(), leases?.stop(), runs?.notifications.stop(), ...pruners.map((p) => p.stop())]);
       await source?.stop();
       await holder.close();

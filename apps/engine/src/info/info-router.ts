@@ -7,6 +7,7 @@ import { describeCapabilities } from './describe-capabilities.js';
 const ENDPOINTS = {
   health: '/health',
   run: '/agent/run',
+  runs: '/agent/runs',
   config: '/agent/config',
   capabilities: '/agent/capabilities',
   threads: '/agent/threads',

@@ -69,6 +69,7 @@ describe('GET /', () => {
       endpoints: {
         health: '/health',
         run: '/agent/run',
+        runs: '/agent/runs',
         config: '/agent/config',
         capabilities: '/agent/capabilities',
         threads: '/agent/threads',

@@ -5,10 +5,18 @@ import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
 import type { ThreadCaller } from '../threads/thread-scope.js';
+import type { ActiveRuns } from './active-runs.js';
 import { sseData } from './event-stream.js';
 import { createEventLog } from './run-event-log.js';
 import type { RunNotifications } from './run-notifications.js';
-import { createRun, type FinalStatus, finishRun, type RunConflict, type RunSource } from './run-records.js';
+import {
+  type CancelMode,
+  createRun,
+  type FinalStatus,
+  finishRun,
+  type RunConflict,
+  type RunSource,
+} from './run-records.js';
 
 /** What runs need of the database, one per replica. */
 export type RunStore = {
@@ -18,13 +26,17 @@ export type RunStore = {
   owner: string;
   leaseMs: number;
   notifications: RunNotifications;
+  /** The runs this replica executes, to abort on a cancel asked for on any replica. */
+  active: ActiveRuns;
+  /** Tells this replica's run queue (run-queue.ts) that a run may be ready to start. */
+  wakeQueue: () => void;
 };
 
 export type RecordedRun = {
   /** Numbers the event and queues it for storage; returns its SSE id and `data:` payload. */
   record: (event: BaseEvent) => { id: string; data: string };
-  /** Stores the remaining events, then the run's final status from its last event. */
-  finish: (aborted: boolean) => Promise<void>;
+  /** Stores the remaining events, then the run's final status from its last event, or from the cancel that stopped it. */
+  finish: (aborted: boolean, cancelled?: CancelMode) => Promise<void>;
 };
 
 export type RunStart = {
@@ -37,8 +49,19 @@ export type RunStart = {
   supersede?: boolean;
 };
 
-function outcomeOf(last: BaseEvent | undefined, aborted: boolean): { status: FinalStatus; error?: string } {
+const CANCEL_OUTCOMES: Record<CancelMode, { status: FinalStatus; error: string }> = {
+  cancel: { status: 'cancelled', error: 'cancelled' },
+  interrupt: { status: 'interrupted', error: 'interrupted by a newer run' },
+  rollback: { status: 'cancelled', error: 'rolled back' },
+};
+
+function outcomeOf(
+  last: BaseEvent | undefined,
+  aborted: boolean,
+  cancelled: CancelMode | undefined,
+): { status: FinalStatus; error?: string } {
   if (last?.type === EventType.RUN_FINISHED) return { status: 'succeeded' };
+  if (cancelled !== undefined) return CANCEL_OUTCOMES[cancelled];
   if (aborted) return { status: 'cancelled' };
   // The RUN_ERROR's message is what the client was shown already; nothing more is kept.
   const message = (last as { message?: unknown } | undefined)?.message;
@@ -75,7 +98,14 @@ export async function startRecordedRun(
     { supersede: start.supersede ?? false },
   );
   if (conflict !== undefined) return conflict;
-  const events = createEventLog(pool, agentId, start.runId, log);
+  return recordRun(store, start.runId, log);
+}
+
+/** The record of a run whose row this replica already holds as running (created, or claimed from its queue). */
+export function recordRun(store: RunStore, runId: string, log: Logger): RecordedRun {
+  const { pool, agentId, owner } = store;
+  const run = { agentId, runId, owner };
+  const events = createEventLog(pool, agentId, runId, log);
   let seq = 0;
   let last: BaseEvent | undefined;
   return {
@@ -83,13 +113,13 @@ export async function startRecordedRun(
       last = event;
       const data = sseData(event);
       events.append(++seq, data);
-      return { id: `${start.runId}:${seq}`, data };
+      return { id: `${runId}:${seq}`, data };
     },
     // The terminal event is stored before the row says the run is over: a follower that sees the final
     // status has every event to read.
-    finish: async (aborted) => {
+    finish: async (aborted, cancelled) => {
       await events.flush();
-      await finishRun(pool, run, outcomeOf(last, aborted)).catch((error: unknown) =>
+      await finishRun(pool, run, outcomeOf(last, aborted, cancelled)).catch((error: unknown) =>
         log.error({ err: error }, 'could not record how the run ended'),
       );
     },

@@ -2,11 +2,12 @@
 // one), then the ones still to come until the run ends, with the same `id:` and `data:` lines a live
 // client got. Any replica serves it: it follows the run through the database (run-notifications.ts),
 // not through the memory of the replica running it. GET /agent/runs/{runId}: the run's record.
+
+import type { Logger } from '@agentplane/server-kit';
 import { AppError } from '@agentplane/server-kit';
 import type { RequestHandler, Response } from 'express';
-import { getSnapshot } from '../snapshot/use-snapshot.js';
-import { callerOf } from '../threads/thread-scope.js';
-import { openEventStream } from './event-stream.js';
+import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
+import { type EventStream, openEventStream } from './event-stream.js';
 import type { RunStore } from './recorded-run.js';
 import { readEvents } from './run-event-log.js';
 import { findRun, isFinal, type RunRecord } from './run-records.js';
@@ -14,12 +15,51 @@ import { findRun, isFinal, type RunRecord } from './run-records.js';
 /** Events read per query: a long run is replayed in pages. */
 const REPLAY_PAGE = 500;
 
-async function findOwnRun(store: RunStore, runId: string, res: Response): Promise<RunRecord> {
-  const { config } = getSnapshot(res);
-  const run = await findRun(store.pool, config.agent.id, runId, callerOf(res.locals.claims));
+async function findCallersRun(store: RunStore, runId: string, caller: ThreadCaller | undefined): Promise<RunRecord> {
+  const run = await findRun(store.pool, store.agentId, runId, caller);
   // Another caller's run is as unknown as a run that never was.
   if (run === undefined) throw new AppError('not_found', 'No run with this id.');
   return run;
+}
+
+export function findOwnRun(store: RunStore, runId: string, res: Response): Promise<RunRecord> {
+  return findCallersRun(store, runId, callerOf(res.locals.claims));
+}
+
+/** Sends the run's stored events after `after`, then the ones still to come, until it ends or `signal` aborts. */
+export async function followRun(options: {
+  store: RunStore;
+  runId: string;
+  caller: ThreadCaller | undefined;
+  after: number;
+  stream: EventStream;
+  signal: AbortSignal;
+  log: Logger;
+}): Promise<void> {
+  const { store, runId, caller, stream, signal } = options;
+  const { agentId, pool, notifications } = store;
+  let after = options.after;
+  try {
+    let run = await findCallersRun(store, runId, caller);
+    while (!signal.aborted) {
+      const events = await readEvents(pool, agentId, runId, after, REPLAY_PAGE);
+      for (const event of events) {
+        await stream.sendData(`${runId}:${event.seq}`, event.data);
+        after = event.seq;
+      }
+      if (events.length === REPLAY_PAGE) continue;
+      // Final only once its last event is stored (recorded-run.ts), so nothing is left to read then.
+      if (isFinal(run.status) && after >= run.last_seq) break;
+      // Registered before the status is read again: news arriving in between wakes this follower.
+      const unneeded = new AbortController();
+      const change = notifications.nextChange(runId, AbortSignal.any([signal, unneeded.signal]));
+      run = await findCallersRun(store, runId, caller);
+      if (run.last_seq <= after && !isFinal(run.status)) await change;
+      else unneeded.abort();
+    }
+  } catch (error) {
+    options.log.warn({ err: error, run_id: runId }, 'could not follow the run');
+  }
 }
 
 /** The seq after which to replay: Last-Event-ID is "<runId>:<seq>", as the stream's ids are. */
@@ -53,31 +93,15 @@ export function handleRunRecord(store: RunStore): RequestHandler {
 export function handleRejoin(store: RunStore, keepaliveMs?: number): RequestHandler {
   return async (req, res) => {
     const runId = String(req.params.runId);
-    let after = replayFrom(runId, req.get('last-event-id'));
-    let run = await findOwnRun(store, runId, res);
-    const { agentId, pool, notifications } = store;
+    const after = replayFrom(runId, req.get('last-event-id'));
+    // Unknown before the stream opens: a 404, not an empty stream.
+    await findOwnRun(store, runId, res);
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
+    const caller = callerOf(res.locals.claims);
     try {
-      while (!gone.signal.aborted) {
-        const events = await readEvents(pool, agentId, runId, after, REPLAY_PAGE);
-        for (const event of events) {
-          await stream.sendData(`${runId}:${event.seq}`, event.data);
-          after = event.seq;
-        }
-        if (events.length === REPLAY_PAGE) continue;
-        // Final only once its last event is stored (recorded-run.ts), so nothing is left to read then.
-        if (isFinal(run.status) && after >= run.last_seq) break;
-        // Registered before the status is read again: news arriving in between wakes this follower.
-        const unneeded = new AbortController();
-        const change = notifications.nextChange(runId, AbortSignal.any([gone.signal, unneeded.signal]));
-        run = await findOwnRun(store, runId, res);
-        if (run.last_seq <= after && !isFinal(run.status)) await change;
-        else unneeded.abort();
-      }
-    } catch (error) {
-      req.log.warn({ err: error, run_id: runId }, 'could not follow the run');
+      await followRun({ store, runId, caller, after, stream, signal: gone.signal, log: req.log });
     } finally {
       stream.end();
     }

@@ -1,21 +1,21 @@
 // POST /agent/run: checks everything that can still become an HTTP error (framework, body, a run id
-// already taken, a thread already running), then streams the agent's events. From the first byte on,
-// every failure is a RUN_ERROR event instead.
-import { EventType, type RunAgentInput } from '@ag-ui/core';
-import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { formatZodIssues } from '@agentplane/contracts';
-import { AppError } from '@agentplane/server-kit';
-import type { RequestHandler } from 'express';
+// already taken, a thread already running under `reject`), then streams the agent's events. From the
+// first byte on, every failure is a RUN_ERROR event instead. Under `enqueue`, `interrupt` or
+// `rollback` (database mode) the run goes through its thread's queue like a background run, and the
+// response follows it as a rejoin would: keepalives while it waits, RUN_STARTED once it starts.
+import type { RunAgentInput } from '@ag-ui/core';
+import { AppError, type Logger } from '@agentplane/server-kit';
+import type { Request, RequestHandler, Response } from 'express';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
-import { aguiThreadKey, continueAguiThread, storeAguiRun } from '../threads/agui-threads.js';
-import { callerOf } from '../threads/thread-scope.js';
-import { createStateTracker } from '../threads/thread-state.js';
-import { createMessageCollector } from './collect-messages.js';
-import { readDisconnectPolicy } from './disconnect-policy.js';
-import { guardEventOrder } from './event-order-guard.js';
+import { aguiThreadKey, continueAguiThread } from '../threads/agui-threads.js';
+import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
+import { driveRun } from './drive-run.js';
 import { openEventStream } from './event-stream.js';
 import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from './recorded-run.js';
+import { followRun } from './rejoin-handler.js';
+import { enqueueRun, requestCancel } from './run-control-records.js';
+import { parseRunRequest, type RunRequest } from './run-input.js';
 import type { RunConflict } from './run-records.js';
 
 export type RunOptions = {
@@ -29,8 +29,71 @@ const CONFLICTS: Record<RunConflict, string> = {
   run_in_progress: 'A run is already in progress on this thread; wait for it to end, or rejoin it.',
 };
 
-function refuse(conflict: RunConflict): never {
+export function refuse(conflict: RunConflict): never {
   throw new AppError('conflict', CONFLICTS[conflict], { type: conflict.replaceAll('_', '-') });
+}
+
+/** Queues the run on its thread (run-control-records.ts) and wakes this replica's queue; 409 when refused. */
+export async function queueRun(
+  store: RunStore,
+  request: RunRequest,
+  caller: ThreadCaller | undefined,
+  source: 'stream' | 'background',
+): Promise<void> {
+  const { input } = request;
+  const run = {
+    agentId: store.agentId,
+    runId: input.runId,
+    threadId: input.threadId,
+    threadKey: aguiThreadKey(store.agentId, caller, input.threadId),
+    caller,
+    source,
+    input,
+  };
+  const conflict = await enqueueRun(store.pool, run, request.multitaskStrategy);
+  if (conflict !== undefined) refuse(conflict);
+  store.wakeQueue();
+}
+
+async function queueAndFollow(req: Request, res: Response, store: RunStore, request: RunRequest, keepaliveMs?: number) {
+  const caller = callerOf(res.locals.claims);
+  await queueRun(store, request, caller, 'stream');
+  const { runId } = request.input;
+  const gone = new AbortController();
+  let followed = false;
+  res.on('close', () => {
+    gone.abort();
+    // The client leaving cancels the run unless it asked it to go on, as on the direct path.
+    if (!followed && request.onDisconnect === 'cancel') {
+      requestCancel(store.pool, store.agentId, runId).catch((error: unknown) =>
+        req.log.warn({ err: error, run_id: runId }, 'could not cancel the run its client left'),
+      );
+    }
+  });
+  const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
+  try {
+    await followRun({ store, runId, caller, after: 0, stream, signal: gone.signal, log: req.log });
+    followed = !gone.signal.aborted;
+  } finally {
+    stream.end();
+  }
+}
+
+async function recordStreamRun(
+  store: RunStore,
+  input: RunAgentInput,
+  threadKey: string,
+  caller: ThreadCaller | undefined,
+  log: Logger,
+): Promise<RecordedRun> {
+  const start = { runId: input.runId, threadId: input.threadId, threadKey, caller, source: 'stream' as const };
+  // As with its thread: a database that fails does not stop the run, it only goes unrecorded.
+  const started = await startRecordedRun(store, start, log).catch((error: unknown) => {
+    log.warn({ err: error }, 'could not record the run; running it unrecorded');
+    return undefined;
+  });
+  if (typeof started === 'string') refuse(started);
+  return started ?? unrecordedRun(input.runId);
 }
 
 export function handleRun({ keepaliveMs, store }: RunOptions): RequestHandler {
@@ -38,74 +101,47 @@ export function handleRun({ keepaliveMs, store }: RunOptions): RequestHandler {
     const { runtime, loadFailure, toolset, config } = getSnapshot(res);
     // The agent's module did not load (the log says why); the next config version loads it afresh.
     if (runtime === undefined) throw new AppError('service_unavailable', describeLoadFailure(loadFailure));
-    if (!req.is('application/json')) {
-      throw new AppError('unsupported_media_type', 'Send the RunAgentInput as application/json.');
+    const request = parseRunRequest(req, config);
+    if (store !== undefined && request.multitaskStrategy !== 'reject') {
+      await queueAndFollow(req, res, store, request, keepaliveMs);
+      return;
     }
-    const parsed = RunAgentInputSchema.safeParse(req.body);
-    if (!parsed.success) {
-      throw new AppError('validation_failed', 'The body is not a valid AG-UI RunAgentInput.', {
-        errors: formatZodIssues(parsed.error),
-      });
-    }
-    const onDisconnect = readDisconnectPolicy(parsed.data.forwardedProps);
     const caller = callerOf(res.locals.claims);
     const agentId = config.agent.id;
     // Without the database the run still goes ahead, only without its stored thread.
     const thread = await (store === undefined
       ? undefined
-      : continueAguiThread(store.pool, agentId, parsed.data as RunAgentInput, caller).catch((error: unknown) => {
+      : continueAguiThread(store.pool, agentId, request.input, caller).catch((error: unknown) => {
           req.log.warn({ err: error }, 'could not load the stored thread; running without it');
           return undefined;
         }));
-    const input = thread?.input ?? (parsed.data as RunAgentInput);
+    const input = thread?.input ?? request.input;
     const log = req.log.child({ thread_id: input.threadId, run_id: input.runId });
-
-    let recorded: RecordedRun = unrecordedRun(input.runId);
-    if (store !== undefined) {
-      const start = {
-        runId: input.runId,
-        threadId: input.threadId,
-        threadKey: thread?.key ?? aguiThreadKey(agentId, caller, input.threadId),
-        caller,
-        source: 'stream' as const,
-      };
-      // As with its thread: a database that fails does not stop the run, it only goes unrecorded.
-      const started = await startRecordedRun(store, start, log).catch((error: unknown) => {
-        log.warn({ err: error }, 'could not record the run; running it unrecorded');
-        return undefined;
-      });
-      if (typeof started === 'string') refuse(started);
-      if (started !== undefined) recorded = started;
-    }
+    const threadKey = thread?.key ?? aguiThreadKey(agentId, caller, input.threadId);
+    const recorded =
+      store === undefined ? unrecordedRun(input.runId) : await recordStreamRun(store, input, threadKey, caller, log);
 
     // The client going away aborts the model call and any MCP call through this signal, unless the
-    // client asked the run to go on (it can rejoin the stream then).
+    // client asked the run to go on (it can rejoin the stream then). A cancel asked for on any replica
+    // aborts it too (active-runs.ts).
     const abort = new AbortController();
-    if (onDisconnect === 'cancel') res.on('close', () => abort.abort());
+    if (request.onDisconnect === 'cancel') res.on('close', () => abort.abort());
+    const active = store?.active.add(input.runId, abort);
     const stream = openEventStream(req, res, keepaliveMs);
-    const collector = createMessageCollector();
-    const state = createStateTracker(input.state);
-    let finished = false;
     try {
-      const events = runtime.run({ input, signal: abort.signal, toolbox: toolset, caller });
-      for await (const event of guardEventOrder(events, input, abort.signal, log)) {
-        collector.observe(event);
-        state.observe(event);
-        finished = event.type === EventType.RUN_FINISHED;
-        const { id, data } = recorded.record(event);
-        await stream.send(event, id, data);
-        if (abort.signal.aborted) break;
-      }
-      // Stored before the stream ends, so the client's next run sees this one. RUN_FINISHED is already
-      // sent, so a storage failure can only be logged.
-      if (store !== undefined && thread !== undefined && finished) {
-        await storeAguiRun(store.pool, agentId, thread, {
-          produced: collector.messages(),
-          state: state.state(),
-        }).catch((error: unknown) => log.error({ err: error }, 'could not store the run in its thread'));
-      }
+      await driveRun({
+        runtime,
+        toolset,
+        input,
+        caller,
+        recorded,
+        signal: abort.signal,
+        active,
+        thread: store === undefined || thread === undefined ? undefined : { store, thread },
+        send: (event, id, data) => stream.send(event, id, data),
+        log,
+      });
     } finally {
-      await recorded.finish(abort.signal.aborted);
       stream.end();
     }
   };

@@ -21,7 +21,7 @@ export const ENGINE_LOST_EVENT = JSON.stringify({
 const RENEW = `
   UPDATE agent_runs SET lease_expires_at = now() + $3::float8 * interval '1 millisecond'
   WHERE agent_id = $1 AND owner = $2 AND status = 'running'
-  RETURNING id, cancel_requested_at`;
+  RETURNING id, cancel_requested_at IS NOT NULL AS cancel_requested`;
 
 // One statement: the run is failed, its RUN_ERROR appended after its last stored event, and the news
 // sent, all or nothing. Two replicas sweeping at once: the second finds the row no longer running.
@@ -33,15 +33,16 @@ const SWEEP = `
     RETURNING agent_id, id, last_seq),
   ended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data) SELECT agent_id, id, last_seq, $3 FROM lost)
-  SELECT id, pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id) FROM lost`;
+  SELECT id, pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id), pg_notify('${RUN_EVENTS_CHANNEL}', 'queue:' || $1)
+  FROM lost`;
 
 export async function renewLeases(
   db: Queryable,
   agentId: string,
   owner: string,
   leaseMs: number,
-): Promise<{ id: string; cancel_requested_at: Date | null }[]> {
-  return (await db.query<{ id: string; cancel_requested_at: Date | null }>(RENEW, [agentId, owner, leaseMs])).rows;
+): Promise<{ id: string; cancel_requested: boolean }[]> {
+  return (await db.query<{ id: string; cancel_requested: boolean }>(RENEW, [agentId, owner, leaseMs])).rows;
 }
 
 /** Fails the agent's runs whose lease expired; returns their ids. */
@@ -58,6 +59,8 @@ export function startRunLeases(options: {
   owner: string;
   leaseMs: number;
   logger: Logger;
+  /** Told the runs whose cancel was asked for: the fallback for a missed `cancel:` notification. */
+  onCancelRequested?: (runIds: string[]) => void;
 }): RunLeases {
   const { db, agentId, owner, leaseMs } = options;
   const log = options.logger.child({ component: 'run-leases' });
@@ -65,7 +68,9 @@ export function startRunLeases(options: {
   const heartbeat = () => {
     if (beat !== undefined) return;
     beat = (async () => {
-      await renewLeases(db, agentId, owner, leaseMs);
+      const renewed = await renewLeases(db, agentId, owner, leaseMs);
+      const cancels = renewed.filter((run) => run.cancel_requested).map((run) => run.id);
+      if (cancels.length > 0) options.onCancelRequested?.(cancels);
       const lost = await sweepLostRuns(db, agentId);
       if (lost.length > 0) log.warn({ runs: lost }, 'runs whose engine was lost marked failed');
     })()

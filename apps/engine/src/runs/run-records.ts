@@ -9,6 +9,8 @@ export const RUN_EVENTS_CHANNEL = 'agent_run_events';
 
 export type RunSource = 'stream' | 'background' | 'whatsapp';
 export type FinalStatus = 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+/** How a requested cancel ends a run: cancelled, interrupted (messages kept) or rolled back (discarded). */
+export type CancelMode = 'cancel' | 'interrupt' | 'rollback';
 export type RunStatus = 'pending' | 'running' | FinalStatus;
 
 export type NewRun = {
@@ -53,6 +55,19 @@ const SUPERSEDE = `
     RETURNING id)
   SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id) FROM lost`;
 
+/** The first seven columns of a new run's row, in the order both inserts (here, run-control-records.ts) name them. */
+export function runIdentity(run: Omit<NewRun, 'owner' | 'leaseMs'>): (string | null)[] {
+  return [
+    run.agentId,
+    run.runId,
+    run.threadId,
+    run.threadKey,
+    run.caller?.issuer ?? null,
+    run.caller?.subject ?? null,
+    run.source,
+  ];
+}
+
 /** Creates the run's row as running; a conflict is returned, other failures thrown. */
 export async function createRun(
   db: Queryable,
@@ -61,17 +76,7 @@ export async function createRun(
 ): Promise<RunConflict | undefined> {
   if (supersede) await db.query(SUPERSEDE, [run.agentId, run.threadKey]);
   try {
-    await db.query(INSERT, [
-      run.agentId,
-      run.runId,
-      run.threadId,
-      run.threadKey,
-      run.caller?.issuer ?? null,
-      run.caller?.subject ?? null,
-      run.source,
-      run.owner,
-      run.leaseMs,
-    ]);
+    await db.query(INSERT, [...runIdentity(run), run.owner, run.leaseMs]);
     return undefined;
   } catch (error) {
     const { code, constraint } = error as DatabaseError;
@@ -87,7 +92,8 @@ const FINISH = `
     SET status = $4::"RunStatus", error = $5, usage = $6::jsonb, finished_at = now(), lease_expires_at = NULL
     WHERE agent_id = $1 AND id = $2 AND owner = $3 AND status = 'running'
     RETURNING id)
-  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id) FROM finished`;
+  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id), pg_notify('${RUN_EVENTS_CHANNEL}', 'queue:' || $1)
+  FROM finished`;
 
 /** The longest error kept on a run: a summary, not a dump. */
 const MAX_ERROR_LENGTH = 500;

@@ -109,3 +109,22 @@ describe(`the ${ENGINE_CONFIG_MAX_BYTES / 1024} KiB cap on a published engine_co
     expect(published.body).toMatchObject({ version: 1, config: agent.engine_config });
   });
 });
+
+describe("an agent's runs.multitaskStrategy", () => {
+  it('is published to the engine as given, and anything but the four strategies is a 422 naming it', async () => {
+    const runs = { multitaskStrategy: 'enqueue' };
+    const created = await owner.agent
+      .post('/api/v1/agents/')
+      .send(agentBody({}, { agent: { model: { provider: 'mock', name: 'echo' }, runs } }));
+    expect(created.status).toBe(201);
+    expect(created.body.engine_config.agent.config.runs).toEqual(runs);
+
+    const refused = await owner.agent
+      .post('/api/v1/agents/')
+      .send(
+        agentBody({}, { agent: { model: { provider: 'mock', name: 'echo' }, runs: { multitaskStrategy: 'queue' } } }),
+      );
+    expectProblemShape(refused, 422);
+    expect(refused.body.errors.map((error: { path: string }) => error.path)).toEqual(['agent.runs.multitaskStrategy']);
+  });
+});

@@ -62,3 +62,19 @@ describe('model keys', () => {
     expect(ZLlmAgentConfig.safeParse({ model: { ...model, apiKey: '' } }).success).toBe(false);
   });
 });
+
+describe('runs.multitaskStrategy', () => {
+  it('defaults to reject, accepts the four strategies and refuses anything else', () => {
+    expect(ZCustomAgentConfig.parse({ module: 'a.js:x', runs: {} }).runs).toEqual({ multitaskStrategy: 'reject' });
+    for (const multitaskStrategy of ['reject', 'enqueue', 'interrupt', 'rollback']) {
+      expect(ZLangGraphAgentConfig.safeParse({ graph: 'g.js:g', runs: { multitaskStrategy } }).success).toBe(true);
+    }
+    const bad = ZLlmAgentConfig.safeParse({
+      model: { provider: 'mock', name: 'x' },
+      runs: { multitaskStrategy: 'queue' },
+    });
+    expect(bad.success ? [] : bad.error.issues.map((issue) => issue.path.join('.'))).toEqual([
+      'runs.multitaskStrategy',
+    ]);
+  });
+});

@@ -8,6 +8,21 @@ import { makeSecretString } from '../secrets/secret-string.js';
 export const AGENT_FRAMEWORKS = ['LLM', 'LANGGRAPH', 'CUSTOM'] as const;
 export type TAgentFramework = (typeof AGENT_FRAMEWORKS)[number];
 
+export const MULTITASK_STRATEGIES = ['reject', 'enqueue', 'interrupt', 'rollback'] as const;
+export type TMultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];
+
+// What an engine does with a second run on a thread while one is going (LangGraph Platform's
+// multitask_strategy). A request may override it in forwardedProps.agentplane.multitaskStrategy.
+export const ZAgentRunsConfig = z
+  .strictObject({
+    multitaskStrategy: z.enum(MULTITASK_STRATEGIES).default('reject').meta({
+      description:
+        'A second run on a thread while one is going: `reject` it (409), `enqueue` it after the current one, `interrupt` the current one (its messages are kept) or `rollback` the current one (its messages are discarded)',
+    }),
+  })
+  .meta({ id: 'AgentRunsConfig', description: "How the engine runs this agent's runs" });
+export type TAgentRunsConfig = z.infer<typeof ZAgentRunsConfig>;
+
 export const LLM_PROVIDERS = ['openai', 'mock'] as const;
 export const LLM_MAX_STEPS_DEFAULT = 10;
 
@@ -48,6 +63,7 @@ export const ZLlmAgentConfig = z
     instructions: z.string().max(INSTRUCTIONS_MAX_LENGTH).optional(),
     temperature: z.number().min(0).max(2).optional(),
     maxSteps: z.number().int().min(1).max(100).default(LLM_MAX_STEPS_DEFAULT),
+    runs: ZAgentRunsConfig.optional(),
   })
   .meta({ id: 'LlmAgentConfig', description: 'A built-in tool-calling agent defined by configuration' });
 export type TLlmAgentConfig = z.infer<typeof ZLlmAgentConfig>;
@@ -79,12 +95,12 @@ export const ZModuleReference = z
   });
 
 export const ZLangGraphAgentConfig = z
-  .strictObject({ graph: ZModuleReference })
+  .strictObject({ graph: ZModuleReference, runs: ZAgentRunsConfig.optional() })
   .meta({ id: 'LangGraphAgentConfig', description: 'A LangGraph.js graph shipped in the engine image' });
 export type TLangGraphAgentConfig = z.infer<typeof ZLangGraphAgentConfig>;
 
 export const ZCustomAgentConfig = z
-  .strictObject({ module: ZModuleReference })
+  .strictObject({ module: ZModuleReference, runs: ZAgentRunsConfig.optional() })
   .meta({ id: 'CustomAgentConfig', description: 'A module exporting an AG-UI AbstractAgent factory' });
 export type TCustomAgentConfig = z.infer<typeof ZCustomAgentConfig>;
 

@@ -1,0 +1,66 @@
+// One run of the agent from its first event to its stored end, shared by the streaming /agent/run and
+// the runs this replica starts from a thread's queue: its events numbered, logged and sent on; a run
+// stopped by a requested cancel ends with that cancel's RUN_ERROR; the thread keeps what the run
+// produced when it finished or was interrupted, and nothing when it was cancelled or rolled back.
+import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
+import type { Logger } from '@agentplane/server-kit';
+import type { AgentRuntime } from '../agents/agent-runtime.js';
+import type { McpToolset } from '../mcp/mcp-toolset.js';
+import { type AguiThread, storeAguiRun } from '../threads/agui-threads.js';
+import type { ThreadCaller } from '../threads/thread-scope.js';
+import { createStateTracker } from '../threads/thread-state.js';
+import type { ActiveRun } from './active-runs.js';
+import { createMessageCollector } from './collect-messages.js';
+import { guardEventOrder } from './event-order-guard.js';
+import type { RecordedRun, RunStore } from './recorded-run.js';
+import { cancellationEvent } from './run-control-records.js';
+
+export type DrivenRun = {
+  runtime: AgentRuntime;
+  toolset: McpToolset;
+  input: RunAgentInput;
+  caller: ThreadCaller | undefined;
+  recorded: RecordedRun;
+  /** Aborted by the client leaving or by a requested cancel (`active` says which). */
+  signal: AbortSignal;
+  active: ActiveRun | undefined;
+  /** Where a stored thread is continued: the store and the thread. */
+  thread: { store: RunStore; thread: AguiThread } | undefined;
+  send: (event: BaseEvent, id: string, data: string) => Promise<void>;
+  log: Logger;
+};
+
+export async function driveRun(run: DrivenRun): Promise<void> {
+  const { input, signal, recorded, log } = run;
+  const collector = createMessageCollector();
+  const state = createStateTracker(input.state);
+  let finished = false;
+  const emit = async (event: BaseEvent) => {
+    const { id, data } = recorded.record(event);
+    await run.send(event, id, data);
+  };
+  try {
+    const events = run.runtime.run({ input, signal, toolbox: run.toolset, caller: run.caller });
+    for await (const event of guardEventOrder(events, input, signal, log)) {
+      collector.observe(event);
+      state.observe(event);
+      finished = event.type === EventType.RUN_FINISHED;
+      await emit(event);
+      if (signal.aborted) break;
+    }
+    const cancelled = run.active?.cancelled();
+    if (!finished && cancelled !== undefined) await emit(cancellationEvent(cancelled));
+    // Stored before the run is marked over, so the thread's next run sees this one. RUN_FINISHED is
+    // already sent, so a storage failure can only be logged.
+    if (run.thread !== undefined && (finished || cancelled === 'interrupt')) {
+      const { store, thread } = run.thread;
+      await storeAguiRun(store.pool, store.agentId, thread, {
+        produced: collector.messages(),
+        state: state.state(),
+      }).catch((error: unknown) => log.error({ err: error }, 'could not store the run in its thread'));
+    }
+  } finally {
+    await recorded.finish(signal.aborted, run.active?.cancelled());
+    run.active?.release();
+  }
+}

@@ -1,0 +1,131 @@
+// This replica's share of the threads' queues: up to `limit` runs started from the queue at once
+// (background runs, and streaming runs under enqueue, interrupt or rollback). Past the limit they stay
+// `pending` and start when a slot frees, here or on any replica: a pending run belongs to no replica,
+// so those a dead replica's clients queued are started by the others. It looks for work when told
+// (a run queued or ended, here or, through `queue:` news, on another replica) and every `pollMs`.
+import type { Logger } from '@agentplane/server-kit';
+import type { AgentRuntime } from '../agents/agent-runtime.js';
+import type { McpToolset } from '../mcp/mcp-toolset.js';
+import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
+import type { SnapshotSource } from '../snapshot/use-snapshot.js';
+import { continueAguiThread } from '../threads/agui-threads.js';
+import { driveRun } from './drive-run.js';
+import { type RunStore, recordRun } from './recorded-run.js';
+import { type ClaimedRun, claimNextRun } from './run-control-records.js';
+
+export const RUN_QUEUE_CONCURRENCY_DEFAULT = 16;
+export const RUN_QUEUE_POLL_MS_DEFAULT = 1000;
+
+export type RunQueue = { wake: () => void; stop: () => Promise<void> };
+
+async function executeClaimed(
+  store: RunStore,
+  { runtime, toolset }: { runtime: AgentRuntime; toolset: McpToolset },
+  claimed: ClaimedRun,
+  signal: AbortSignal,
+  logger: Logger,
+) {
+  const log = logger.child({ run_id: claimed.id });
+  const caller =
+    claimed.issuer === null || claimed.subject === null
+      ? undefined
+      : { issuer: claimed.issuer, subject: claimed.subject };
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  if (signal.aborted) controller.abort();
+  try {
+    const active = store.active.add(claimed.id, controller);
+    // A cancel asked for between the claim and here had no run to abort yet.
+    await store.active.checkCancels([claimed.id]);
+    const recorded = recordRun(store, claimed.id, log);
+    const thread = await continueAguiThread(store.pool, store.agentId, claimed.input, caller).catch(
+      (error: unknown) => {
+        log.warn({ err: error }, 'could not load the stored thread; running without it');
+        return undefined;
+      },
+    );
+    await driveRun({
+      runtime,
+      toolset,
+      input: thread?.input ?? claimed.input,
+      caller,
+      recorded,
+      signal: controller.signal,
+      active,
+      thread: thread === undefined ? undefined : { store, thread },
+      send: async () => undefined,
+      log,
+    });
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
+export function startRunQueue(options: {
+  store: Omit<RunStore, 'wakeQueue'>;
+  source: SnapshotSource;
+  limit: number;
+  pollMs: number;
+  logger: Logger;
+}): RunQueue {
+  const { source, limit } = options;
+  const store: RunStore = { ...options.store, wakeQueue: () => wake() };
+  const log = options.logger.child({ component: 'run-queue' });
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  let claiming: Promise<void> | undefined;
+  let again = false;
+
+  const start = (snapshot: AgentSnapshot, runtime: AgentRuntime, claimed: ClaimedRun) => {
+    const release = snapshot.lease();
+    const run = executeClaimed(store, { runtime, toolset: snapshot.toolset }, claimed, stopping.signal, log)
+      .catch((error: unknown) => log.error({ err: error, run_id: claimed.id }, 'the queued run failed'))
+      .finally(() => {
+        release();
+        inFlight.delete(run);
+        wake();
+      });
+    inFlight.add(run);
+  };
+
+  const claimWhileFree = async () => {
+    while (!stopping.signal.aborted && inFlight.size < limit) {
+      // No runs are claimed while the agent's module is not loaded: they wait for a config that loads.
+      const snapshot = source.current();
+      const runtime = snapshot?.runtime;
+      if (snapshot === undefined || runtime === undefined) return;
+      const claimed = await claimNextRun(store.pool, store.agentId, store.owner, store.leaseMs);
+      if (claimed === undefined) return;
+      start(snapshot, runtime, claimed);
+    }
+  };
+
+  function wake(): void {
+    if (claiming !== undefined) {
+      again = true;
+      return;
+    }
+    claiming = (async () => {
+      do {
+        again = false;
+        await claimWhileFree().catch((error: unknown) => log.warn({ err: error }, 'could not claim a queued run'));
+      } while (again && !stopping.signal.aborted);
+      claiming = undefined;
+    })();
+  }
+
+  store.notifications.onQueueNews(wake);
+  const timer = setInterval(wake, options.pollMs);
+  wake();
+  return {
+    wake,
+    // A run still going is aborted (it ends cancelled): a graceful stop does not wait out a long run.
+    stop: async () => {
+      clearInterval(timer);
+      stopping.abort();
+      await claiming;
+      await Promise.all([...inFlight]);
+    },
+  };
+}
