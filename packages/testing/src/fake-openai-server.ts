@@ -6,9 +6,12 @@ import { listenOnLoopback } from './listen-on-loopback.js';
 
 export type ScriptedToolCall = { id: string; name: string; arguments: string[] };
 
+/** Token counts of a turn, reported when the request asks `stream_options.include_usage`. */
+export type ScriptedUsage = { prompt_tokens: number; completion_tokens: number };
+
 export type ScriptedTurn =
-  | { text: string[]; toolCalls?: ScriptedToolCall[] }
-  | { toolCalls: ScriptedToolCall[] }
+  | { text: string[]; toolCalls?: ScriptedToolCall[]; usage?: ScriptedUsage }
+  | { toolCalls: ScriptedToolCall[]; usage?: ScriptedUsage }
   | { status: number; message: string }
   /** Streams these text chunks, then holds the response open until the client goes away. */
   | { stall: string[] }
@@ -22,6 +25,7 @@ export type RecordedRequest = {
     messages: { role: string; content?: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
     tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
     temperature?: number;
+    stream_options?: { include_usage?: boolean };
   };
   authorization: string | undefined;
   /** Every header of the request, to prove what an engine does not send. */
@@ -44,18 +48,16 @@ type ChunkDelta = Record<string, unknown>;
 // Each completion has its own id, as with real providers (LangGraph's message reducer keys on it).
 let completions = 0;
 
+const chunkOf = (id: string, fields: Record<string, unknown>) =>
+  `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1_700_000_000, model: 'fake-model', ...fields })}\n\n`;
+
 function encodeChunk(id: string, delta: ChunkDelta, finishReason: string | null = null): string {
-  const body = {
-    id,
-    object: 'chat.completion.chunk',
-    created: 1_700_000_000,
-    model: 'fake-model',
-    choices: [{ index: 0, delta, finish_reason: finishReason }],
-  };
-  return `data: ${JSON.stringify(body)}\n\n`;
+  return chunkOf(id, { choices: [{ index: 0, delta, finish_reason: finishReason }] });
 }
 
-function* streamTurn(turn: { text?: string[]; toolCalls?: ScriptedToolCall[] }): Generator<string> {
+type StreamedTurn = { text?: string[]; toolCalls?: ScriptedToolCall[]; usage?: ScriptedUsage | undefined };
+
+function* streamTurn(turn: StreamedTurn): Generator<string> {
   const id = `chatcmpl-fake-${++completions}`;
   yield encodeChunk(id, { role: 'assistant', content: '' });
   for (const text of turn.text ?? []) yield encodeChunk(id, { content: text });
@@ -67,6 +69,14 @@ function* streamTurn(turn: { text?: string[]; toolCalls?: ScriptedToolCall[] }):
       yield encodeChunk(id, { tool_calls: [{ index, function: { arguments: fragment } }] });
   }
   yield encodeChunk(id, {}, turn.toolCalls?.length ? 'tool_calls' : 'stop');
+  // As OpenAI does: one last chunk with no choices, carrying the turn's usage.
+  if (turn.usage !== undefined) {
+    const { prompt_tokens, completion_tokens } = turn.usage;
+    yield chunkOf(id, {
+      choices: [],
+      usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
+    });
+  }
   yield 'data: [DONE]\n\n';
 }
 
@@ -86,8 +96,9 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       res.writeHead(404).end();
       return;
     }
+    const body = (await readJson(req)) as RecordedRequest['body'];
     requests.push({
-      body: (await readJson(req)) as RecordedRequest['body'],
+      body,
       authorization: req.headers.authorization,
       headers: req.headers,
     });
@@ -112,7 +123,14 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       }
       return;
     }
-    for (const part of streamTurn(turn)) res.write(part);
+    // Without scripted counts, one token per message in and one per streamed part out.
+    const usage = body.stream_options?.include_usage
+      ? (turn.usage ?? {
+          prompt_tokens: body.messages.length,
+          completion_tokens: ('text' in turn ? turn.text.length : 0) + (turn.toolCalls?.length ?? 0),
+        })
+      : undefined;
+    for (const part of streamTurn({ ...turn, usage })) res.write(part);
     res.end();
   };
 

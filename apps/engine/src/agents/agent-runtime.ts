@@ -20,6 +20,9 @@ export type AgentToolbox = {
   call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolOutcome>;
 };
 
+/** Tokens one model call used, as the provider counted them. */
+export type TokenUsage = { inputTokens: number; outputTokens: number };
+
 export type AgentRunRequest = {
   input: RunAgentInput;
   /** Aborted when the client goes away: stop the model call and any tool call. */
@@ -27,6 +30,8 @@ export type AgentRunRequest = {
   toolbox: AgentToolbox;
   /** The token's issuer and subject, when the run was authenticated: frameworks with their own memory scope threads by them. */
   caller?: ThreadCaller | undefined;
+  /** Called after each model call the provider counted; the run's record sums them. */
+  reportUsage?: (usage: TokenUsage) => void;
 };
 
 /**

@@ -40,7 +40,13 @@ export async function driveRun(run: DrivenRun): Promise<void> {
     await run.send(event, id, data);
   };
   try {
-    const events = run.runtime.run({ input, signal, toolbox: run.toolset, caller: run.caller });
+    const events = run.runtime.run({
+      input,
+      signal,
+      toolbox: run.toolset,
+      caller: run.caller,
+      reportUsage: recorded.countUsage,
+    });
     for await (const event of guardEventOrder(events, input, signal, log)) {
       collector.observe(event);
       state.observe(event);

@@ -4,6 +4,7 @@
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
+import type { TokenUsage } from '../agents/agent-runtime.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import type { ActiveRuns } from './active-runs.js';
 import { sseData } from './event-stream.js';
@@ -17,6 +18,7 @@ import {
   type RunConflict,
   type RunSource,
 } from './run-records.js';
+import { createUsageMeter } from './run-usage.js';
 
 /** What runs need of the database, one per replica. */
 export type RunStore = {
@@ -35,6 +37,8 @@ export type RunStore = {
 export type RecordedRun = {
   /** Numbers the event and queues it for storage; returns its SSE id and `data:` payload. */
   record: (event: BaseEvent) => { id: string; data: string };
+  /** Counts a model call's tokens into the run's usage (the runtime's reportUsage). */
+  countUsage: (usage: TokenUsage) => void;
   /** Stores the remaining events, then the run's final status from its last event, or from the cancel that stopped it. */
   finish: (aborted: boolean, cancelled?: CancelMode) => Promise<void>;
 };
@@ -73,6 +77,7 @@ export function unrecordedRun(runId: string): RecordedRun {
   let seq = 0;
   return {
     record: (event) => ({ id: `${runId}:${++seq}`, data: sseData(event) }),
+    countUsage: () => undefined,
     finish: async () => undefined,
   };
 }
@@ -108,7 +113,9 @@ export function recordRun(store: RunStore, runId: string, log: Logger): Recorded
   const events = createEventLog(pool, agentId, runId, log);
   let seq = 0;
   let last: BaseEvent | undefined;
+  const usage = createUsageMeter();
   return {
+    countUsage: usage.add,
     record: (event) => {
       last = event;
       const data = sseData(event);
@@ -119,8 +126,8 @@ export function recordRun(store: RunStore, runId: string, log: Logger): Recorded
     // status has every event to read.
     finish: async (aborted, cancelled) => {
       await events.flush();
-      await finishRun(pool, run, outcomeOf(last, aborted, cancelled)).catch((error: unknown) =>
-        log.error({ err: error }, 'could not record how the run ended'),
+      await finishRun(pool, run, { ...outcomeOf(last, aborted, cancelled), usage: usage.total() }).catch(
+        (error: unknown) => log.error({ err: error }, 'could not record how the run ended'),
       );
     },
   };

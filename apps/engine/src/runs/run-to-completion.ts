@@ -28,7 +28,7 @@ export async function runToCompletion(
   const collector = createMessageCollector();
   let last: BaseEvent | undefined;
   try {
-    const events = runtime.run({ input, signal, toolbox: toolset });
+    const events = runtime.run({ input, signal, toolbox: toolset, reportUsage: recorded.countUsage });
     for await (const event of guardEventOrder(events, input, signal, logger)) {
       collector.observe(event);
       recorded.record(event);

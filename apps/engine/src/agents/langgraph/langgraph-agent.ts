@@ -157,7 +157,7 @@ async function* runGraph(
     ...readStateEdits(input, current),
     messages: selectNewMessages(input.messages, remembered),
   };
-  const mapper = createGraphEventMapper();
+  const mapper = createGraphEventMapper(request.reportUsage);
   const events = graph.streamEvents(graphInput, { ...config, signal, version: 'v2' });
   for await (const event of pullWithTools(tools, events)) yield* mapper.map(event);
   yield* mapper.finish();

@@ -239,3 +239,28 @@ describe('mapping LangGraph streamEvents to AG-UI events', () => {
     },
   );
 });
+
+describe('usage', () => {
+  it("reports each finished model call's usage_metadata, streamed or not", () => {
+    const reported: unknown[] = [];
+    const mapper = createGraphEventMapper((usage) => reported.push(usage));
+    const end = (runId: string, output: unknown, tags: string[] = []): GraphStreamEvent => ({
+      event: 'on_chat_model_end',
+      name: 'ChatOpenAI',
+      run_id: runId,
+      tags,
+      data: { output },
+    });
+    const events = [
+      end('m1', { content: 'hi', usage_metadata: { input_tokens: 12, output_tokens: 3, total_tokens: 15 } }),
+      end('m2', { content: 'x', usage_metadata: { input_tokens: 5, output_tokens: 1 } }, ['langsmith:nostream']),
+      end('m3', { content: 'no count' }),
+      end('m4', { usage_metadata: { input_tokens: 'many', output_tokens: 1 } }),
+    ];
+    for (const event of events) [...mapper.map(event)];
+    expect(reported).toEqual([
+      { inputTokens: 12, outputTokens: 3 },
+      { inputTokens: 5, outputTokens: 1 },
+    ]);
+  });
+});

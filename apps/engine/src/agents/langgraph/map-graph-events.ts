@@ -4,6 +4,7 @@
 // callbacks, or a node that writes an AIMessage itself) are sent whole when the node ends.
 import { randomUUID } from 'node:crypto';
 import { type BaseEvent, EventType } from '@ag-ui/core';
+import type { TokenUsage } from '../agent-runtime.js';
 
 /** The fields of a LangChain StreamEvent this mapping reads. */
 export type GraphStreamEvent = {
@@ -66,7 +67,17 @@ function readUpdateMessages(output: unknown): MessageLike[] {
   return list.flatMap((item) => asMessage(item) ?? []);
 }
 
-export function createGraphEventMapper() {
+/** LangChain's count on a finished model call's message (`usage_metadata`), when the provider gave one. */
+function readUsage(output: unknown): TokenUsage | undefined {
+  const usage = (output as { usage_metadata?: { input_tokens?: unknown; output_tokens?: unknown } } | null | undefined)
+    ?.usage_metadata;
+  const { input_tokens: inputTokens, output_tokens: outputTokens } = usage ?? {};
+  return typeof inputTokens === 'number' && typeof outputTokens === 'number'
+    ? { inputTokens, outputTokens }
+    : undefined;
+}
+
+export function createGraphEventMapper(reportUsage?: (usage: TokenUsage) => void) {
   const stepDepth = new Map<string, number>();
   const stepRuns = new Map<string, string>();
   const models = new Map<string, ModelRun>();
@@ -228,6 +239,9 @@ export function createGraphEventMapper() {
           return;
         }
         case 'on_chat_model_end': {
+          // Every model call counts, streamed or not (NO_STREAM_TAGS only hide its text).
+          const usage = readUsage(event.data.output);
+          if (usage !== undefined) reportUsage?.(usage);
           const run = models.get(event.run_id);
           if (run === undefined) return;
           models.delete(event.run_id);

@@ -60,6 +60,7 @@ async function* runLlmAgent(request: AgentRunRequest, options: LlmAgentOptions):
 
   for (let step = 1; step <= options.maxSteps; step++) {
     const turn = yield* streamModelTurn(options.model.stream({ messages, tools, signal }));
+    if (turn.usage !== undefined) request.reportUsage?.(turn.usage);
     messages.push(toAssistantMessage(turn));
     if (turn.toolCalls.length === 0) {
       yield { type: EventType.RUN_FINISHED, threadId, runId };

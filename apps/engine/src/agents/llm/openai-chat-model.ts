@@ -51,12 +51,21 @@ export function createOpenAiChatModel({
             model,
             messages,
             stream: true,
+            // The usage arrives in one last chunk; the run record keeps it (and a budget can count it).
+            stream_options: { include_usage: true },
             ...(tools.length > 0 ? { tools } : {}),
             ...(temperature === undefined ? {} : { temperature }),
           },
           { signal },
         );
         for await (const chunk of stream) {
+          if (chunk.usage) {
+            yield {
+              type: 'usage',
+              inputTokens: chunk.usage.prompt_tokens,
+              outputTokens: chunk.usage.completion_tokens,
+            };
+          }
           const delta = chunk.choices[0]?.delta;
           if (delta === undefined) continue;
           if (delta.content) yield { type: 'text', text: delta.content };

@@ -2,10 +2,11 @@
 // TOOL_CALL_START/ARGS/END parented to that message. Returns what the turn said, for the next turn.
 import { randomUUID } from 'node:crypto';
 import { type BaseEvent, EventType } from '@ag-ui/core';
+import type { TokenUsage } from '../agent-runtime.js';
 import type { ModelDelta } from './chat-model.js';
 
 export type TurnToolCall = { id: string; name: string; arguments: string };
-export type ModelTurn = { messageId: string; text: string; toolCalls: TurnToolCall[] };
+export type ModelTurn = { messageId: string; text: string; toolCalls: TurnToolCall[]; usage?: TokenUsage };
 
 type CallState = TurnToolCall & { started: boolean };
 
@@ -14,8 +15,13 @@ export async function* streamModelTurn(deltas: AsyncIterable<ModelDelta>): Async
   let text = '';
   let textOpen = false;
   const calls = new Map<number, CallState>();
+  let usage: TokenUsage | undefined;
 
   for await (const delta of deltas) {
+    if (delta.type === 'usage') {
+      usage = { inputTokens: delta.inputTokens, outputTokens: delta.outputTokens };
+      continue;
+    }
     if (delta.type === 'text') {
       if (delta.text === '') continue;
       if (!textOpen) {
@@ -58,5 +64,5 @@ export async function* streamModelTurn(deltas: AsyncIterable<ModelDelta>): Async
     yield { type: EventType.TOOL_CALL_END, toolCallId: call.id };
     toolCalls.push(call);
   }
-  return { messageId, text, toolCalls };
+  return { messageId, text, toolCalls, ...(usage === undefined ? {} : { usage }) };
 }
