@@ -155,12 +155,13 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
   });
 
-  it('leases runs for 30 s, keeps finished runs 30 days and starts 16 queued runs at once unless ENGINE_RUN_* say otherwise', () => {
+  it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once and gives runs 10 s to finish at shutdown unless ENGINE_RUN_* and ENGINE_SHUTDOWN_GRACE_MS say otherwise', () => {
     expect(loadEngineEnv(DATABASE).runs).toEqual({
       leaseMs: 30_000,
       retentionMs: 30 * 24 * 60 * 60 * 1000,
       queueConcurrency: 16,
       queuePollMs: 1000,
+      shutdownGraceMs: 10_000,
     });
     const set = {
       ...DATABASE,
@@ -168,12 +169,14 @@ describe('loadEngineEnv', () => {
       ENGINE_RUN_RETENTION_DAYS: '2',
       ENGINE_RUN_QUEUE_CONCURRENCY: '3',
       ENGINE_RUN_QUEUE_POLL_MS: '250',
+      ENGINE_SHUTDOWN_GRACE_MS: '0',
     };
     expect(loadEngineEnv(set).runs).toEqual({
       leaseMs: 600,
       retentionMs: 2 * 24 * 60 * 60 * 1000,
       queueConcurrency: 3,
       queuePollMs: 250,
+      shutdownGraceMs: 0,
     });
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_LEASE_MS: '10' })).toThrow(/ENGINE_RUN_LEASE_MS/);
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_RETENTION_DAYS: '0' })).toThrow(/ENGINE_RUN_RETENTION_DAYS/);
@@ -181,6 +184,7 @@ describe('loadEngineEnv', () => {
       /ENGINE_RUN_QUEUE_CONCURRENCY/,
     );
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_QUEUE_POLL_MS: 'often' })).toThrow(/ENGINE_RUN_QUEUE_POLL_MS/);
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_SHUTDOWN_GRACE_MS: '-1' })).toThrow(/ENGINE_SHUTDOWN_GRACE_MS/);
   });
 
   it('remembers failed OIDC fetches for 30 s unless ENGINE_OIDC_FAILURE_CACHE_MS says otherwise', () => {

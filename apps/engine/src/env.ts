@@ -78,6 +78,7 @@ const ZEngineEnv = z.object({
   ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ENGINE_RUN_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(RUN_QUEUE_CONCURRENCY_DEFAULT),
   ENGINE_RUN_QUEUE_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(RUN_QUEUE_POLL_MS_DEFAULT),
+  ENGINE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
     .string()
     .max(4096)
@@ -125,6 +126,8 @@ export type RunSettings = {
   queueConcurrency: number;
   /** How often the queue looks for work without being told. */
   queuePollMs: number;
+  /** How long a graceful stop lets runs (and other requests) finish before it ends them. */
+  shutdownGraceMs: number;
 };
 
 export type ConfigSourceSettings =
@@ -252,6 +255,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       retentionMs: parsed.ENGINE_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
       queueConcurrency: parsed.ENGINE_RUN_QUEUE_CONCURRENCY,
       queuePollMs: parsed.ENGINE_RUN_QUEUE_POLL_MS,
+      shutdownGraceMs: parsed.ENGINE_SHUTDOWN_GRACE_MS,
     },
     models: {
       operatorApiKey: parsed.OPENAI_API_KEY,

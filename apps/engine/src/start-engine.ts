@@ -141,9 +141,14 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     host: env.host,
     logger,
     handleSignals: options.handleSignals ?? false,
-    onClose: async () => {
-      // The queue first: its runs end (cancelled) while leases and news still work.
+    shutdownTimeoutMs: env.runs.shutdownGraceMs,
+    // While leases and news still work: runs get the grace period to finish, then the replica ends the
+    // rest itself (`failed`, "engine stopped", with a RUN_ERROR), so no client waits out a lease.
+    drain: async (graceMs) => {
       await queue?.stop();
+      await runs?.active.drain(graceMs);
+    },
+    onClose: async () => {
       await Promise.all([worker?.stop(), leases?.stop(), runs?.notifications.stop(), ...pruners.map((p) => p.stop())]);
       await source?.stop();
       await holder.close();

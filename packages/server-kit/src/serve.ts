@@ -9,6 +9,12 @@ export type ServeOptions = {
   logger: Logger;
   /** How long in-flight requests may take to finish once shutdown starts. */
   shutdownTimeoutMs?: number;
+  /**
+   * Ends the work that holds requests open (an engine's runs) once the server stops accepting, within
+   * the shutdown timeout it is given. Requests still open after it get what is left of that timeout,
+   * and at least a second to write their last bytes.
+   */
+  drain?: (timeoutMs: number) => Promise<void>;
   /** Runs after the last connection closed: release the database and other resources here. */
   onClose?: () => Promise<void>;
   /** Exit the process on SIGTERM/SIGINT after a graceful shutdown (servers: yes; tests: no). */
@@ -77,10 +83,14 @@ export async function serve(
 async function closeGracefully(server: Server, options: ServeOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  const timeoutMs = options.shutdownTimeoutMs ?? 10_000;
+  const started = Date.now();
+  await options.drain?.(timeoutMs);
+  const left = Math.max(timeoutMs - (Date.now() - started), options.drain === undefined ? 0 : 1000);
   const timer = setTimeout(() => {
     options.logger.warn('in-flight requests did not finish in time: closing their connections');
     server.closeAllConnections();
-  }, options.shutdownTimeoutMs ?? 10_000);
+  }, left);
   try {
     await closed;
   } finally {

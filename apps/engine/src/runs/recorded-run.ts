@@ -11,12 +11,12 @@ import { sseData } from './event-stream.js';
 import { createEventLog } from './run-event-log.js';
 import type { RunNotifications } from './run-notifications.js';
 import {
-  type CancelMode,
   createRun,
   type FinalStatus,
   finishRun,
   type RunConflict,
   type RunSource,
+  type StopReason,
 } from './run-records.js';
 import { createUsageMeter } from './run-usage.js';
 
@@ -40,7 +40,7 @@ export type RecordedRun = {
   /** Counts a model call's tokens into the run's usage (the runtime's reportUsage). */
   countUsage: (usage: TokenUsage) => void;
   /** Stores the remaining events, then the run's final status from its last event, or from the cancel that stopped it. */
-  finish: (aborted: boolean, cancelled?: CancelMode) => Promise<void>;
+  finish: (aborted: boolean, stopped?: StopReason) => Promise<void>;
 };
 
 export type RunStart = {
@@ -53,19 +53,20 @@ export type RunStart = {
   supersede?: boolean;
 };
 
-const CANCEL_OUTCOMES: Record<CancelMode, { status: FinalStatus; error: string }> = {
+const STOP_OUTCOMES: Record<StopReason, { status: FinalStatus; error: string }> = {
   cancel: { status: 'cancelled', error: 'cancelled' },
   interrupt: { status: 'interrupted', error: 'interrupted by a newer run' },
   rollback: { status: 'cancelled', error: 'rolled back' },
+  shutdown: { status: 'failed', error: 'engine stopped' },
 };
 
 function outcomeOf(
   last: BaseEvent | undefined,
   aborted: boolean,
-  cancelled: CancelMode | undefined,
+  stopped: StopReason | undefined,
 ): { status: FinalStatus; error?: string } {
   if (last?.type === EventType.RUN_FINISHED) return { status: 'succeeded' };
-  if (cancelled !== undefined) return CANCEL_OUTCOMES[cancelled];
+  if (stopped !== undefined) return STOP_OUTCOMES[stopped];
   if (aborted) return { status: 'cancelled' };
   // The RUN_ERROR's message is what the client was shown already; nothing more is kept.
   const message = (last as { message?: unknown } | undefined)?.message;
@@ -124,9 +125,9 @@ export function recordRun(store: RunStore, runId: string, log: Logger): Recorded
     },
     // The terminal event is stored before the row says the run is over: a follower that sees the final
     // status has every event to read.
-    finish: async (aborted, cancelled) => {
+    finish: async (aborted, stopped) => {
       await events.flush();
-      await finishRun(pool, run, { ...outcomeOf(last, aborted, cancelled), usage: usage.total() }).catch(
+      await finishRun(pool, run, { ...outcomeOf(last, aborted, stopped), usage: usage.total() }).catch(
         (error: unknown) => log.error({ err: error }, 'could not record how the run ended'),
       );
     },

@@ -10,7 +10,7 @@ import type pg from 'pg';
 import type { DatabaseError } from 'pg';
 import type { Queryable } from '../threads/thread-store.js';
 import { sseData } from './event-stream.js';
-import { type CancelMode, type NewRun, RUN_EVENTS_CHANNEL, type RunConflict, runIdentity } from './run-records.js';
+import { type NewRun, RUN_EVENTS_CHANNEL, type RunConflict, runIdentity, type StopReason } from './run-records.js';
 
 /** A run to queue: a new run's row without an owner yet, and the input it starts with. */
 export type QueuedRun = Omit<NewRun, 'owner' | 'leaseMs'> & { input: RunAgentInput };
@@ -130,8 +130,9 @@ export async function claimNextRun(
 }
 
 /** The RUN_ERROR a cancelled run ends with, live and in its log. */
-export function cancellationEvent(mode: CancelMode): { type: EventType.RUN_ERROR; message: string; code: string } {
+export function cancellationEvent(mode: StopReason): { type: EventType.RUN_ERROR; message: string; code: string } {
   const events = {
+    shutdown: { message: 'The engine stopped before the run finished.', code: 'engine_stopped' },
     cancel: { message: 'The run was cancelled.', code: 'cancelled' },
     interrupt: { message: 'A newer run on this thread interrupted this one.', code: 'interrupted' },
     rollback: { message: 'A newer run on this thread rolled this one back.', code: 'rolled_back' },

@@ -16,13 +16,16 @@ import { type ClaimedRun, claimNextRun } from './run-control-records.js';
 export const RUN_QUEUE_CONCURRENCY_DEFAULT = 16;
 export const RUN_QUEUE_POLL_MS_DEFAULT = 1000;
 
-export type RunQueue = { wake: () => void; stop: () => Promise<void> };
+export type RunQueue = {
+  wake: () => void;
+  /** Claims no more runs. The runs going on are the replica's drain's to end (active-runs.ts). */
+  stop: () => Promise<void>;
+};
 
 async function executeClaimed(
   store: RunStore,
   { runtime, toolset }: { runtime: AgentRuntime; toolset: McpToolset },
   claimed: ClaimedRun,
-  signal: AbortSignal,
   logger: Logger,
 ) {
   const log = logger.child({ run_id: claimed.id });
@@ -30,36 +33,28 @@ async function executeClaimed(
     claimed.issuer === null || claimed.subject === null
       ? undefined
       : { issuer: claimed.issuer, subject: claimed.subject };
+  // Stopped only through the replica's active runs: a cancel, or the drain at shutdown.
   const controller = new AbortController();
-  const stop = () => controller.abort();
-  signal.addEventListener('abort', stop, { once: true });
-  if (signal.aborted) controller.abort();
-  try {
-    const active = store.active.add(claimed.id, controller);
-    // A cancel asked for between the claim and here had no run to abort yet.
-    await store.active.checkCancels([claimed.id]);
-    const recorded = recordRun(store, claimed.id, log);
-    const thread = await continueAguiThread(store.pool, store.agentId, claimed.input, caller).catch(
-      (error: unknown) => {
-        log.warn({ err: error }, 'could not load the stored thread; running without it');
-        return undefined;
-      },
-    );
-    await driveRun({
-      runtime,
-      toolset,
-      input: thread?.input ?? claimed.input,
-      caller,
-      recorded,
-      signal: controller.signal,
-      active,
-      thread: thread === undefined ? undefined : { store, thread },
-      send: async () => undefined,
-      log,
-    });
-  } finally {
-    signal.removeEventListener('abort', stop);
-  }
+  const active = store.active.add(claimed.id, controller);
+  // A cancel asked for between the claim and here had no run to abort yet.
+  await store.active.checkCancels([claimed.id]);
+  const recorded = recordRun(store, claimed.id, log);
+  const thread = await continueAguiThread(store.pool, store.agentId, claimed.input, caller).catch((error: unknown) => {
+    log.warn({ err: error }, 'could not load the stored thread; running without it');
+    return undefined;
+  });
+  await driveRun({
+    runtime,
+    toolset,
+    input: thread?.input ?? claimed.input,
+    caller,
+    recorded,
+    signal: controller.signal,
+    active,
+    thread: thread === undefined ? undefined : { store, thread },
+    send: async () => undefined,
+    log,
+  });
 }
 
 export function startRunQueue(options: {
@@ -79,7 +74,7 @@ export function startRunQueue(options: {
 
   const start = (snapshot: AgentSnapshot, runtime: AgentRuntime, claimed: ClaimedRun) => {
     const release = snapshot.lease();
-    const run = executeClaimed(store, { runtime, toolset: snapshot.toolset }, claimed, stopping.signal, log)
+    const run = executeClaimed(store, { runtime, toolset: snapshot.toolset }, claimed, log)
       .catch((error: unknown) => log.error({ err: error, run_id: claimed.id }, 'the queued run failed'))
       .finally(() => {
         release();
@@ -120,12 +115,10 @@ export function startRunQueue(options: {
   wake();
   return {
     wake,
-    // A run still going is aborted (it ends cancelled): a graceful stop does not wait out a long run.
     stop: async () => {
       clearInterval(timer);
       stopping.abort();
       await claiming;
-      await Promise.all([...inFlight]);
     },
   };
 }

@@ -11,6 +11,8 @@ export type RunSource = 'stream' | 'background' | 'whatsapp';
 export type FinalStatus = 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
 /** How a requested cancel ends a run: cancelled, interrupted (messages kept) or rolled back (discarded). */
 export type CancelMode = 'cancel' | 'interrupt' | 'rollback';
+/** Why this replica stopped a run: a cancel asked for, or its own graceful shutdown. */
+export type StopReason = CancelMode | 'shutdown';
 export type RunStatus = 'pending' | 'running' | FinalStatus;
 
 export type NewRun = {
