@@ -31,7 +31,7 @@ beforeAll(async () => {
   const workspace = await makeWorkspace(database.prisma);
   const agent = await makeAgent(database.prisma, workspace.id);
   const row = { agentId: agent.id, workspaceId: workspace.id };
-  await writeConfigRow(database.prisma, row, 1, makeCustomEngineConfig('gated-agent.js:createGatedAgent', row));
+  await writeConfigRow(database.prisma, row, 1, makeCustomEngineConfig('slow-agent.js:createSlowAgent', row));
   engine = await startServingEngineProcess(
     { ...(await engineCredentialsFor(database, agent.id)), ENGINE_AGENTS_DIR: FIXTURES },
     processes,
@@ -44,11 +44,11 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** A gate file not there yet, and the user message that makes the agent stream around it. */
+/** A gate file not there yet, and the user message that makes the slow agent stream `before` deltas, wait for it, then `after` more. */
 async function gatedMessage(before: number, after: number): Promise<{ message: Message; open: () => Promise<void> }> {
   const gateFile = path.join(await mkdtemp(path.join(tmpdir(), 'gate-')), 'open');
   return {
-    message: { id: randomUUID(), role: 'user', content: `${before} ${gateFile} ${after}` },
+    message: { id: randomUUID(), role: 'user', content: `${before + after} 0 ${gateFile} ${before}` },
     open: () => writeFile(gateFile, ''),
   };
 }
