@@ -15,16 +15,21 @@ export type EngineRunsResult = {
 const runBody = (content: string) => JSON.stringify(makeRunAgentInput(content));
 
 /** Milliseconds from sending a run until the first bytes of its event stream arrive. */
-async function timeToFirstEvent(url: string, headers: Record<string, string>, signal?: AbortSignal) {
+export async function timeToFirstEvent(
+  url: string,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+  body = runBody('How fast is the first event?'),
+) {
   const startedAt = performance.now();
-  const response = await fetch(url, { method: 'POST', headers, body: runBody('How fast is the first event?'), signal });
+  const response = await fetch(url, { method: 'POST', headers, body, signal });
   const reader = response.body?.getReader();
   if (!reader || response.status !== 200) throw new Error(`run answered ${response.status}`);
   await reader.read();
   return { elapsed: performance.now() - startedAt, reader };
 }
 
-async function inBatches(total: number, concurrency: number, task: () => Promise<void>): Promise<void> {
+export async function inBatches(total: number, concurrency: number, task: () => Promise<void>): Promise<void> {
   let started = 0;
   const worker = async () => {
     while (started < total) {

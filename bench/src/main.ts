@@ -9,6 +9,7 @@ import { benchConfigPropagation } from './config-propagation.js';
 import { benchEngineRuns } from './engine-runs.js';
 import { benchManagerRead } from './manager-read.js';
 import { benchResourceFanout } from './resource-fanout.js';
+import { benchRunRecords } from './run-records.js';
 import { startService } from './service-process.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
@@ -90,6 +91,37 @@ async function main(): Promise<void> {
     );
     console.log(
       `   ${runs.streams.open} concurrent open streams: peak RSS ${round(runs.streams.peakRssMiB)} MiB (idle ${round(runs.streams.idleRssMiB)} MiB; target < 400 MB)`,
+    );
+
+    const records = await benchRunRecords({
+      managerUrl: manager.url,
+      durationSeconds: DURATION_SECONDS,
+      streams: 1000,
+    });
+    const { on, off } = records.eventLog;
+    const percent = (logged: number, unlogged: number) => `${(((logged - unlogged) / unlogged) * 100).toFixed(1)} %`;
+    console.log(
+      `\n5. POST /agent/run, runs stored (database mode) vs not (config file), same agent and token; medians of ${records.eventLog.rounds} interleaved rounds`,
+    );
+    console.log(
+      `   runs/s (20 connections):   on ${round(on.runsPerSecond)}, off ${round(off.runsPerSecond)} (${percent(on.runsPerSecond, off.runsPerSecond)}; target within 10 %)`,
+    );
+    console.log(
+      `   time to first event, p50:  on ${round(on.firstEventP50Ms)} ms, off ${round(off.firstEventP50Ms)} ms (${percent(on.firstEventP50Ms, off.firstEventP50Ms)})`,
+    );
+    console.log(
+      `   time to first event, p99:  on ${round(on.firstEventP99Ms)} ms, off ${round(off.firstEventP99Ms)} ms (${percent(on.firstEventP99Ms, off.firstEventP99Ms)})`,
+    );
+    console.log('\n6. GET /agent/runs/{id}/stream');
+    console.log(
+      `   rejoin of a finished run, request to first replayed event (${records.rejoin.rejoins}, one at a time): p50 ${round(records.rejoin.p50Ms)} ms, p99 ${round(records.rejoin.p99Ms)} ms`,
+    );
+    const { streams } = records;
+    console.log(
+      `   ${streams.streams} concurrent rejoined streams (${streams.runs} running runs): RSS ${round(streams.openRssMiB)} MiB while open, peak ${round(streams.peakRssMiB)} MiB (idle ${round(streams.idleRssMiB)} MiB; target < 400 MB)`,
+    );
+    console.log(
+      `   first replayed event while the ${streams.streams} open at once: p50 ${round(streams.firstEventP50Ms)} ms, p99 ${round(streams.firstEventP99Ms)} ms`,
     );
   } finally {
     await manager.stop();

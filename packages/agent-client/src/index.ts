@@ -1,0 +1,1 @@
+export { ResumableHttpAgent } from './resumable-http-agent.js';
