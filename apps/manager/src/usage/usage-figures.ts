@@ -48,16 +48,8 @@ const tokens = (field: 'input_tokens' | 'output_tokens') =>
   Prisma.sql`CASE WHEN jsonb_typeof(r.usage -> ${field}) = 'number' THEN (r.usage ->> ${field})::numeric END`;
 
 function toFigures(row: FiguresRow): TUsageFigures {
-  return {
-    runs: row.runs,
-    errors: row.errors,
-    duration_p50_ms: row.duration_p50_ms,
-    duration_p95_ms: row.duration_p95_ms,
-    input_tokens: row.input_tokens,
-    output_tokens: row.output_tokens,
-    cost_usd: row.cost_usd,
-    unpriced_runs: row.unpriced_runs,
-  };
+  const { by_bucket, by_agent, bucket_start, agent_id, name, ...figures } = row;
+  return figures;
 }
 
 export async function readUsageFigures(

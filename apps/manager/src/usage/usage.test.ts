@@ -238,6 +238,8 @@ describe('GET /agents/{id}/usage', () => {
       '?from=2026-04-01T00:00:00Z&to=2026-04-01T00:00:00Z',
       '?from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:01Z&bucket=hour',
       '?from=2025-01-01T00:00:00Z&to=2026-04-01T00:00:00Z&bucket=day',
+      '?from=0000-01-01T00:00:00Z&to=0000-01-02T00:00:00Z',
+      '?to=0000-01-15T00:00:00Z',
     ]) {
       expectProblemShape(await agentUsage(owner, query), 400);
       expectProblemShape(await workspaceUsage(owner, query), 400);
