@@ -31,6 +31,7 @@ import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from './resources/resource-kin
 import { addResourceRoutes } from './resources/resource-routes.js';
 import { SigningKeys } from './tokens/signing-keys.js';
 import { addAgentTokenRoute, wellKnownRouter } from './tokens/token-routes.js';
+import { addUsageRoutes } from './usage/usage-routes.js';
 import { requireHeaderWorkspace, requirePathWorkspace } from './workspaces/require-workspace.js';
 import { addWorkspaceRoutes } from './workspaces/workspace-routes.js';
 
@@ -123,6 +124,7 @@ export function createManagerApp({
   addAgentRoutes(api, resources);
   addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });
   addAgentRunRoutes(api, { db });
+  addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);
   app.use(wellKnownRouter(tokens));

@@ -11,6 +11,7 @@ import {
 } from '@agentplane/server-kit';
 import { z } from 'zod';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
+import { DEFAULT_MODEL_PRICES_FILE, loadModelPrices, type ModelPrices } from './usage/model-prices.js';
 
 const ZBooleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
 const ZCommaList = z.string().transform((value) =>
@@ -87,6 +88,7 @@ const ZManagerEnv = z
     MCP_STDIO_CWD_ROOT: z.string().regex(/^\//, 'must be an absolute path').optional(),
     MODEL_API_KEY_ENVS: ZModelApiKeyEnvsSetting.optional(),
     EGRESS_ALLOW: ZEgressAllowList.optional(),
+    MODEL_PRICES_FILE: z.string().min(1).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -168,6 +170,8 @@ export type ManagerConfig = {
   operatorPolicy: OperatorPolicy;
   /** Literal addresses tenant URLs may name besides global unicast ones (EGRESS_ALLOW). */
   egressAllow: EgressAllowList;
+  /** USD per million tokens by "<provider>/<name>" (MODEL_PRICES_FILE, else the shipped defaults). */
+  modelPrices: ModelPrices;
 };
 
 export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): ManagerConfig {
@@ -215,5 +219,6 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
       modelApiKeyEnvs: parsed.MODEL_API_KEY_ENVS ?? [],
     },
     egressAllow: parsed.EGRESS_ALLOW ?? NO_EGRESS_ALLOWED,
+    modelPrices: loadModelPrices(parsed.MODEL_PRICES_FILE ?? DEFAULT_MODEL_PRICES_FILE),
   };
 }

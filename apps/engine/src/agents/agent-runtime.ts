@@ -20,8 +20,8 @@ export type AgentToolbox = {
   call: (name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolOutcome>;
 };
 
-/** Tokens one model call used, as the provider counted them. */
-export type TokenUsage = { inputTokens: number; outputTokens: number };
+/** Tokens one model call used, as the provider counted them, and the model ("<provider>/<name>") when known: the manager prices it. */
+export type TokenUsage = { inputTokens: number; outputTokens: number; model?: string };
 
 export type AgentRunRequest = {
   input: RunAgentInput;

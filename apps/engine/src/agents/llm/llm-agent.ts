@@ -11,7 +11,13 @@ import type { ChatMessage, ChatModel } from './chat-model.js';
 import { type ModelTurn, streamModelTurn, type TurnToolCall } from './stream-model-turn.js';
 import { toChatMessages, toChatTool } from './to-chat-messages.js';
 
-export type LlmAgentOptions = { model: ChatModel; instructions: string | undefined; maxSteps: number };
+export type LlmAgentOptions = {
+  model: ChatModel;
+  /** "<provider>/<name>" of the agent's model config, reported with each call's usage. */
+  modelId: string;
+  instructions: string | undefined;
+  maxSteps: number;
+};
 
 function toAssistantMessage(turn: ModelTurn): ChatMessage {
   return {
@@ -60,7 +66,7 @@ async function* runLlmAgent(request: AgentRunRequest, options: LlmAgentOptions):
 
   for (let step = 1; step <= options.maxSteps; step++) {
     const turn = yield* streamModelTurn(options.model.stream({ messages, tools, signal }));
-    if (turn.usage !== undefined) request.reportUsage?.(turn.usage);
+    if (turn.usage !== undefined) request.reportUsage?.({ ...turn.usage, model: options.modelId });
     messages.push(toAssistantMessage(turn));
     if (turn.toolCalls.length === 0) {
       yield { type: EventType.RUN_FINISHED, threadId, runId };

@@ -2,6 +2,9 @@
 //   "hello"                       → "You said: hello", streamed word by word
 //   "call <tool> {json args}"     → a call of that tool (its full name, or the part after "<server>__")
 //   a tool result as last message → "The tool answered: <result>"
+// Its usage is as deterministic, so a scripted workload has exact expected figures: input tokens are
+// the whitespace-separated words of the text of every message it was given (tool definitions and
+// tool-call arguments not counted), output tokens the deltas it streamed (a word each, 1 for a tool call).
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ChatModel, ChatTool, ModelDelta } from './chat-model.js';
 
@@ -11,6 +14,10 @@ function joinText(message: ChatMessage | undefined): string {
   const content = message?.content;
   if (typeof content === 'string') return content;
   return (content ?? []).map((part) => ('text' in part ? part.text : '')).join('');
+}
+
+function countWords(messages: ChatMessage[]): number {
+  return messages.reduce((sum, message) => sum + (joinText(message).match(/\S+/g)?.length ?? 0), 0);
 }
 
 function* streamWords(text: string): Generator<ModelDelta> {
@@ -48,10 +55,13 @@ function* answer(messages: ChatMessage[], tools: ChatTool[]): Generator<ModelDel
 export function createMockChatModel(): ChatModel {
   return {
     async *stream({ messages, tools, signal }) {
+      let outputTokens = 0;
       for (const delta of answer(messages, tools)) {
         signal.throwIfAborted();
+        outputTokens++;
         yield delta;
       }
+      yield { type: 'usage', inputTokens: countWords(messages), outputTokens };
     },
   };
 }
