@@ -24,12 +24,14 @@ function parseLabels(text: string, line: string): Record<string, string> {
   return labels;
 }
 
+// As Prometheus reads values (Go's ParseFloat): NaN and Inf in any case (prom-client writes `Nan`).
 function parseValue(text: string, line: string): number {
-  if (text === '+Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  const value = Number(text);
-  if (text !== 'NaN' && Number.isNaN(value)) throw new Error(`bad value in: ${line}`);
-  return value;
+  const special = text.toLowerCase();
+  if (special === 'nan') return Number.NaN;
+  if (special === '+inf' || special === 'inf') return Number.POSITIVE_INFINITY;
+  if (special === '-inf') return Number.NEGATIVE_INFINITY;
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) throw new Error(`bad value in: ${line}`);
+  return Number(text);
 }
 
 export function parsePrometheusText(text: string): PrometheusSample[] {
