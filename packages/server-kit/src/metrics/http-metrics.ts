@@ -31,7 +31,15 @@ export function measureHttpRequests(registry: Registry): RequestHandler {
         if (value?.path !== undefined) route = `${req.baseUrl}${String(value.path)}`;
       },
     });
-    res.once('close', () => end({ method: req.method, route, status: String(res.statusCode) }));
+    // 'finish' comes before the client can read the end of the response; 'close' alone for a client
+    // that left mid-response (an SSE stream it dropped).
+    let timed = false;
+    const done = () => {
+      if (!timed) end({ method: req.method, route, status: String(res.statusCode) });
+      timed = true;
+    };
+    res.once('finish', done);
+    res.once('close', done);
     next();
   };
 }
