@@ -5,6 +5,7 @@ import { HttpAgent } from '@ag-ui/client';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import {
   type FakeOpenAiServer,
+  makeRunAgentInput,
   type PrometheusSample,
   sampleValue,
   scrapeMetrics,
@@ -77,6 +78,33 @@ describe('engine metrics', () => {
     expect(sampleValue(after, 'agentplane_runs_active', { source: 'stream' })).toBe(0);
     expect(sampleValue(after, 'agentplane_streams_open', { kind: 'live' })).toBe(0);
     expect(after.some((sample) => sample.labels.route?.includes(agentId))).toBe(false);
+  });
+
+  it('count a background run under its source, and time its rejoin stream by route', async () => {
+    model.script({ text: ['later'], usage: { prompt_tokens: 5, completion_tokens: 2 } });
+    const before = await scrapeMetrics(metricsUrl);
+    const input = makeRunAgentInput('hi');
+    const queued = await fetch(`${engine.url}/agent/runs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    expect(queued.status).toBe(202);
+    const finished = { source: 'background', outcome: 'succeeded' };
+    await waitUntil(
+      async () => moved(before, await scrapeMetrics(metricsUrl), 'agentplane_runs_finished_total', finished) === 1,
+      { what: 'the background run to be counted as finished' },
+    );
+    const after = await scrapeMetrics(metricsUrl);
+    expect(moved(before, after, 'agentplane_runs_started_total', { source: 'background' })).toBe(1);
+    expect(moved(before, after, 'agentplane_model_input_tokens_total')).toBe(5);
+    const rejoin = await fetch(`${engine.url}/agent/runs/${input.runId}/stream`);
+    expect(rejoin.status).toBe(200);
+    await rejoin.text();
+    const rejoined = await scrapeMetrics(metricsUrl);
+    const route = { method: 'GET', route: '/agent/runs/:runId/stream', status: '200' };
+    expect(moved(after, rejoined, 'agentplane_http_request_duration_seconds_count', route)).toBe(1);
+    expect(sampleValue(rejoined, 'agentplane_streams_open', { kind: 'rejoin' })).toBe(0);
   });
 
   it('time each MCP tool call by server and tool', async () => {
