@@ -1,6 +1,7 @@
 import {
   corsForAllowedOrigins,
   type Logger,
+  measureHttpRequests,
   notFoundHandler,
   problemHandler,
   requestLogger,
@@ -9,6 +10,7 @@ import express, { type Express } from 'express';
 import type { ConfigHolder } from './config-source/config-holder.js';
 import { healthRouter } from './health/health-router.js';
 import { infoRouter } from './info/info-router.js';
+import type { EngineMetrics } from './metrics/engine-metrics.js';
 import type { RunStore } from './runs/recorded-run.js';
 import { runRouter } from './runs/run-router.js';
 import { threadRouter } from './threads/thread-router.js';
@@ -18,6 +20,8 @@ export type EngineDependencies = {
   logger: Logger;
   /** The current config and the state of its source; the app only reads it. */
   holder: ConfigHolder;
+  /** Where the engine's figures are counted; served by the metrics listener when METRICS_PORT is set. */
+  metrics: EngineMetrics;
   /** Interval of SSE keepalive comments (15 s unless a test needs it shorter). */
   keepaliveMs?: number;
   /** Database mode only: the WhatsApp queue and conversation threads (pool) and the worker to wake. */
@@ -32,6 +36,7 @@ export type EngineDependencies = {
 export function createEngineApp({
   logger,
   holder,
+  metrics,
   keepaliveMs,
   store,
   runs,
@@ -39,6 +44,7 @@ export function createEngineApp({
 }: EngineDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(measureHttpRequests(metrics.registry));
   // Meta's verify handshake carries the integration's verify token in the query string.
   app.use(requestLogger(logger, { secretQueryParams: [WHATSAPP_VERIFY_TOKEN_PARAM] }));
   // A browser frontend on an allowed origin streams with a manager-minted bearer token: no cookies,
@@ -56,6 +62,7 @@ export function createEngineApp({
   app.use(infoRouter(holder));
   app.use(
     runRouter(holder, {
+      metrics,
       ...(keepaliveMs === undefined ? {} : { keepaliveMs }),
       ...(runs === undefined ? {} : { store: runs }),
     }),

@@ -39,6 +39,17 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_MANAGER_ISSUER: 'ftp://x' })).toThrow(/ENGINE_MANAGER_ISSUER/);
   });
 
+  it('serves no metrics unless METRICS_PORT is set, and then on loopback unless METRICS_HOST says otherwise', () => {
+    expect(loadEngineEnv(DATABASE).metrics).toBeUndefined();
+    expect(loadEngineEnv({ ...DATABASE, METRICS_PORT: '', METRICS_HOST: '' }).metrics).toBeUndefined();
+    expect(loadEngineEnv({ ...DATABASE, METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(loadEngineEnv({ ...DATABASE, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({
+      port: 9464,
+      host: '0.0.0.0',
+    });
+    expect(() => loadEngineEnv({ ...DATABASE, METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
+
   it('reads file mode, which needs no database', () => {
     expect(loadEngineEnv({ ENGINE_CONFIG_FILE: 'agent.yaml' }).source).toEqual({ kind: 'file', path: 'agent.yaml' });
   });

@@ -11,8 +11,11 @@ import { isSecretKey } from '@agentplane/db/secrets';
 import {
   ConfigError,
   type EgressAllowList,
+  METRICS_ENV_FIELDS,
+  type MetricsSettings,
   NO_EGRESS_ALLOWED,
   parseEnv,
+  readMetricsSettings,
   ZEgressAllowList,
   ZLogLevel,
   ZPort,
@@ -35,6 +38,7 @@ const ZEngineEnv = z.object({
   PORT: ZPort.default(8001),
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: ZLogLevel,
+  ...METRICS_ENV_FIELDS,
   AGENT_ID: z.uuid('must be the UUID of the agent this engine runs').optional(),
   DATABASE_URL: z
     .string()
@@ -146,6 +150,8 @@ export type EngineEnv = {
   port: number;
   host: string;
   logLevel: string;
+  /** The /metrics listener (METRICS_PORT, METRICS_HOST); undefined: no metrics are served. */
+  metrics: MetricsSettings;
   source: ConfigSourceSettings;
   /** True only when ENGINE_AUTH=disabled: runs are then served without a token when no OIDC config exists. */
   authDisabled: boolean;
@@ -234,6 +240,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     port: parsed.PORT,
     host: parsed.HOST,
     logLevel: parsed.LOG_LEVEL,
+    metrics: readMetricsSettings(parsed),
     source: readSource(parsed),
     authDisabled: parsed.ENGINE_AUTH === 'disabled',
     oidcFallback: readOidcFallback(parsed),

@@ -1,7 +1,14 @@
 // Wires the environment to a running engine: config source, snapshot builder, app, listener.
 import { randomUUID } from 'node:crypto';
 import { ZUuid } from '@agentplane/contracts';
-import { ConfigError, type Logger, type RunningServer, serve } from '@agentplane/server-kit';
+import {
+  ConfigError,
+  type Logger,
+  type MetricsListener,
+  type RunningServer,
+  serve,
+  startMetricsListener,
+} from '@agentplane/server-kit';
 import pg from 'pg';
 import { createEngineApp } from './app.js';
 import { createJwksResolver } from './auth/jwks-resolver.js';
@@ -12,6 +19,9 @@ import { FILE_CONFIG_VERSION, readConfigFile } from './config-source/read-config
 import { verifyEngineRole } from './config-source/verify-engine-role.js';
 import { createEgressPolicy } from './egress/egress-policy.js';
 import type { EngineEnv } from './env.js';
+import { measureConfig } from './metrics/config-metrics.js';
+import { createEngineMetrics } from './metrics/engine-metrics.js';
+import { measureWhatsAppQueue } from './metrics/whatsapp-queue-metrics.js';
 import type { Pruner } from './retention/prune-in-batches.js';
 import { createActiveRuns } from './runs/active-runs.js';
 import type { RunStore } from './runs/recorded-run.js';
@@ -29,10 +39,15 @@ export type StartEngineOptions = {
   keepaliveMs?: number;
 };
 
-export type RunningEngine = RunningServer & { holder: ConfigHolder };
+export type RunningEngine = RunningServer & {
+  holder: ConfigHolder;
+  /** The /metrics URL, when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
+};
 
 export async function startEngine(env: EngineEnv, options: StartEngineOptions): Promise<RunningEngine> {
   const { logger } = options;
+  const metrics = createEngineMetrics();
   const egress = createEgressPolicy({
     allow: env.egressAllow,
     onRefused: ({ host, address, range }) =>
@@ -58,10 +73,12 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
         agentsDir: env.agentsDir,
         databaseUrl: env.databaseUrl,
         logger,
+        toolCalls: metrics.toolCalls,
       }),
     logger,
     db: env.source.kind === 'database' ? 'unreachable' : 'not_used',
   });
+  measureConfig(metrics.registry, holder);
 
   let source: ConfigSource | undefined;
   // Where the WhatsApp queue and conversation threads live: the agent's own role, in file mode too
@@ -104,7 +121,8 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     const notifications = startRunNotifications({ databaseUrl: store.databaseUrl, agentId, logger });
     const active = createActiveRuns({ db: pool, agentId, owner, logger });
     notifications.onCancelNews((runId) => void active.checkCancels(runId === undefined ? undefined : [runId]));
-    const base = { pool, agentId, owner, leaseMs: env.runs.leaseMs, notifications, active };
+    const base = { pool, agentId, owner, leaseMs: env.runs.leaseMs, notifications, active, metrics };
+    measureWhatsAppQueue(metrics.registry, { pool, agentId, logger });
     queue = startRunQueue({
       store: base,
       source: holder,
@@ -131,11 +149,14 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   const app = createEngineApp({
     logger,
     holder,
+    metrics,
     corsOrigins: env.corsOrigins,
     ...(options.keepaliveMs === undefined ? {} : { keepaliveMs: options.keepaliveMs }),
     ...(pool === undefined || worker === undefined ? {} : { store: { pool, wake: worker.wake } }),
     ...(runs === undefined ? {} : { runs }),
   });
+  const metricsListener: MetricsListener | undefined =
+    env.metrics === undefined ? undefined : await startMetricsListener(metrics.registry, env.metrics, logger);
   const running = await serve(() => app, {
     port: env.port,
     host: env.host,
@@ -152,11 +173,11 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       await Promise.all([worker?.stop(), leases?.stop(), runs?.notifications.stop(), ...pruners.map((p) => p.stop())]);
       await source?.stop();
       await holder.close();
-      await Promise.all([pool?.end(), egress.close()]);
+      await Promise.all([pool?.end(), egress.close(), metricsListener?.close()]);
     },
   });
   if (env.source.kind === 'database') {
     source = startDbConfigSource({ ...env.source, holder, logger });
   }
-  return { ...running, holder };
+  return { ...running, holder, metricsUrl: metricsListener?.url };
 }

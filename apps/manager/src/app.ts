@@ -3,6 +3,7 @@ import { createAgentKeyring, createSecretBox, type Db } from '@agentplane/db';
 import {
   corsForAllowedOrigins,
   type Logger,
+  measureHttpRequests,
   notFoundHandler,
   problemHandler,
   refuseUnstorableInput,
@@ -26,6 +27,7 @@ import { checkReadiness, READINESS_REUSE_MS } from './health/readiness.js';
 import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
 import { requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/security.js';
 import { addInvitationRoutes } from './invitations/invitation-routes.js';
+import type { ManagerMetrics } from './metrics/manager-metrics.js';
 import { addOpenApiRoutes } from './openapi/openapi-routes.js';
 import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from './resources/resource-kinds.js';
 import { addResourceRoutes } from './resources/resource-routes.js';
@@ -40,6 +42,8 @@ export type ManagerDependencies = {
   db: Db;
   logger: Logger;
   sessionStore?: PrismaSessionStore;
+  /** Set when METRICS_PORT is: requests and publishes are measured for the metrics listener. */
+  metrics?: ManagerMetrics;
   /** Milliseconds since the epoch; tests pass their own to decide when a cached answer expires. */
   now?: () => number;
 };
@@ -68,11 +72,13 @@ export function createManagerApp({
   db,
   logger,
   sessionStore,
+  metrics,
   now = Date.now,
 }: ManagerDependencies): ManagerApp {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy ?? false);
+  if (metrics !== undefined) app.use(measureHttpRequests(metrics.registry));
   app.use(requestLogger(logger));
   app.use(securityHeaders());
   app.use(
@@ -117,6 +123,7 @@ export function createManagerApp({
     egressAllow: config.egressAllow,
     agentKeys,
     engineRoles: { connectionLimit: config.engines.connectionLimit },
+    publishMetrics: metrics?.publish,
   };
   addResourceRoutes(api, resources, INTEGRATIONS);
   addResourceRoutes(api, resources, MCP_SERVERS);

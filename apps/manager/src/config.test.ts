@@ -5,6 +5,16 @@ import { loadManagerConfig } from './config.js';
 const base = { DATABASE_URL: 'postgresql://localhost/agentplane', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') };
 
 describe('loadManagerConfig', () => {
+  it('serves no metrics unless METRICS_PORT is set, and then on loopback unless METRICS_HOST says otherwise', () => {
+    expect(loadManagerConfig(base).metrics).toBeUndefined();
+    expect(loadManagerConfig({ ...base, METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(loadManagerConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({
+      port: 9464,
+      host: '10.0.0.5',
+    });
+    expect(() => loadManagerConfig({ ...base, METRICS_PORT: '-1' })).toThrow(/METRICS_PORT/);
+  });
+
   it('refuses to start in production without SESSION_SECRET', () => {
     expect(() => loadManagerConfig({ ...base, NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadManagerConfig({ ...base, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);

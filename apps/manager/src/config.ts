@@ -3,8 +3,11 @@ import { ZModelApiKeyEnvsSetting, ZStdioCommandsSetting } from '@agentplane/cont
 import { isSecretKey } from '@agentplane/db';
 import {
   type EgressAllowList,
+  METRICS_ENV_FIELDS,
+  type MetricsSettings,
   NO_EGRESS_ALLOWED,
   parseEnv,
+  readMetricsSettings,
   ZEgressAllowList,
   ZLogLevel,
   ZPort,
@@ -30,6 +33,7 @@ const ZManagerEnv = z
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL'),
     DATABASE_PREPARED_STATEMENTS: ZBooleanFlag.default(true),
     LOG_LEVEL: ZLogLevel,
+    ...METRICS_ENV_FIELDS,
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SESSION_SECRET_PREVIOUS: ZCommaList.optional(),
     COOKIE_SECURE: ZBooleanFlag.optional(),
@@ -124,6 +128,8 @@ export type ManagerConfig = {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** The /metrics listener (METRICS_PORT, METRICS_HOST); undefined: no metrics are served. */
+  metrics: MetricsSettings;
   databaseUrl: string;
   /** Off behind a pooler that cannot keep prepared statements (PgBouncer in transaction mode before 1.21). */
   preparedStatements: boolean;
@@ -180,6 +186,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     nodeEnv: parsed.NODE_ENV,
     port: parsed.PORT,
     host: parsed.HOST,
+    metrics: readMetricsSettings(parsed),
     databaseUrl: parsed.DATABASE_URL,
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS,
     logLevel: parsed.LOG_LEVEL,

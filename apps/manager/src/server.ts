@@ -7,6 +7,7 @@ import { loadManagerConfig } from './config.js';
 import { requireCreateRole } from './engine-roles/require-create-role.js';
 import { upgradeEngineRoles } from './engine-roles/upgrade-engine-roles.js';
 import { pruneExpiredInvitations } from './invitations/invitation-service.js';
+import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
 
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -44,10 +45,18 @@ async function main(): Promise<void> {
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 
+  const served = await serveManagerMetrics(config.metrics, logger);
   // With PORT=0 only the listening server knows the port the default issuer must name.
   const issuerFor = (port: number) => (config.issuerIsDefault ? `http://localhost:${port}` : config.issuer);
   await serve(
-    ({ port }) => createManagerApp({ config: { ...config, issuer: issuerFor(port) }, db, logger, sessionStore }),
+    ({ port }) =>
+      createManagerApp({
+        config: { ...config, issuer: issuerFor(port) },
+        db,
+        logger,
+        sessionStore,
+        metrics: served?.metrics,
+      }),
     {
       port: config.port,
       host: config.host,
@@ -55,6 +64,7 @@ async function main(): Promise<void> {
       handleSignals: true,
       onClose: async () => {
         clearInterval(prune);
+        await served?.listener.close();
         await db.$disconnect();
       },
     },

@@ -1,3 +1,4 @@
+export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 export { type AllowedOriginsOptions, corsForAllowedOrigins } from './allowed-origins.js';
 export { AppError, type AppErrorOptions, ERROR_STATUS, type ErrorCode, type FieldError } from './app-error.js';
 export {
@@ -12,6 +13,10 @@ export {
 export { ConfigError, parseEnv } from './env.js';
 export { ZLogLevel, ZPort } from './env-fields.js';
 export { createLogger, type Logger } from './logger.js';
+export { measureHttpRequests } from './metrics/http-metrics.js';
+export { METRICS_ENV_FIELDS, readMetricsSettings } from './metrics/metrics-env.js';
+export { type MetricsListener, type MetricsSettings, startMetricsListener } from './metrics/metrics-listener.js';
+export { createMetricsRegistry, METRIC_PREFIX } from './metrics/metrics-registry.js';
 export { notFoundHandler, problemHandler, sendProblem, toAppError } from './problem-handler.js';
 export { type RequestLoggerOptions, requestLogger } from './request-logger.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';

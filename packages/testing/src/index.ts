@@ -7,5 +7,6 @@ export {
   startFakeOpenAiServer,
 } from './fake-openai-server.js';
 export { listenOnLoopback } from './listen-on-loopback.js';
+export { type PrometheusSample, parsePrometheusText, sampleValue, scrapeMetrics } from './prometheus-text.js';
 export { makeRunAgentInput } from './run-agent-input.js';
 export { waitUntil } from './wait-until.js';

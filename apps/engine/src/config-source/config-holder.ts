@@ -17,6 +17,8 @@ export type ConfigHolder = SnapshotSource & {
   /** The newest config version that was rejected, while no newer one has been applied. */
   rejection: () => ConfigRejection | undefined;
   db: () => DbStatus;
+  /** When the served config last changed (applied, or removed with the agent), in epoch ms; undefined before the first. */
+  changedAt: () => number | undefined;
   setDb: (status: DbStatus) => void;
   apply: (raw: unknown, version: number) => Promise<ApplyResult>;
   /** The agent's row is gone: runs answer 503 from now on. */
@@ -36,6 +38,7 @@ export function createConfigHolder({ openSecret, buildSnapshot, logger, db }: Co
   let phase: ConfigPhase = 'loading';
   let dbStatus = db;
   let rejection: ConfigRejection | undefined;
+  let changedAt: number | undefined;
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -48,6 +51,7 @@ export function createConfigHolder({ openSecret, buildSnapshot, logger, db }: Co
   const swap = (next: AgentSnapshot | undefined) => {
     const previous = snapshot;
     snapshot = next;
+    changedAt = Date.now();
     phase = next === undefined ? 'deleted' : 'ready';
     void previous?.retire();
   };
@@ -89,6 +93,7 @@ export function createConfigHolder({ openSecret, buildSnapshot, logger, db }: Co
     phase: () => phase,
     rejection: () => rejection,
     db: () => dbStatus,
+    changedAt: () => changedAt,
     setDb: (status) => {
       if (status !== dbStatus) logger[status === 'ok' ? 'info' : 'warn']({ db: status }, 'database status changed');
       dbStatus = status;

@@ -9,6 +9,7 @@ import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.
 import type { AgentTool, AgentToolbox, ToolOutcome } from '../agents/agent-runtime.js';
 import { type EgressPolicy, isEgressRefusal } from '../egress/egress-policy.js';
 import { logFailure } from '../errors/log-failure.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import { describeToolResult } from './describe-tool-result.js';
 import { openMcpTransport } from './open-mcp-transport.js';
 import { checkStdioLaunch, StdioLaunchRefused, type StdioPolicy } from './stdio-policy.js';
@@ -74,7 +75,13 @@ async function closeConnection(connection: Connection, logger: Logger): Promise<
   });
 }
 
-export type McpToolsetOptions = { logger: Logger; stdio: StdioPolicy; egress: EgressPolicy };
+export type McpToolsetOptions = {
+  logger: Logger;
+  stdio: StdioPolicy;
+  egress: EgressPolicy;
+  /** Times each call that reaches its server (metrics/engine-metrics.ts). */
+  toolCalls?: EngineMetrics['toolCalls'];
+};
 
 // timeoutSeconds bounds each tool call. Connecting spawns a process or opens a session and lists every
 // tool, which for an npx- or uvx-started server on a cold or busy machine takes seconds: a short call
@@ -165,13 +172,17 @@ export async function connectMcpToolset(
     if (connection.client === undefined || connection.status.status !== 'connected') {
       return { text: `The tool "${name}" is unavailable: its MCP server is not connected.`, isError: true };
     }
+    // Labelled by the tool's name on its server, as the server lists it: bounded by the agent's config.
+    const timed = options.toolCalls?.startTimer({ mcp_server: connection.server.name, tool: mcpName });
     try {
       const result = await connection.client.callTool({ name: mcpName, arguments: args }, undefined, {
         signal,
         timeout: connection.server.timeoutSeconds * 1000,
       });
+      timed?.({ outcome: result.isError === true ? 'error' : 'ok' });
       return { text: describeToolResult(result), isError: result.isError === true };
     } catch (error) {
+      timed?.({ outcome: 'error' });
       if (signal.aborted) throw error;
       logger.warn({ err: error, tool: name }, 'MCP tool call failed');
       return { text: describeCallFailure(name, connection.server, error), isError: true };

@@ -5,6 +5,7 @@ import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
 import type { TokenUsage } from '../agents/agent-runtime.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import type { ActiveRuns } from './active-runs.js';
 import { sseData } from './event-stream.js';
@@ -32,6 +33,7 @@ export type RunStore = {
   active: ActiveRuns;
   /** Tells this replica's run queue (run-queue.ts) that a run may be ready to start. */
   wakeQueue: () => void;
+  metrics: EngineMetrics;
 };
 
 export type RecordedRun = {
@@ -60,7 +62,7 @@ const STOP_OUTCOMES: Record<StopReason, { status: FinalStatus; error: string }> 
   shutdown: { status: 'failed', error: 'engine stopped' },
 };
 
-function outcomeOf(
+export function outcomeOf(
   last: BaseEvent | undefined,
   aborted: boolean,
   stopped: StopReason | undefined,

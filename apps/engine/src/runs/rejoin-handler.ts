@@ -99,11 +99,13 @@ export function handleRejoin(store: RunStore, keepaliveMs?: number): RequestHand
     const gone = new AbortController();
     res.on('close', () => gone.abort());
     const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
+    const closed = store.metrics.openStream('rejoin');
     const caller = callerOf(res.locals.claims);
     try {
       await followRun({ store, runId, caller, after, stream, signal: gone.signal, log: req.log });
     } finally {
       stream.end();
+      closed();
     }
   };
 }

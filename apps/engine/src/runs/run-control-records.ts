@@ -10,7 +10,14 @@ import type pg from 'pg';
 import type { DatabaseError } from 'pg';
 import type { Queryable } from '../threads/thread-store.js';
 import { sseData } from './event-stream.js';
-import { type NewRun, RUN_EVENTS_CHANNEL, type RunConflict, runIdentity, type StopReason } from './run-records.js';
+import {
+  type NewRun,
+  RUN_EVENTS_CHANNEL,
+  type RunConflict,
+  type RunSource,
+  runIdentity,
+  type StopReason,
+} from './run-records.js';
 
 /** A run to queue: a new run's row without an owner yet, and the input it starts with. */
 export type QueuedRun = Omit<NewRun, 'owner' | 'leaseMs'> & { input: RunAgentInput };
@@ -90,6 +97,7 @@ export type ClaimedRun = {
   issuer: string | null;
   subject: string | null;
   input: RunAgentInput;
+  source: RunSource;
 };
 
 // The oldest waiting run whose thread is free and which is first in its thread's line. SKIP LOCKED lets
@@ -110,7 +118,7 @@ const CLAIM = `
   SET status = 'running', owner = $2, lease_expires_at = now() + $3::float8 * interval '1 millisecond',
       started_at = now(), input = NULL
   FROM next WHERE r.agent_id = next.agent_id AND r.id = next.id
-  RETURNING r.id, r.thread_key, r.issuer, r.subject, next.input`;
+  RETURNING r.id, r.thread_key, r.issuer, r.subject, r.source, next.input`;
 
 /** Claims the next run to start for this replica; undefined when none is ready (or a race lost it). */
 export async function claimNextRun(

@@ -7,11 +7,13 @@ import type { RunAgentInput } from '@ag-ui/core';
 import { AppError, type Logger } from '@agentplane/server-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
+import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { aguiThreadKey, continueAguiThread } from '../threads/agui-threads.js';
 import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
 import { driveRun } from './drive-run.js';
 import { openEventStream } from './event-stream.js';
+import { meterRun } from './metered-run.js';
 import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from './recorded-run.js';
 import { followRun } from './rejoin-handler.js';
 import { enqueueRun, requestCancel } from './run-control-records.js';
@@ -20,6 +22,7 @@ import type { RunConflict } from './run-records.js';
 
 export type RunOptions = {
   keepaliveMs?: number;
+  metrics: EngineMetrics;
   /** Database mode: threads are stored and continued (threads/agui-threads.ts), runs are records. */
   store?: RunStore;
 };
@@ -71,11 +74,13 @@ async function queueAndFollow(req: Request, res: Response, store: RunStore, requ
     }
   });
   const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
+  const closed = store.metrics.openStream('live');
   try {
     await followRun({ store, runId, caller, after: 0, stream, signal: gone.signal, log: req.log });
     followed = !gone.signal.aborted;
   } finally {
     stream.end();
+    closed();
   }
 }
 
@@ -96,7 +101,7 @@ async function recordStreamRun(
   return started ?? unrecordedRun(input.runId);
 }
 
-export function handleRun({ keepaliveMs, store }: RunOptions): RequestHandler {
+export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestHandler {
   return async (req, res) => {
     const { runtime, loadFailure, toolset, config } = getSnapshot(res);
     // The agent's module did not load (the log says why); the next config version loads it afresh.
@@ -118,8 +123,11 @@ export function handleRun({ keepaliveMs, store }: RunOptions): RequestHandler {
     const input = thread?.input ?? request.input;
     const log = req.log.child({ thread_id: input.threadId, run_id: input.runId });
     const threadKey = thread?.key ?? aguiThreadKey(agentId, caller, input.threadId);
-    const recorded =
-      store === undefined ? unrecordedRun(input.runId) : await recordStreamRun(store, input, threadKey, caller, log);
+    const recorded = meterRun(
+      store === undefined ? unrecordedRun(input.runId) : await recordStreamRun(store, input, threadKey, caller, log),
+      metrics.runs,
+      'stream',
+    );
 
     // The client going away aborts the model call and any MCP call through this signal, unless the
     // client asked the run to go on (it can rejoin the stream then). A cancel asked for on any replica
@@ -128,6 +136,7 @@ export function handleRun({ keepaliveMs, store }: RunOptions): RequestHandler {
     if (request.onDisconnect === 'cancel') res.on('close', () => abort.abort());
     const active = store?.active.add(input.runId, abort);
     const stream = openEventStream(req, res, keepaliveMs);
+    const closed = metrics.openStream('live');
     try {
       await driveRun({
         runtime,
@@ -143,6 +152,7 @@ export function handleRun({ keepaliveMs, store }: RunOptions): RequestHandler {
       });
     } finally {
       stream.end();
+      closed();
     }
   };
 }

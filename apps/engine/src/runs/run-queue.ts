@@ -10,6 +10,7 @@ import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import type { SnapshotSource } from '../snapshot/use-snapshot.js';
 import { continueAguiThread } from '../threads/agui-threads.js';
 import { driveRun } from './drive-run.js';
+import { meterRun } from './metered-run.js';
 import { type RunStore, recordRun } from './recorded-run.js';
 import { type ClaimedRun, claimNextRun } from './run-control-records.js';
 
@@ -38,7 +39,7 @@ async function executeClaimed(
   const active = store.active.add(claimed.id, controller);
   // A cancel asked for between the claim and here had no run to abort yet.
   await store.active.checkCancels([claimed.id]);
-  const recorded = recordRun(store, claimed.id, log);
+  const recorded = meterRun(recordRun(store, claimed.id, log), store.metrics.runs, claimed.source);
   const thread = await continueAguiThread(store.pool, store.agentId, claimed.input, caller).catch((error: unknown) => {
     log.warn({ err: error }, 'could not load the stored thread; running without it');
     return undefined;

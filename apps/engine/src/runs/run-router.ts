@@ -6,7 +6,7 @@ import { handleRejoin, handleRunRecord } from './rejoin-handler.js';
 import { handleBackgroundRun, handleCancel } from './run-control-handler.js';
 import { handleRun, type RunOptions } from './run-handler.js';
 
-export function runRouter(source: SnapshotSource, options: RunOptions = {}): Router {
+export function runRouter(source: SnapshotSource, options: RunOptions): Router {
   const router = Router();
   // Authentication comes before the body is even read.
   const readBody = express.json({ limit: '1mb' });

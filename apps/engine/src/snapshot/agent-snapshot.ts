@@ -10,7 +10,7 @@ import { type Authenticator, createAuthenticator } from '../auth/authenticator.j
 import type { JwksResolvers } from '../auth/jwks-resolver.js';
 import { managerTokenSettings } from '../auth/manager-tokens.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
-import { connectMcpToolset, type McpToolset } from '../mcp/mcp-toolset.js';
+import { connectMcpToolset, type McpToolset, type McpToolsetOptions } from '../mcp/mcp-toolset.js';
 import type { StdioPolicy } from '../mcp/stdio-policy.js';
 
 export type AgentSnapshot = {
@@ -42,6 +42,7 @@ export type SnapshotDependencies = {
   /** LangGraph thread memory is kept here when set. */
   databaseUrl: string | undefined;
   logger: Logger;
+  toolCalls?: McpToolsetOptions['toolCalls'];
 };
 
 export async function createAgentSnapshot(
@@ -59,7 +60,12 @@ export async function createAgentSnapshot(
     logger,
   });
   // Tools first: agent modules may ask for them (getMcpTools) while they load.
-  const toolset = await connectMcpToolset(config.mcp_servers, { logger, stdio: deps.stdio, egress: deps.egress });
+  const toolset = await connectMcpToolset(config.mcp_servers, {
+    logger,
+    stdio: deps.stdio,
+    egress: deps.egress,
+    ...(deps.toolCalls === undefined ? {} : { toolCalls: deps.toolCalls }),
+  });
   const choice = await createAgentRuntime(config, {
     models: deps.models,
     logger,

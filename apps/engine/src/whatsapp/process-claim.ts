@@ -9,6 +9,7 @@ import type { TEngineIntegration } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
 import type { WhatsAppSettings } from '../env.js';
+import { meterRun } from '../runs/metered-run.js';
 import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from '../runs/recorded-run.js';
 import { runToCompletion } from '../runs/run-to-completion.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
@@ -84,7 +85,7 @@ async function recordRun(context: ClaimContext, input: RunAgentInput): Promise<R
     context.log,
   );
   if (typeof recorded === 'string') throw new RetryableError(`the run could not be recorded (${recorded})`);
-  return recorded;
+  return meterRun(recorded, context.runs.metrics.runs, 'whatsapp');
 }
 
 /** Runs the agent on the sender's thread and stores its answer with the turn, in one transaction. */

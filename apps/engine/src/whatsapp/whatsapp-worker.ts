@@ -85,7 +85,10 @@ export function startWhatsAppWorker({
       const release = snapshot.lease();
       try {
         const context = { pool, agentId, settings, runs, signal: stopping.signal, log: messageLog };
-        await recordOutcome(pool, claim, await processClaim(context, claim, snapshot), messageLog);
+        const outcome = await processClaim(context, claim, snapshot);
+        if ((await recordOutcome(pool, claim, outcome, messageLog)) && outcome.kind === 'retry') {
+          runs?.metrics.whatsappRetries.inc();
+        }
       } catch (error) {
         // The database failed while recording the outcome: the lease runs out and the message comes back.
         messageLog.error({ err: error }, 'could not record a WhatsApp message outcome');

@@ -21,6 +21,7 @@ import {
 } from '@agentplane/db';
 import { AppError, type EgressAllowList } from '@agentplane/server-kit';
 import { refusePrivateUrls, type TenantUrl } from '../egress/refuse-private-urls.js';
+import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import { checkAgentAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import { readAgentsWithResources } from '../publishing/read-agents-with-resources.js';
@@ -36,6 +37,7 @@ export type AgentContext = {
   egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
   engineRoles: EngineRoleSettings;
+  publishMetrics?: PublishMetrics | undefined;
   workspaceId: string;
   /** How responses show secrets, in the agent's config and in its engine_config: to the caller's role, or as asked. */
   secrets: SecretsView;
@@ -147,7 +149,12 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<str
   try {
     return await inTransaction(ctx.db, async (tx) => {
       const agentId = await write(tx);
-      const published = await publishEngineConfigs(tx, { agentIds: [agentId], box: ctx.box, agentKeys: ctx.agentKeys });
+      const published = await publishEngineConfigs(tx, {
+        agentIds: [agentId],
+        box: ctx.box,
+        agentKeys: ctx.agentKeys,
+        metrics: ctx.publishMetrics,
+      });
       const [agent] = await readAgentsWithResources(tx, [agentId]);
       if (!agent) throw new AppError('internal', 'The agent written is not there to read back.');
       const config = published.get(agentId);

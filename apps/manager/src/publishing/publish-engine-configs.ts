@@ -12,6 +12,7 @@ import {
 } from '@agentplane/contracts';
 import { type AgentKeyring, isSealedWithOtherKey, type SecretBox, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
+import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from '../resources/resource-kinds.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
 import { readAgentsWithResources } from './read-agents-with-resources.js';
@@ -37,7 +38,24 @@ export async function publishEngineConfigs(
      * start-up upgrade lifts it, to re-seal what is already published whatever its size.
      */
     maxConfigBytes?: number;
+    /** Times the publish and counts its agents, when the manager serves metrics. */
+    metrics?: PublishMetrics | undefined;
   },
+): Promise<Map<string, PublishedConfig>> {
+  const { metrics } = options;
+  if (metrics === undefined) return publish(tx, options);
+  const timed = metrics.duration.startTimer();
+  try {
+    return await publish(tx, options);
+  } finally {
+    timed();
+    metrics.fanOut.observe(options.agentIds.length);
+  }
+}
+
+async function publish(
+  tx: Tx,
+  options: Parameters<typeof publishEngineConfigs>[1],
 ): Promise<Map<string, PublishedConfig>> {
   const published = new Map<string, PublishedConfig>();
   if (options.agentIds.length === 0) return published;

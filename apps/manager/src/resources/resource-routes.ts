@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
+import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { secretsViewOf } from '../secrets/secrets-view.js';
 import type { ResourceKind } from './resource-kinds.js';
@@ -35,6 +36,8 @@ export type ResourceRouteDependencies = {
   egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
   engineRoles: EngineRoleSettings;
+  /** Set when the manager serves metrics. */
+  publishMetrics?: PublishMetrics | undefined;
 };
 
 /** The spec's common pattern (POST /, GET /, GET /{id}, PATCH /{id}, DELETE /{id}) for one resource kind. */

@@ -3,6 +3,7 @@
 import { type AgentKeyring, type Db, inTransaction, isForeignKeyViolation, type SecretBox } from '@agentplane/db';
 import { AppError, type EgressAllowList } from '@agentplane/server-kit';
 import { refusePrivateUrls } from '../egress/refuse-private-urls.js';
+import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
@@ -16,6 +17,7 @@ export type ResourceContext = {
   policy: OperatorPolicy;
   egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
+  publishMetrics?: PublishMetrics | undefined;
   workspaceId: string;
   /** How responses show secrets: to the caller's role, or as asked. */
   secrets: SecretsView;
@@ -95,6 +97,7 @@ export async function updateResource<T>(
       agentIds: agents.map((agent) => agent.id),
       box: ctx.box,
       agentKeys: ctx.agentKeys,
+      metrics: ctx.publishMetrics,
     });
     const row = await readResource(tx, kind, ctx.workspaceId, id);
     if (!row) throw notFound(kind);

@@ -7,11 +7,14 @@ import { createLogger, LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import request from 'supertest';
 import { createManagerApp, type ManagerApp } from '../app.js';
 import { loadManagerConfig, type ManagerConfig } from '../config.js';
+import { serveManagerMetrics } from '../metrics/serve-manager-metrics.js';
 
 export type ManagerTestContext = {
   app: ManagerApp;
   config: ManagerConfig;
   database: TestDatabase;
+  /** The /metrics URL, when the env sets METRICS_PORT. */
+  metricsUrl: string | undefined;
   close: () => Promise<void>;
 };
 
@@ -32,12 +35,19 @@ export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<
     EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     ...env,
   });
-  const app = createManagerApp({
+  const logger = createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const served = await serveManagerMetrics(config.metrics, logger);
+  const app = createManagerApp({ config, db: database.prisma, logger, metrics: served?.metrics });
+  return {
+    app,
     config,
-    db: database.prisma,
-    logger: createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-  });
-  return { app, config, database, close: () => database.drop() };
+    database,
+    metricsUrl: served?.listener.url,
+    close: async () => {
+      await served?.listener.close();
+      await database.drop();
+    },
+  };
 }
 
 export type SignedInUser = {
