@@ -123,7 +123,11 @@ export async function startRecordedRun(
 }
 
 /** The record of a run whose row this replica already holds as running (created, or claimed from its queue). */
-export function recordRun(store: RunStore, runId: string, log: Logger): RecordedRun {
+export function recordRun(
+  store: Pick<RunStore, 'pool' | 'agentId' | 'owner'>,
+  runId: string,
+  log: Logger,
+): RecordedRun {
   const { pool, agentId, owner } = store;
   const run = { agentId, runId, owner };
   const events = createEventLog(pool, agentId, runId, log);
