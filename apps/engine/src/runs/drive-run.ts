@@ -12,7 +12,7 @@ import { createStateTracker } from '../threads/thread-state.js';
 import type { ActiveRun } from './active-runs.js';
 import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
-import type { RecordedRun, RunStore } from './recorded-run.js';
+import type { RecordedRun, RunStore, StoredWork } from './recorded-run.js';
 import { cancellationEvent } from './run-control-records.js';
 
 export type DrivenRun = {
@@ -35,6 +35,7 @@ export async function driveRun(run: DrivenRun): Promise<void> {
   const collector = createMessageCollector();
   const state = createStateTracker(input.state);
   let finished = false;
+  let storeThread: StoredWork | undefined;
   const emit = async (event: BaseEvent) => {
     const { id, data } = recorded.record(event);
     await run.send(event, id, data);
@@ -56,17 +57,15 @@ export async function driveRun(run: DrivenRun): Promise<void> {
     }
     const cancelled = run.active?.cancelled();
     if (!finished && cancelled !== undefined) await emit(cancellationEvent(cancelled));
-    // Stored before the run is marked over, so the thread's next run sees this one. RUN_FINISHED is
-    // already sent, so a storage failure can only be logged.
+    // Stored with the run's final status (recorded-run.ts), so the thread's next run sees this one.
+    // RUN_FINISHED is already sent, so a storage failure can only be logged.
     if (run.thread !== undefined && (finished || cancelled === 'interrupt')) {
       const { store, thread } = run.thread;
-      await storeAguiRun(store.pool, store.agentId, thread, {
-        produced: collector.messages(),
-        state: state.state(),
-      }).catch((error: unknown) => log.error({ err: error }, 'could not store the run in its thread'));
+      const produced = { produced: collector.messages(), state: state.state() };
+      storeThread = (db) => storeAguiRun(db, store.agentId, thread, produced);
     }
   } finally {
-    await recorded.finish(signal.aborted, run.active?.cancelled());
+    await recorded.finish(signal.aborted, run.active?.cancelled(), storeThread);
     run.active?.release();
   }
 }

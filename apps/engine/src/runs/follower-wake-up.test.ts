@@ -11,10 +11,12 @@ import { listenOnLoopback, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import express from 'express';
 import type pg from 'pg';
+import { createEngineMetrics } from '../metrics/engine-metrics.js';
 import { readSseBlocks } from '../testing/read-sse-frames.js';
+import { createActiveRuns } from './active-runs.js';
 import type { RunStore } from './recorded-run.js';
 import { handleRejoin } from './rejoin-handler.js';
-import { createEventLog } from './run-event-log.js';
+import { appendEvents } from './run-event-log.js';
 import { type RunNotifications, startRunNotifications } from './run-notifications.js';
 import { createRun, finishRun, RUN_EVENTS_CHANNEL } from './run-records.js';
 
@@ -92,20 +94,20 @@ describe('a follower of a running run', () => {
       source: 'stream',
       leaseMs: 600_000,
     });
-    const log = createEventLog(pool, agentId, runId, logger);
-    log.append(1, '{"type":"RUN_STARTED"}');
-    await log.flush();
+    await appendEvents(pool, agentId, runId, [{ seq: 1, data: '{"type":"RUN_STARTED"}' }]);
 
     const store: RunStore = {
       agentId,
       owner: OWNER,
       leaseMs: 600_000,
       notifications,
+      active: createActiveRuns({ db: pool, agentId, owner: OWNER, logger }),
+      wakeQueue: () => undefined,
+      metrics: createEngineMetrics(),
       pool: holdingFirstEventRead(async () => {
         // Resolves only on the NOTIFY of the event stored next (the poll is ten minutes away).
         const notified = notifications.nextChange(runId, new AbortController().signal);
-        log.append(2, '{"type":"TEXT_MESSAGE_START"}');
-        await log.flush();
+        await appendEvents(pool, agentId, runId, [{ seq: 2, data: '{"type":"TEXT_MESSAGE_START"}' }]);
         await notified;
       }),
     };

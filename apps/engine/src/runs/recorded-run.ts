@@ -7,9 +7,10 @@ import type pg from 'pg';
 import type { TokenUsage } from '../agents/agent-runtime.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
+import { type Queryable, withTransaction } from '../threads/thread-store.js';
 import type { ActiveRuns } from './active-runs.js';
 import { sseData } from './event-stream.js';
-import { createEventLog } from './run-event-log.js';
+import { appendEvents, createEventLog } from './run-event-log.js';
 import type { RunNotifications } from './run-notifications.js';
 import {
   createRun,
@@ -41,9 +42,15 @@ export type RecordedRun = {
   record: (event: BaseEvent) => { id: string; data: string };
   /** Counts a model call's tokens into the run's usage (the runtime's reportUsage). */
   countUsage: (usage: TokenUsage) => void;
-  /** Stores the remaining events, then the run's final status from its last event, or from the cancel that stopped it. */
-  finish: (aborted: boolean, stopped?: StopReason) => Promise<void>;
+  /**
+   * Stores the remaining events, `alongside` (the run's thread append) and the run's final status from
+   * its last event, or from the cancel that stopped it.
+   */
+  finish: (aborted: boolean, stopped?: StopReason, alongside?: StoredWork) => Promise<void>;
 };
+
+/** A write that belongs to the run's end, made through the connection it is given. */
+export type StoredWork = (db: Queryable) => Promise<void>;
 
 export type RunStart = {
   runId: string;
@@ -75,13 +82,21 @@ export function outcomeOf(
   return { status: 'failed', error: typeof message === 'string' ? message : 'The run ended without finishing.' };
 }
 
-/** A run numbered but not stored (no database). */
-export function unrecordedRun(runId: string): RecordedRun {
+/**
+ * A run numbered but not stored: without a database, or when its row could not be created. Its
+ * thread, if it has one, still gets the run's messages through `threads`.
+ */
+export function unrecordedRun(runId: string, threads?: { db: Queryable; log: Logger }): RecordedRun {
   let seq = 0;
   return {
     record: (event) => ({ id: `${runId}:${++seq}`, data: sseData(event) }),
     countUsage: () => undefined,
-    finish: async () => undefined,
+    finish: async (_aborted, _stopped, alongside) => {
+      if (alongside === undefined || threads === undefined) return;
+      await alongside(threads.db).catch((error: unknown) =>
+        threads.log.error({ err: error }, 'could not store the run in its thread'),
+      );
+    },
   };
 }
 
@@ -110,7 +125,11 @@ export async function startRecordedRun(
 }
 
 /** The record of a run whose row this replica already holds as running (created, or claimed from its queue). */
-export function recordRun(store: RunStore, runId: string, log: Logger): RecordedRun {
+export function recordRun(
+  store: Pick<RunStore, 'pool' | 'agentId' | 'owner'>,
+  runId: string,
+  log: Logger,
+): RecordedRun {
   const { pool, agentId, owner } = store;
   const run = { agentId, runId, owner };
   const events = createEventLog(pool, agentId, runId, log);
@@ -125,13 +144,24 @@ export function recordRun(store: RunStore, runId: string, log: Logger): Recorded
       events.append(++seq, data);
       return { id: `${runId}:${seq}`, data };
     },
-    // The terminal event is stored before the row says the run is over: a follower that sees the final
-    // status has every event to read.
-    finish: async (aborted, stopped) => {
-      await events.flush();
-      await finishRun(pool, run, { ...outcomeOf(last, aborted, stopped), usage: usage.total() }).catch(
-        (error: unknown) => log.error({ err: error }, 'could not record how the run ended'),
-      );
+    // The last events, the thread's append and the final status commit together: one commit instead
+    // of three, and a follower that sees the final status has every event to read, as the thread's
+    // next run has this run's messages.
+    finish: async (aborted, stopped, alongside) => {
+      const tail = await events.drain();
+      const outcome = { ...outcomeOf(last, aborted, stopped), usage: usage.total() };
+      const parts: { work: StoredWork; failure: string }[] = [
+        { work: (db) => appendEvents(db, agentId, runId, tail), failure: 'could not store run events' },
+        ...(alongside === undefined ? [] : [{ work: alongside, failure: 'could not store the run in its thread' }]),
+        { work: (db) => finishRun(db, run, outcome), failure: 'could not record how the run ended' },
+      ];
+      await withTransaction(pool, async (client) => {
+        for (const part of parts) await part.work(client);
+      }).catch(async (error: unknown) => {
+        // One part failing must not keep the others from being stored: they go one by one, in order.
+        log.warn({ err: error }, 'could not store the end of the run in one transaction; storing its parts apart');
+        for (const part of parts) await part.work(pool).catch((err: unknown) => log.error({ err }, part.failure));
+      });
     },
   };
 }

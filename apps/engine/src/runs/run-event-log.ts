@@ -17,55 +17,65 @@ const APPEND = `
     UPDATE agent_runs SET last_seq = $5 WHERE agent_id = $1 AND id = $2)
   SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || $2)`;
 
+export type StoredEvent = { seq: number; data: string };
+
 export type EventLog = {
   /** Queues the event; it is stored with the next batch. */
   append: (seq: number, data: string) => void;
-  /** Stores everything queued; resolves once it is stored, or the failure is logged. */
-  flush: () => Promise<void>;
+  /**
+   * Waits for the batches already being written and hands back the events still queued, unwritten:
+   * the run's end stores them in its own transaction (recorded-run.ts).
+   */
+  drain: () => Promise<StoredEvent[]>;
 };
 
+/** Stores a batch of the run's events and moves its last_seq; atomic alone, or part of the caller's transaction. */
+export async function appendEvents(db: Queryable, agentId: string, runId: string, batch: StoredEvent[]): Promise<void> {
+  if (batch.length === 0) return;
+  await db.query(APPEND, [
+    agentId,
+    runId,
+    batch.map((event) => event.seq),
+    batch.map((event) => event.data),
+    batch.at(-1)?.seq,
+  ]);
+}
+
 export function createEventLog(db: Queryable, agentId: string, runId: string, log: Logger): EventLog {
-  let queued: { seq: number; data: string }[] = [];
+  let queued: StoredEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   // Batches are written one after another, so a run's events are stored in order.
   let writing: Promise<void> = Promise.resolve();
 
-  const write = (batch: typeof queued) =>
-    db
-      .query(APPEND, [
-        agentId,
-        runId,
-        batch.map((event) => event.seq),
-        batch.map((event) => event.data),
-        batch.at(-1)?.seq,
-      ])
-      .then(
-        () => undefined,
-        (error: unknown) => log.error({ err: error, events: batch.length }, 'could not store run events'),
-      );
-
-  const flush = () => {
+  const take = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (queued.length > 0) {
-      const batch = queued;
-      queued = [];
-      writing = writing.then(() => write(batch));
-    }
-    return writing;
+    const batch = queued;
+    queued = [];
+    return batch;
+  };
+
+  const flush = () => {
+    const batch = take();
+    writing = writing.then(() =>
+      appendEvents(db, agentId, runId, batch).catch((error: unknown) =>
+        log.error({ err: error, events: batch.length }, 'could not store run events'),
+      ),
+    );
   };
 
   return {
     append: (seq, data) => {
       queued.push({ seq, data });
-      if (queued.length >= FLUSH_BATCH_SIZE) void flush();
-      else timer ??= setTimeout(() => void flush(), FLUSH_DELAY_MS);
+      if (queued.length >= FLUSH_BATCH_SIZE) flush();
+      else timer ??= setTimeout(flush, FLUSH_DELAY_MS);
     },
-    flush,
+    drain: async () => {
+      await writing;
+      return take();
+    },
   };
 }
-
-export type StoredEvent = { seq: number; data: string };
 
 const READ = `
   SELECT seq, data FROM run_events WHERE agent_id = $1 AND run_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`;

@@ -98,7 +98,7 @@ async function recordStreamRun(
     return undefined;
   });
   if (typeof started === 'string') refuse(started);
-  return started ?? unrecordedRun(input.runId);
+  return started ?? unrecordedRun(input.runId, { db: store.pool, log });
 }
 
 export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestHandler {
@@ -113,21 +113,23 @@ export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestH
     }
     const caller = callerOf(res.locals.claims);
     const agentId = config.agent.id;
-    // Without the database the run still goes ahead, only without its stored thread.
-    const thread = await (store === undefined
-      ? undefined
-      : continueAguiThread(store.pool, agentId, request.input, caller).catch((error: unknown) => {
-          req.log.warn({ err: error }, 'could not load the stored thread; running without it');
-          return undefined;
-        }));
+    const { runId, threadId } = request.input;
+    const log = req.log.child({ thread_id: threadId, run_id: runId });
+    // The stored thread is read while the run's row is created: one wait for the database before the
+    // first event, not two. Without the database the run still goes ahead, only without its thread.
+    const [thread, record] = await Promise.all([
+      store === undefined
+        ? undefined
+        : continueAguiThread(store.pool, agentId, request.input, caller).catch((error: unknown) => {
+            log.warn({ err: error }, 'could not load the stored thread; running without it');
+            return undefined;
+          }),
+      store === undefined
+        ? unrecordedRun(runId)
+        : recordStreamRun(store, request.input, aguiThreadKey(agentId, caller, threadId), caller, log),
+    ]);
     const input = thread?.input ?? request.input;
-    const log = req.log.child({ thread_id: input.threadId, run_id: input.runId });
-    const threadKey = thread?.key ?? aguiThreadKey(agentId, caller, input.threadId);
-    const recorded = meterRun(
-      store === undefined ? unrecordedRun(input.runId) : await recordStreamRun(store, input, threadKey, caller, log),
-      metrics.runs,
-      'stream',
-    );
+    const recorded = meterRun(record, metrics.runs, 'stream');
 
     // The client going away aborts the model call and any MCP call through this signal, unless the
     // client asked the run to go on (it can rejoin the stream then). A cancel asked for on any replica

@@ -7,7 +7,7 @@
 import type { Message, RunAgentInput } from '@ag-ui/core';
 import type pg from 'pg';
 import { scopedThreadId, type ThreadCaller } from './thread-scope.js';
-import { appendThreadMessages, loadThreadMessages } from './thread-store.js';
+import { appendThreadMessages, loadThreadMessages, type Queryable } from './thread-store.js';
 
 export type AguiThread = {
   key: string;
@@ -39,13 +39,13 @@ export async function continueAguiThread(
 
 /** Stores what the thread lacks, with its owner (for GET /agent/threads) and the state the run left (see thread-state.ts). */
 export async function storeAguiRun(
-  pool: pg.Pool,
+  db: Queryable,
   agentId: string,
   thread: AguiThread,
   run: { produced: Message[]; state: unknown },
 ): Promise<void> {
   const added = [...thread.input.messages, ...run.produced].filter((message) => !thread.storedIds.has(message.id));
-  await appendThreadMessages(pool, agentId, thread.key, added, {
+  await appendThreadMessages(db, agentId, thread.key, added, {
     threadId: thread.input.threadId,
     issuer: thread.caller?.issuer ?? null,
     subject: thread.caller?.subject ?? null,

@@ -1,0 +1,79 @@
+// The end of a stored run: its last events, the writes that go with it (its thread's append) and its
+// final status commit together, and a failure of one part still lets the others be stored.
+import { randomUUID } from 'node:crypto';
+import { EventType } from '@ag-ui/core';
+import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { createLogger } from '@agentplane/server-kit';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type pg from 'pg';
+import { recordRun } from './recorded-run.js';
+import { createRun } from './run-records.js';
+
+const logger = createLogger({ name: 'recorded-run-test', level: 'silent' });
+const OWNER = 'replica-under-test';
+
+let database: TestDatabase;
+let pool: pg.Pool;
+let agentId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  pool = database.createPool();
+  const workspace = await makeWorkspace(database.prisma);
+  agentId = (await makeAgent(database.prisma, workspace.id)).id;
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+/** A running run with two events recorded, none stored yet (they wait for their batch). */
+async function runningRun() {
+  const runId = randomUUID();
+  await createRun(pool, {
+    agentId,
+    runId,
+    owner: OWNER,
+    threadId: 'thread',
+    threadKey: `key-${runId}`,
+    caller: undefined,
+    source: 'stream',
+    leaseMs: 600_000,
+  });
+  const recorded = recordRun({ pool, agentId, owner: OWNER }, runId, logger);
+  recorded.record({ type: EventType.RUN_STARTED, threadId: 'thread', runId });
+  recorded.record({ type: EventType.RUN_FINISHED, threadId: 'thread', runId });
+  return { runId, recorded };
+}
+
+const storedRun = async (db: pg.Pool | pg.PoolClient, runId: string) =>
+  (
+    await db.query<{ status: string; last_seq: number; events: number }>(
+      `SELECT status, last_seq, (SELECT count(*)::int FROM run_events e WHERE e.agent_id = r.agent_id AND e.run_id = r.id) AS events
+       FROM agent_runs r WHERE agent_id = $1 AND id = $2`,
+      [agentId, runId],
+    )
+  ).rows[0];
+
+describe('the end of a recorded run', () => {
+  it('commits its last events, the writes that go with it and its final status in one transaction', async () => {
+    const { runId, recorded } = await runningRun();
+    const seen: { inside?: unknown; outside?: unknown } = {};
+    await recorded.finish(false, undefined, async (db) => {
+      // Its events are written on this connection already, yet no other connection sees them.
+      seen.inside = await storedRun(db as pg.PoolClient, runId);
+      seen.outside = await storedRun(pool, runId);
+    });
+    expect(seen.inside).toEqual({ status: 'running', last_seq: 2, events: 2 });
+    expect(seen.outside).toEqual({ status: 'running', last_seq: 0, events: 0 });
+    expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 2, events: 2 });
+  });
+
+  it('still stores its events and final status when the write that goes with it fails', async () => {
+    const { runId, recorded } = await runningRun();
+    await recorded.finish(false, undefined, async () => {
+      throw new Error('the thread cannot be stored');
+    });
+    expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 2, events: 2 });
+  });
+});
