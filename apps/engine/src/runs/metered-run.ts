@@ -23,9 +23,9 @@ export function meterRun(recorded: RecordedRun, metrics: RunMetrics, source: Run
       metrics.outputTokens.inc(usage.outputTokens);
       recorded.countUsage(usage);
     },
-    finish: async (aborted, stopped) => {
+    finish: async (aborted, stopped, alongside) => {
       try {
-        await recorded.finish(aborted, stopped);
+        await recorded.finish(aborted, stopped, alongside);
       } finally {
         if (!ended) {
           metrics.finished.inc({ source, outcome: outcomeOf(last, aborted, stopped).status });
