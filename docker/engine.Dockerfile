@@ -11,6 +11,7 @@ COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs docker/build-
 COPY apps/launcher/package.json apps/launcher/
 COPY apps/manager/package.json apps/manager/
 COPY apps/engine/package.json apps/engine/
+COPY packages/agent-client/package.json packages/agent-client/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/db/package.json packages/db/
 COPY packages/manager-client/package.json packages/manager-client/

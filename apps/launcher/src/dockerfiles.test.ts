@@ -1,0 +1,26 @@
+// The images' build stage installs from the workspace manifests alone, before the sources are copied,
+// so its dependency layer is cached: a workspace package whose manifest a Dockerfile does not copy is
+// built without its dependencies, and the image build fails (as it did when packages/agent-client came).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+function workspaceManifests(): string[] {
+  const folders = ['apps', 'packages'].flatMap((parent) =>
+    readdirSync(path.join(ROOT, parent)).map((name) => `${parent}/${name}`),
+  );
+  return [...folders, 'bench']
+    .filter((folder) => existsSync(path.join(ROOT, folder, 'package.json')))
+    .map((folder) => `${folder}/package.json`)
+    .sort();
+}
+
+describe.each(['manager', 'engine'])('docker/%s.Dockerfile', (service) => {
+  it('copies every workspace manifest before installing', () => {
+    const dockerfile = readFileSync(path.join(ROOT, `docker/${service}.Dockerfile`), 'utf8');
+    const copied = [...dockerfile.matchAll(/^COPY (\S+\/package\.json) /gm)].map((match) => match[1]).sort();
+    expect(copied).toEqual(workspaceManifests());
+  });
+});
