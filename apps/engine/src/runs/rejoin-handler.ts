@@ -5,7 +5,8 @@
 
 import type { Logger } from '@agentplane/server-kit';
 import { AppError } from '@agentplane/server-kit';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { StreamKind } from '../metrics/engine-metrics.js';
 import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
 import { type EventStream, openEventStream } from './event-stream.js';
 import type { RunStore } from './recorded-run.js';
@@ -62,6 +63,41 @@ export async function followRun(options: {
   }
 }
 
+/**
+ * Follows the run on this response, as SSE, until it ends or the client leaves; `onClientLeft` is
+ * called when the client leaves before the run ended. Shared by rejoins and queued streaming runs.
+ */
+export async function streamFollowedRun(
+  req: Request,
+  res: Response,
+  store: RunStore,
+  options: {
+    runId: string;
+    caller: ThreadCaller | undefined;
+    after: number;
+    kind: StreamKind;
+    keepaliveMs?: number | undefined;
+    onClientLeft?: () => void;
+  },
+): Promise<void> {
+  const { runId, caller, after, kind, keepaliveMs, onClientLeft } = options;
+  const gone = new AbortController();
+  let ended = false;
+  res.on('close', () => {
+    gone.abort();
+    if (!ended) onClientLeft?.();
+  });
+  const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
+  const closed = store.metrics.openStream(kind);
+  try {
+    await followRun({ store, runId, caller, after, stream, signal: gone.signal, log: req.log });
+    ended = !gone.signal.aborted;
+  } finally {
+    stream.end();
+    closed();
+  }
+}
+
 /** The seq after which to replay: Last-Event-ID is "<runId>:<seq>", as the stream's ids are. */
 export function replayFrom(runId: string, lastEventId: string | undefined): number {
   if (lastEventId === undefined || lastEventId === '') return 0;
@@ -96,16 +132,7 @@ export function handleRejoin(store: RunStore, keepaliveMs?: number): RequestHand
     const after = replayFrom(runId, req.get('last-event-id'));
     // Unknown before the stream opens: a 404, not an empty stream.
     await findOwnRun(store, runId, res);
-    const gone = new AbortController();
-    res.on('close', () => gone.abort());
-    const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
-    const closed = store.metrics.openStream('rejoin');
     const caller = callerOf(res.locals.claims);
-    try {
-      await followRun({ store, runId, caller, after, stream, signal: gone.signal, log: req.log });
-    } finally {
-      stream.end();
-      closed();
-    }
+    await streamFollowedRun(req, res, store, { runId, caller, after, kind: 'rejoin', keepaliveMs });
   };
 }

@@ -15,7 +15,7 @@ import { driveRun } from './drive-run.js';
 import { openEventStream } from './event-stream.js';
 import { meterRun } from './metered-run.js';
 import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from './recorded-run.js';
-import { followRun } from './rejoin-handler.js';
+import { streamFollowedRun } from './rejoin-handler.js';
 import { enqueueRun, requestCancel } from './run-control-records.js';
 import { parseRunRequest, type RunRequest } from './run-input.js';
 import type { RunConflict } from './run-records.js';
@@ -62,26 +62,20 @@ async function queueAndFollow(req: Request, res: Response, store: RunStore, requ
   const caller = callerOf(res.locals.claims);
   await queueRun(store, request, caller, 'stream');
   const { runId } = request.input;
-  const gone = new AbortController();
-  let followed = false;
-  res.on('close', () => {
-    gone.abort();
+  await streamFollowedRun(req, res, store, {
+    runId,
+    caller,
+    after: 0,
+    kind: 'live',
+    keepaliveMs,
     // The client leaving cancels the run unless it asked it to go on, as on the direct path.
-    if (!followed && request.onDisconnect === 'cancel') {
+    onClientLeft: () => {
+      if (request.onDisconnect !== 'cancel') return;
       requestCancel(store.pool, store.agentId, runId).catch((error: unknown) =>
         req.log.warn({ err: error, run_id: runId }, 'could not cancel the run its client left'),
       );
-    }
+    },
   });
-  const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
-  const closed = store.metrics.openStream('live');
-  try {
-    await followRun({ store, runId, caller, after: 0, stream, signal: gone.signal, log: req.log });
-    followed = !gone.signal.aborted;
-  } finally {
-    stream.end();
-    closed();
-  }
 }
 
 async function recordStreamRun(
