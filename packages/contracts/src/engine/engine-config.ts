@@ -5,6 +5,7 @@ import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from '../agents/agent
 import { ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZWhatsAppIntegrationConfig } from '../integrations/integration-config.js';
 import { ZMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
+import { ZObservabilityConfig } from '../observability/observability-config.js';
 import { ZSsoConfig } from '../sso/sso-config.js';
 
 function engineAgent<F extends TAgentFramework>(framework: F) {
@@ -33,6 +34,8 @@ export const ZEngineConfig = z
     mcp_servers: z.array(ZMcpServerConfig),
     integrations: z.array(ZEngineIntegration),
     sso: ZSsoConfig.nullable(),
+    // Absent in configs published before observability existed.
+    observability: ZObservabilityConfig.nullable().default(null),
   })
   .meta({ id: 'EngineConfig', description: 'The derived, read-only configuration an agent engine runs' });
 export type TEngineConfig = z.infer<typeof ZEngineConfig>;

@@ -1,0 +1,78 @@
+// Where an agent's engine sends its traces: any OTLP backend, Langfuse (over its OTLP endpoint) or Phoenix.
+import { z } from 'zod';
+import { IDENTIFIER_MAX_LENGTH } from '../common/limits.js';
+import { EGRESS_RULE, ZNonBlankString, ZUrlText } from '../common/primitives.js';
+import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
+import { makeSecretString } from '../secrets/secret-string.js';
+
+export const OBSERVABILITY_PROVIDERS = ['OTLP', 'LANGFUSE', 'PHOENIX'] as const;
+export type TObservabilityProvider = (typeof OBSERVABILITY_PROVIDERS)[number];
+
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
+export type TOtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+const HEADERS_MAX_ENTRIES = 32;
+const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const ZHttpUrl = ZUrlText.refine((value) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, 'Must be an absolute http(s) URL');
+
+const ZSecret = makeSecretString(z.string()).regex(/^[^\r\n\0]*$/, 'Must not contain a line break or NUL');
+
+const ZOtlpHeaders = z
+  .record(z.string().max(IDENTIFIER_MAX_LENGTH).regex(HTTP_TOKEN, 'Must be an HTTP header name'), ZSecret)
+  .refine((map) => Object.keys(map).length <= HEADERS_MAX_ENTRIES, {
+    message: `Must have at most ${HEADERS_MAX_ENTRIES} entries`,
+  })
+  .default(() => ({}))
+  .meta({
+    maxProperties: HEADERS_MAX_ENTRIES,
+    description: `Headers sent with every export. Each value: ${SECRET_FIELD_RULE}`,
+  });
+
+// Prompts and completions are personal data: they leave the engine only when the agent's owner says so.
+const ZCaptureContent = z
+  .boolean()
+  .default(false)
+  .describe('Record prompt and completion text on spans (off by default: it is personal data)');
+
+const ZOtlp = z.strictObject({
+  provider: z.literal('OTLP'),
+  endpoint: ZHttpUrl.describe(
+    `The OTLP/HTTP traces endpoint, for example https://otel.example.com/v1/traces. ${EGRESS_RULE}`,
+  ),
+  protocol: z.enum(OTLP_PROTOCOLS).default('http/protobuf'),
+  headers: ZOtlpHeaders,
+  capture_content: ZCaptureContent,
+});
+
+const ZLangfuse = z.strictObject({
+  provider: z.literal('LANGFUSE'),
+  host: ZHttpUrl.describe(`The Langfuse host, for example https://cloud.langfuse.com. ${EGRESS_RULE}`),
+  public_key: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
+  secret_key: ZSecret.describe(SECRET_FIELD_RULE),
+  capture_content: ZCaptureContent,
+});
+
+const ZPhoenix = z.strictObject({
+  provider: z.literal('PHOENIX'),
+  endpoint: ZHttpUrl.describe(
+    `Phoenix's OTLP/HTTP traces endpoint, for example https://app.phoenix.arize.com/v1/traces. ${EGRESS_RULE}`,
+  ),
+  api_key: ZSecret.optional().describe(SECRET_FIELD_RULE),
+  capture_content: ZCaptureContent,
+});
+
+export const ZObservabilityConfig = z
+  .discriminatedUnion('provider', [ZOtlp, ZLangfuse, ZPhoenix], {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `provider must be one of: ${OBSERVABILITY_PROVIDERS.join(', ')}` : undefined,
+  })
+  .meta({ id: 'ObservabilityConfig', description: "Where an agent's engine exports its OpenTelemetry traces" });
+export type TObservabilityConfig = z.infer<typeof ZObservabilityConfig>;
+export type TObservabilityConfigInput = z.input<typeof ZObservabilityConfig>;
