@@ -95,6 +95,7 @@ type AgentWithLinks = {
   framework: string;
   config: unknown;
   ssoId: string | null;
+  observabilityId: string | null;
   createdAt: Date;
   updatedAt: Date;
   integrations: { integrationId: string }[];
@@ -118,6 +119,7 @@ function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, ctx
       integration_ids: agent.integrations.map((link) => link.integrationId),
       mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
       sso_id: agent.ssoId,
+      observability_id: agent.observabilityId,
     },
     ...(published.config === undefined ? {} : { engine_config: mapEngineConfigSecrets(published.config, show) }),
     engine_config_version: published.version,
@@ -178,6 +180,7 @@ function agentData(body: TAgentCreate, box: SecretBox) {
     framework: body.framework,
     config: mapAgentConfigSecrets(body.framework, body.agent, box.seal),
     ssoId: body.resources.sso_id,
+    observabilityId: body.resources.observability_id,
     integrations: { create: body.resources.integration_ids.map((integrationId) => ({ integrationId })) },
     mcpServers: { create: body.resources.mcp_server_ids.map((mcpServerId) => ({ mcpServerId })) },
   };
