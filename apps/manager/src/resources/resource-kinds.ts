@@ -155,7 +155,7 @@ export const OBSERVABILITY_CONFIGS: ResourceKind<TObservabilityConfig> = {
   label: 'observability config',
   segment: 'observability',
   key: 'observability',
-  operationName: 'Observability',
+  operationName: 'ObservabilityConfig',
   createBody: ZObservabilityCreate,
   updateBody: ZObservabilityUpdate,
   response: ZObservability,
