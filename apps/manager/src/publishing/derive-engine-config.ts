@@ -1,5 +1,6 @@
 import {
   type TAgentFramework,
+  type TEngineBudgets,
   type TEngineConfig,
   type TIntegrationConfig,
   type TMcpServerConfig,
@@ -12,6 +13,7 @@ export type EngineConfigSources = {
   integrations: { id: string; integration: TIntegrationConfig }[];
   mcpServers: TMcpServerConfig[];
   sso: TSsoConfig | null;
+  budgets: TEngineBudgets;
 };
 
 /** The config an agent's engine runs: the agent plus the resolved resources it references, in plaintext. */
@@ -29,5 +31,6 @@ export function deriveEngineConfig(sources: EngineConfigSources): TEngineConfig 
     mcp_servers: sources.mcpServers,
     integrations: sources.integrations.map(({ id, integration }) => ({ id, ...integration })),
     sso: sources.sso,
+    budgets: sources.budgets,
   });
 }

@@ -35,6 +35,12 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
   );
   const ssoIds = [...new Set(agents.flatMap((agent) => (agent.ssoId ? [agent.ssoId] : [])))];
   const ssos = new Map((await tx.ssoConfig.findMany({ where: { id: { in: ssoIds } } })).map((sso) => [sso.id, sso]));
+  const workspaceIds = [...new Set(agents.map((agent) => agent.workspaceId))];
+  const workspaceBudgets = new Map(
+    (await tx.workspace.findMany({ where: { id: { in: workspaceIds } }, select: { id: true, budget: true } })).map(
+      (workspace) => [workspace.id, workspace.budget],
+    ),
+  );
   const configs = new Map((await tx.engineConfig.findMany({ where })).map((row) => [row.agentId, row]));
   return agents.map((agent) => ({
     ...agent,
@@ -42,5 +48,6 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
     mcpServers: mcpServers.get(agent.id) ?? [],
     sso: agent.ssoId ? (ssos.get(agent.ssoId) ?? null) : null,
     engineConfig: configs.get(agent.id) ?? null,
+    workspaceBudget: workspaceBudgets.get(agent.workspaceId) ?? null,
   }));
 }
