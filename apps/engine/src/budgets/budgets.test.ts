@@ -6,13 +6,14 @@ import { randomUUID } from 'node:crypto';
 import { HttpAgent } from '@ag-ui/client';
 import { BUDGET_EXCEEDED_CODE, type TEngineBudgets } from '@agentplane/contracts';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import { ConfigError } from '@agentplane/server-kit';
 import { makeRunAgentInput, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { type AgentRow, notifyConfigChanged, writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { runWithClient } from '../testing/run-with-client.js';
-import { engineCredentialsFor, startDatabaseEngine } from '../testing/test-engine.js';
+import { engineCredentialsFor, startDatabaseEngine, startFileEngine } from '../testing/test-engine.js';
 
 const NO_BUDGETS: TEngineBudgets = { agent: null, workspace: null, price: null };
 
@@ -262,5 +263,15 @@ describe("an engine's database role", () => {
       { scope: 'agent' },
       { scope: 'workspace' },
     ]);
+  });
+});
+
+describe('file mode', () => {
+  it('refuses to start on a config file with a budget and no DATABASE_URL to count it in', async () => {
+    const config = { ...makeLlmEngineConfig(), budgets: { ...NO_BUDGETS, agent: tokenBudget(10) } };
+    await expect(startFileEngine(config)).rejects.toThrow(ConfigError);
+    await expect(startFileEngine(config)).rejects.toThrow(/budgets need DATABASE_URL/);
+    const engine = await startFileEngine(makeLlmEngineConfig());
+    await engine.shutdown();
   });
 });
