@@ -47,6 +47,7 @@ describe('deriveEngineConfig', () => {
       mcp_servers: [mcp],
       integrations: [{ id: whatsapp.id, ...whatsapp.integration }],
       sso,
+      observability: null,
       budgets,
     });
   });
