@@ -1,8 +1,9 @@
-// GET/PUT/DELETE /agents/{id}/budget and /workspaces/{id}/budget. Every member reads a budget and its
-// spend; setting or removing one is for admins and owners, as it decides whether the agents may run.
-import { ZBudget, ZBudgetStatus, ZWorkspaceIdParams } from '@agentplane/contracts';
+// GET/PUT/DELETE /agents/{id}/budget and /workspaces/{id}/budget: the same three routes for both
+// scopes. Every member reads a budget and its spend; setting or removing one is for admins and owners,
+// as it decides whether the agents may run.
+import { type TBudget, type TBudgetStatus, ZBudget, ZBudgetStatus, ZWorkspaceIdParams } from '@agentplane/contracts';
 import type { Request } from 'express';
-import type { ApiRouter } from '../http/api-router.js';
+import type { Access, ApiRouter } from '../http/api-router.js';
 import { currentWorkspace } from '../http/request-context.js';
 import { type ResourceRouteDependencies, ZIdParams } from '../resources/resource-routes.js';
 import {
@@ -15,122 +16,105 @@ import {
 
 export type BudgetRouteDependencies = ResourceRouteDependencies & { now: () => number };
 
-const TAG = 'budgets';
-const AGENT_NOT_FOUND = { 404: 'No agent with this id in the workspace' };
-const WORKSPACE_NOT_FOUND = { 404: 'No such workspace' };
+type BudgetScopeRoutes = {
+  /** Names the operations: getAgentBudget, setAgentBudget, deleteAgentBudget. */
+  name: 'Agent' | 'Workspace';
+  path: string;
+  /** Who the budget belongs to, in the summaries. */
+  owner: string;
+  republished: string;
+  access: (minRole: 'viewer' | 'admin') => Access;
+  params: typeof ZIdParams | typeof ZWorkspaceIdParams;
+  notFound: string;
+  read: (ctx: BudgetContext, id: string) => Promise<TBudgetStatus>;
+  write: (ctx: BudgetContext, id: string, budget: TBudget | null) => Promise<void>;
+};
+
+const SCOPES: BudgetScopeRoutes[] = [
+  {
+    name: 'Agent',
+    path: '/agents/:id/budget',
+    owner: "an agent's",
+    republished: 'its engine_config is republished',
+    access: (minRole) => ({ kind: 'workspace', minRole }),
+    params: ZIdParams,
+    notFound: 'No agent with this id in the workspace',
+    read: getAgentBudget,
+    write: setAgentBudget,
+  },
+  {
+    name: 'Workspace',
+    path: '/workspaces/:id/budget',
+    owner: "a workspace's (across its agents)",
+    republished: "every agent's engine_config is republished",
+    access: (minRole) => ({ kind: 'workspace-path', minRole }),
+    params: ZWorkspaceIdParams,
+    notFound: 'No such workspace',
+    read: (ctx) => getWorkspaceBudget(ctx),
+    write: (ctx, _id, budget) => setWorkspaceBudget(ctx, budget),
+  },
+];
+
 const ADMIN_ONLY = { 403: 'You are not an admin or owner of the workspace' };
 const STATUS = { description: 'The budget and its current period', schema: ZBudgetStatus };
 
 export function addBudgetRoutes(api: ApiRouter, deps: BudgetRouteDependencies): void {
   const contextOf = (req: Request): BudgetContext => ({ ...deps, workspaceId: currentWorkspace(req).id });
-
-  api.add(
-    {
-      method: 'get',
-      path: '/agents/:id/budget',
-      operationId: 'getAgentBudget',
-      summary: "An agent's budget and what its current UTC period spent",
-      tag: TAG,
-      access: { kind: 'workspace', minRole: 'viewer' },
-      params: ZIdParams,
-      responses: { 200: STATUS },
-      problems: AGENT_NOT_FOUND,
-    },
-    async ({ params }, req, res) => {
-      res.json(await getAgentBudget(contextOf(req), params.id));
-    },
-  );
-
-  api.add(
-    {
-      method: 'put',
-      path: '/agents/:id/budget',
-      operationId: 'setAgentBudget',
-      summary: "Set an agent's budget (admin or owner); its engine_config is republished",
-      tag: TAG,
-      access: { kind: 'workspace', minRole: 'admin' },
-      params: ZIdParams,
-      body: ZBudget,
-      responses: { 200: STATUS },
-      problems: { ...AGENT_NOT_FOUND, ...ADMIN_ONLY },
-    },
-    async ({ params, body }, req, res) => {
-      const ctx = contextOf(req);
-      await setAgentBudget(ctx, params.id, body);
-      res.json(await getAgentBudget(ctx, params.id));
-    },
-  );
-
-  api.add(
-    {
-      method: 'delete',
-      path: '/agents/:id/budget',
-      operationId: 'deleteAgentBudget',
-      summary: "Remove an agent's budget (admin or owner); its engine_config is republished",
-      tag: TAG,
-      access: { kind: 'workspace', minRole: 'admin' },
-      params: ZIdParams,
-      responses: { 204: { description: 'Removed (also when there was none)' } },
-      problems: { ...AGENT_NOT_FOUND, ...ADMIN_ONLY },
-    },
-    async ({ params }, req, res) => {
-      await setAgentBudget(contextOf(req), params.id, null);
-      res.status(204).end();
-    },
-  );
-
-  api.add(
-    {
-      method: 'get',
-      path: '/workspaces/:id/budget',
-      operationId: 'getWorkspaceBudget',
-      summary: "A workspace's budget (across its agents) and what its current UTC period spent",
-      tag: TAG,
-      access: { kind: 'workspace-path', minRole: 'viewer' },
-      params: ZWorkspaceIdParams,
-      responses: { 200: STATUS },
-      problems: WORKSPACE_NOT_FOUND,
-    },
-    async (_input, req, res) => {
-      res.json(await getWorkspaceBudget(contextOf(req)));
-    },
-  );
-
-  api.add(
-    {
-      method: 'put',
-      path: '/workspaces/:id/budget',
-      operationId: 'setWorkspaceBudget',
-      summary: "Set a workspace's budget (admin or owner); every agent's engine_config is republished",
-      tag: TAG,
-      access: { kind: 'workspace-path', minRole: 'admin' },
-      params: ZWorkspaceIdParams,
-      body: ZBudget,
-      responses: { 200: STATUS },
-      problems: { ...WORKSPACE_NOT_FOUND, ...ADMIN_ONLY },
-    },
-    async ({ body }, req, res) => {
-      const ctx = contextOf(req);
-      await setWorkspaceBudget(ctx, body);
-      res.json(await getWorkspaceBudget(ctx));
-    },
-  );
-
-  api.add(
-    {
-      method: 'delete',
-      path: '/workspaces/:id/budget',
-      operationId: 'deleteWorkspaceBudget',
-      summary: "Remove a workspace's budget (admin or owner); every agent's engine_config is republished",
-      tag: TAG,
-      access: { kind: 'workspace-path', minRole: 'admin' },
-      params: ZWorkspaceIdParams,
-      responses: { 204: { description: 'Removed (also when there was none)' } },
-      problems: { ...WORKSPACE_NOT_FOUND, ...ADMIN_ONLY },
-    },
-    async (_input, req, res) => {
-      await setWorkspaceBudget(contextOf(req), null);
-      res.status(204).end();
-    },
-  );
+  const tag = 'budgets';
+  for (const scope of SCOPES) {
+    const { path, params } = scope;
+    const notFound = { 404: scope.notFound };
+    api.add(
+      {
+        method: 'get',
+        path,
+        operationId: `get${scope.name}Budget`,
+        summary: `Read ${scope.owner} budget and what its current UTC period spent`,
+        tag,
+        access: scope.access('viewer'),
+        params,
+        responses: { 200: STATUS },
+        problems: notFound,
+      },
+      async (input, req, res) => {
+        res.json(await scope.read(contextOf(req), input.params.id));
+      },
+    );
+    api.add(
+      {
+        method: 'put',
+        path,
+        operationId: `set${scope.name}Budget`,
+        summary: `Set ${scope.owner} budget (admin or owner); ${scope.republished}`,
+        tag,
+        access: scope.access('admin'),
+        params,
+        body: ZBudget,
+        responses: { 200: STATUS },
+        problems: { ...notFound, ...ADMIN_ONLY },
+      },
+      async (input, req, res) => {
+        const ctx = contextOf(req);
+        await scope.write(ctx, input.params.id, input.body);
+        res.json(await scope.read(ctx, input.params.id));
+      },
+    );
+    api.add(
+      {
+        method: 'delete',
+        path,
+        operationId: `delete${scope.name}Budget`,
+        summary: `Remove ${scope.owner} budget (admin or owner); ${scope.republished}`,
+        tag,
+        access: scope.access('admin'),
+        params,
+        responses: { 204: { description: 'Removed (also when there was none)' } },
+        problems: { ...notFound, ...ADMIN_ONLY },
+      },
+      async (input, req, res) => {
+        await scope.write(contextOf(req), input.params.id, null);
+        res.status(204).end();
+      },
+    );
+  }
 }
