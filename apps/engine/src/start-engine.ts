@@ -95,10 +95,9 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     store = { databaseUrl: env.source.databaseUrl, agentId: env.source.agentId };
   } else {
     // A config file that does not load is a deployment mistake: stop with its reason, do not serve 503s.
-    const config = await readConfigFile(env.source.path);
-    fileConfig = config;
+    fileConfig = await readConfigFile(env.source.path);
     // Thread memory in the database goes to the agent's own schema, through the agent's own role.
-    const agentId = ZUuid.safeParse((config as { agent?: { id?: unknown } }).agent?.id);
+    const agentId = ZUuid.safeParse((fileConfig as { agent?: { id?: unknown } }).agent?.id);
     if (env.databaseUrl !== undefined && agentId.success) {
       await verifyEngineRole(env.databaseUrl, agentId.data, logger);
       store = { databaseUrl: env.databaseUrl, agentId: agentId.data };
@@ -124,7 +123,8 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   if (env.source.kind === 'file') {
     // Applied once the pool exists, so that the snapshot counts budgets in the database.
     await applyConfigFile(holder, fileConfig, env.source.path, pool).catch(async (error: unknown) => {
-      await pool?.end();
+      // A config refused for its budgets was applied already: its MCP connections close with the holder.
+      await Promise.all([holder.close(), pool?.end()]);
       throw error;
     });
   }
