@@ -146,6 +146,7 @@ describe('loadEngineEnv', () => {
       pollMs: 1000,
       leaseMs: 300_000,
       unsupportedMessageReply: expect.stringMatching(/text/),
+      budgetExceededReply: expect.stringMatching(/cannot answer/),
       retentionMs: 7 * 24 * 60 * 60 * 1000,
     });
     const custom = loadEngineEnv({
@@ -153,12 +154,14 @@ describe('loadEngineEnv', () => {
       GRAPH_API_BASE_URL: 'http://127.0.0.1:9999/',
       WHATSAPP_MAX_ATTEMPTS: '2',
       WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: 'Text only.',
+      WHATSAPP_BUDGET_EXCEEDED_REPLY: 'Out of budget.',
       WHATSAPP_RETENTION_DAYS: '30',
     }).whatsapp;
     expect(custom).toMatchObject({
       graphApiBaseUrl: 'http://127.0.0.1:9999',
       maxAttempts: 2,
       unsupportedMessageReply: 'Text only.',
+      budgetExceededReply: 'Out of budget.',
       retentionMs: 30 * 24 * 60 * 60 * 1000,
     });
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_RETENTION_DAYS: '0' })).toThrow(/WHATSAPP_RETENTION_DAYS/);

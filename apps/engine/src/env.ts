@@ -87,6 +87,12 @@ const ZEngineEnv = z.object({
     .string()
     .max(4096)
     .default('Sorry, I can only read text messages. Please send your question as text.'),
+  WHATSAPP_BUDGET_EXCEEDED_REPLY: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4096)
+    .default('Sorry, I cannot answer right now. Please try again later.'),
   AGENT_KEY: z
     .string()
     .refine(isSecretKey, "must be this agent's key (32 bytes, base64) from its engine credentials")
@@ -116,6 +122,8 @@ export type WhatsAppSettings = {
   leaseMs: number;
   /** Sent back for anything but a text message. */
   unsupportedMessageReply: string;
+  /** Sent instead of running the agent while a budget is spent, when the budget names no reply of its own. */
+  budgetExceededReply: string;
   /** How long a finished message (done, failed, skipped) is kept before it is pruned. */
   retentionMs: number;
 };
@@ -255,6 +263,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       pollMs: parsed.WHATSAPP_POLL_MS,
       leaseMs: parsed.WHATSAPP_LEASE_MS,
       unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
+      budgetExceededReply: parsed.WHATSAPP_BUDGET_EXCEEDED_REPLY,
       retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     },
     runs: {

@@ -12,6 +12,8 @@ import {
 import pg from 'pg';
 import { createEngineApp } from './app.js';
 import { createJwksResolver } from './auth/jwks-resolver.js';
+import { scopesOf } from './budgets/budget-guard.js';
+import { hasBudgets } from './budgets/budget-refusal.js';
 import { type ConfigHolder, createConfigHolder } from './config-source/config-holder.js';
 import { type ConfigSource, startDbConfigSource } from './config-source/db-config-source.js';
 import { createSecretOpener } from './config-source/parse-engine-config.js';
@@ -55,6 +57,8 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   });
   // The agent's own SSO issuer is the tenant's choice; ENGINE_OIDC_* and the manager are the operator's.
   const failureTtlMs = env.oidcFailureTtlMs;
+  // The engine's pool, once it has a database (below): budgets are counted there.
+  let pool: pg.Pool | undefined;
   const resolvers = {
     tenant: createJwksResolver({ fetch: egress.fetch, failureTtlMs }),
     operator: createJwksResolver({ failureTtlMs }),
@@ -74,6 +78,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
         databaseUrl: env.databaseUrl,
         logger,
         toolCalls: metrics.toolCalls,
+        budgets: pool === undefined ? undefined : { db: pool, logger },
       }),
     logger,
     db: env.source.kind === 'database' ? 'unreachable' : 'not_used',
@@ -84,25 +89,23 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   // Where the WhatsApp queue and conversation threads live: the agent's own role, in file mode too
   // when DATABASE_URL is set.
   let store: { databaseUrl: string; agentId: string } | undefined;
+  let fileConfig: unknown;
   if (env.source.kind === 'database') {
     await verifyEngineRole(env.source.databaseUrl, env.source.agentId, logger);
     store = { databaseUrl: env.source.databaseUrl, agentId: env.source.agentId };
   } else {
     // A config file that does not load is a deployment mistake: stop with its reason, do not serve 503s.
-    const config = await readConfigFile(env.source.path);
+    fileConfig = await readConfigFile(env.source.path);
     // Thread memory in the database goes to the agent's own schema, through the agent's own role.
-    const agentId = ZUuid.safeParse((config as { agent?: { id?: unknown } }).agent?.id);
+    const agentId = ZUuid.safeParse((fileConfig as { agent?: { id?: unknown } }).agent?.id);
     if (env.databaseUrl !== undefined && agentId.success) {
       await verifyEngineRole(env.databaseUrl, agentId.data, logger);
       store = { databaseUrl: env.databaseUrl, agentId: agentId.data };
     }
-    const result = await holder.apply(config, FILE_CONFIG_VERSION);
-    if (!result.applied) throw new ConfigError(`ENGINE_CONFIG_FILE ${env.source.path}: ${result.reason}`);
   }
 
   // With a database: a small pool for the WhatsApp queue, conversation threads and runs, the queue's
   // worker, the runs' leases and news, and the pruning of finished messages and runs.
-  let pool: pg.Pool | undefined;
   let worker: WhatsAppWorker | undefined;
   let runs: RunStore | undefined;
   let leases: RunLeases | undefined;
@@ -116,12 +119,26 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       query_timeout: 10_000,
     });
     pool.on('error', (error) => logger.debug({ err: error }, 'idle database connection lost'));
+  }
+  if (env.source.kind === 'file') {
+    // Applied once the pool exists, so that the snapshot counts budgets in the database.
+    await applyConfigFile(holder, fileConfig, env.source.path, pool).catch(async (error: unknown) => {
+      // A config refused for its budgets was applied already: its MCP connections close with the holder.
+      await Promise.all([holder.close(), pool?.end()]);
+      throw error;
+    });
+  }
+  if (store !== undefined && pool !== undefined) {
     const { agentId } = store;
     const owner = randomUUID();
     const notifications = startRunNotifications({ databaseUrl: store.databaseUrl, agentId, logger });
     const active = createActiveRuns({ db: pool, agentId, owner, logger });
     notifications.onCancelNews((runId) => void active.checkCancels(runId === undefined ? undefined : [runId]));
-    const base = { pool, agentId, owner, leaseMs: env.runs.leaseMs, notifications, active, metrics };
+    const spendTarget = () => {
+      const config = holder.current()?.config;
+      return config === undefined ? undefined : { scopes: scopesOf(config), price: config.budgets.price };
+    };
+    const base = { pool, agentId, owner, leaseMs: env.runs.leaseMs, notifications, active, metrics, spendTarget };
     measureWhatsAppQueue(metrics.registry, { pool, agentId, logger });
     queue = startRunQueue({
       store: base,
@@ -180,4 +197,14 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     source = startDbConfigSource({ ...env.source, holder, logger });
   }
   return { ...running, holder, metricsUrl: metricsListener?.url };
+}
+
+async function applyConfigFile(holder: ConfigHolder, config: unknown, path: string, pool: pg.Pool | undefined) {
+  const result = await holder.apply(config, FILE_CONFIG_VERSION);
+  if (!result.applied) throw new ConfigError(`ENGINE_CONFIG_FILE ${path}: ${result.reason}`);
+  // Spend is counted in the database, across replicas; without one a budget would silently not hold.
+  const budgets = holder.current()?.config.budgets;
+  if (pool === undefined && budgets !== undefined && hasBudgets(budgets)) {
+    throw new ConfigError(`ENGINE_CONFIG_FILE ${path}: its budgets need DATABASE_URL, where they are counted`);
+  }
 }

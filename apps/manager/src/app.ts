@@ -20,6 +20,7 @@ import { createSessionMiddleware } from './auth/session-middleware.js';
 import { addSessionRoutes } from './auth/session-routes.js';
 import type { PrismaSessionStore } from './auth/session-store.js';
 import { reuseFor } from './batching/reuse-for.js';
+import { addBudgetRoutes } from './budgets/budget-routes.js';
 import type { ManagerConfig } from './config.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
@@ -122,6 +123,7 @@ export function createManagerApp({
     policy: config.operatorPolicy,
     egressAllow: config.egressAllow,
     agentKeys,
+    prices: config.modelPrices,
     engineRoles: { connectionLimit: config.engines.connectionLimit },
     publishMetrics: metrics?.publish,
   };
@@ -130,6 +132,7 @@ export function createManagerApp({
   addResourceRoutes(api, resources, SSO_CONFIGS);
   addResourceRoutes(api, resources, OBSERVABILITY_CONFIGS);
   addAgentRoutes(api, resources);
+  addBudgetRoutes(api, { ...resources, now });
   addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });
   addAgentRunRoutes(api, { db });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
   const provisioned = await upgradeEngineRoles(db, {
     box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),
     agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
+    prices: config.modelPrices,
     engineRoles: { connectionLimit: config.engines.connectionLimit },
   });
   if (provisioned > 0) logger.info({ agents: provisioned }, 'gave existing agents their engine database roles');

@@ -6,6 +6,7 @@ export * from './agents/model-key-variables.js';
 export * from './agents/usage.js';
 export * from './auth/auth.js';
 export * from './auth/sessions.js';
+export * from './budgets/budget.js';
 export * from './common/envelope.js';
 export * from './common/format-zod-issues.js';
 export * from './common/json-checks.js';

@@ -103,6 +103,7 @@ describe('a follower of a running run', () => {
       notifications,
       active: createActiveRuns({ db: pool, agentId, owner: OWNER, logger }),
       wakeQueue: () => undefined,
+      spendTarget: () => undefined,
       metrics: createEngineMetrics(),
       pool: holdingFirstEventRead(async () => {
         // Resolves only on the NOTIFY of the event stored next (the poll is ten minutes away).

@@ -40,7 +40,7 @@ async function runningRun() {
     source: 'stream',
     leaseMs: 600_000,
   });
-  const recorded = recordRun({ pool, agentId, owner: OWNER }, runId, logger);
+  const recorded = recordRun({ pool, agentId, owner: OWNER, spendTarget: () => undefined }, runId, logger);
   recorded.record({ type: EventType.RUN_STARTED, threadId: 'thread', runId });
   recorded.record({ type: EventType.RUN_FINISHED, threadId: 'thread', runId });
   return { runId, recorded };

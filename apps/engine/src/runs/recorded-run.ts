@@ -2,9 +2,11 @@
 // final status from how it ended. Without a database the events are numbered all the same (the SSE
 // ids carry the seq) and nothing is stored.
 import { type BaseEvent, EventType } from '@ag-ui/core';
+import type { TEngineBudgets } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
 import type { TokenUsage } from '../agents/agent-runtime.js';
+import { addRunSpend, type SpendScopes } from '../budgets/budget-spend.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import { type Queryable, withTransaction } from '../threads/thread-store.js';
@@ -35,7 +37,11 @@ export type RunStore = {
   /** Tells this replica's run queue (run-queue.ts) that a run may be ready to start. */
   wakeQueue: () => void;
   metrics: EngineMetrics;
+  /** Where a run's usage is counted for budgets: from the config applied when the run ends. */
+  spendTarget: () => SpendTarget | undefined;
 };
+
+export type SpendTarget = { scopes: SpendScopes; price: TEngineBudgets['price'] };
 
 export type RecordedRun = {
   /** Numbers the event and queues it for storage; returns its SSE id and `data:` payload. */
@@ -126,7 +132,7 @@ export async function startRecordedRun(
 
 /** The record of a run whose row this replica already holds as running (created, or claimed from its queue). */
 export function recordRun(
-  store: Pick<RunStore, 'pool' | 'agentId' | 'owner'>,
+  store: Pick<RunStore, 'pool' | 'agentId' | 'owner' | 'spendTarget'>,
   runId: string,
   log: Logger,
 ): RecordedRun {
@@ -150,10 +156,21 @@ export function recordRun(
     finish: async (aborted, stopped, alongside) => {
       const tail = await events.drain();
       const outcome = { ...outcomeOf(last, aborted, stopped), usage: usage.total() };
+      const spent = outcome.usage;
+      const target = spent === undefined ? undefined : store.spendTarget();
       const parts: { work: StoredWork; failure: string }[] = [
         { work: (db) => appendEvents(db, agentId, runId, tail), failure: 'could not store run events' },
         ...(alongside === undefined ? [] : [{ work: alongside, failure: 'could not store the run in its thread' }]),
         { work: (db) => finishRun(db, run, outcome), failure: 'could not record how the run ended' },
+        // In the same transaction as the run's usage: the budgets count exactly what agent_runs says.
+        ...(spent === undefined || target === undefined
+          ? []
+          : [
+              {
+                work: (db: Queryable) => addRunSpend(db, target.scopes, spent, target.price),
+                failure: 'could not count the run against its budgets',
+              },
+            ]),
       ];
       await withTransaction(pool, async (client) => {
         for (const part of parts) await part.work(client);

@@ -9,6 +9,7 @@ import type { ModelSettings } from '../agents/llm/model-credentials.js';
 import { type Authenticator, createAuthenticator } from '../auth/authenticator.js';
 import type { JwksResolvers } from '../auth/jwks-resolver.js';
 import { managerTokenSettings } from '../auth/manager-tokens.js';
+import { type BudgetLedger, enforceBudgets } from '../budgets/budget-guard.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
 import { connectMcpToolset, type McpToolset, type McpToolsetOptions } from '../mcp/mcp-toolset.js';
 import type { StdioPolicy } from '../mcp/stdio-policy.js';
@@ -42,6 +43,8 @@ export type SnapshotDependencies = {
   /** LangGraph thread memory is kept here when set. */
   databaseUrl: string | undefined;
   logger: Logger;
+  /** Where budgets are counted; without it a config's budgets are not enforced (start-engine.ts refuses that). */
+  budgets?: BudgetLedger | undefined;
   toolCalls?: McpToolsetOptions['toolCalls'];
 };
 
@@ -78,7 +81,10 @@ export async function createAgentSnapshot(
     await toolset.close();
     throw error;
   });
-  const { runtime } = choice;
+  const runtime =
+    choice.runtime === undefined || deps.budgets === undefined
+      ? choice.runtime
+      : enforceBudgets(choice.runtime, config, deps.budgets);
 
   let leases = 0;
   let retired = false;

@@ -44,6 +44,7 @@ beforeAll(async () => {
     pollMs: 1000,
     leaseMs: 60_000,
     unsupportedMessageReply: 'Text only, please.',
+    budgetExceededReply: 'Over budget.',
     retentionMs: 86_400_000,
   };
 });

@@ -5,7 +5,7 @@
 // finds the lease lost ends the work before another part is sent.
 import { randomUUID } from 'node:crypto';
 import type { Message, RunAgentInput } from '@ag-ui/core';
-import type { TEngineIntegration } from '@agentplane/contracts';
+import { BUDGET_EXCEEDED_CODE, type TEngineBudgets, type TEngineIntegration } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
 import type { WhatsAppSettings } from '../env.js';
@@ -69,6 +69,11 @@ function readText(payload: Record<string, unknown>): string | undefined {
   return typeof body === 'string' && body.trim() !== '' ? body : undefined;
 }
 
+/** The agent's budget's reply, else the workspace's, else the operator's default. */
+function budgetReplyOf(budgets: TEngineBudgets, fallback: string): string {
+  return budgets.agent?.whatsapp_reply ?? budgets.workspace?.whatsapp_reply ?? fallback;
+}
+
 /** The reply's run record; the queue answers a sender's messages one at a time, so the thread is ours. */
 async function recordRun(context: ClaimContext, input: RunAgentInput): Promise<RecordedRun> {
   if (context.runs === undefined) return unrecordedRun(input.runId);
@@ -109,6 +114,12 @@ async function answer(
     forwardedProps: {},
   };
   const run = await runToCompletion(snapshot, input, signal, log, await recordRun(context, input));
+  // The agent did not run: the sender gets the budget's reply, and the thread keeps nothing of the turn.
+  if (!run.finished && run.code === BUDGET_EXCEEDED_CODE) {
+    const reply = budgetReplyOf(snapshot.config.budgets, context.settings.budgetExceededReply);
+    keepLease(await saveReply(pool, claim, reply), 'storing the reply');
+    return reply;
+  }
   if (!run.finished) {
     throw new RetryableError(`the agent run failed (${run.code}): ${run.message}`);
   }

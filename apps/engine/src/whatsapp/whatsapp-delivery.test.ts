@@ -385,3 +385,44 @@ describe('conversation threads', () => {
     expect(model.requests[before + 1]?.body.messages).toEqual([{ role: 'user', content: 'second sender' }]);
   });
 });
+
+describe('budgets', () => {
+  it("answers with the budget's reply, else WHATSAPP_BUDGET_EXCEEDED_REPLY, instead of running the agent while a budget is spent", async () => {
+    const setup = await setUp(fakeModel(), undefined, { WHATSAPP_BUDGET_EXCEEDED_REPLY: 'The operator says later.' });
+    const { agentId, workspaceId } = setup.agent;
+    await database.prisma.budgetSpend.create({
+      data: { scope: 'workspace', scopeId: workspaceId, day: new Date(), tokens: 5 },
+    });
+    const budget = { limit: 5, unit: 'tokens' as const, period: 'month' as const };
+    const publishBudget = async (whatsappReply?: string) => {
+      const workspace = { ...budget, ...(whatsappReply === undefined ? {} : { whatsapp_reply: whatsappReply }) };
+      await setup.agent.publish({
+        ...setup.agent.configWith(setup.whatsapp),
+        budgets: { agent: null, workspace, price: null },
+      });
+      await waitUntil(
+        async () => setup.engine.holder.current()?.config.budgets.workspace?.whatsapp_reply === whatsappReply,
+        { what: 'the budget to be applied' },
+      );
+    };
+    const before = model.requests.length;
+    await publishBudget('We are out of budget today.');
+    await send(setup, { from: '491700000040', text: 'hello?' });
+    await waitForStatus(agentId, 'done');
+    await publishBudget(undefined);
+    await send(setup, { from: '491700000040', text: 'still there?' });
+    await waitForStatus(agentId, 'done', 2);
+    expect(repliesTo(setup).map((request) => request.body.text?.body)).toEqual([
+      'We are out of budget today.',
+      'The operator says later.',
+    ]);
+    expect(model.requests.length).toBe(before);
+    const runs = await database.prisma.agentRun.findMany({ where: { agentId } });
+    expect(runs).toMatchObject([
+      { source: 'whatsapp', status: 'failed', usage: null },
+      { source: 'whatsapp', status: 'failed', usage: null },
+    ]);
+    // The agent never saw the turns, so its thread keeps none of them.
+    expect(await database.prisma.conversationMessage.count({ where: { agentId } })).toBe(0);
+  });
+});

@@ -27,6 +27,7 @@ import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../pu
 import { readAgentsWithResources } from '../publishing/read-agents-with-resources.js';
 import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
 import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
+import type { ModelPrices } from '../usage/model-prices.js';
 import { lockReferencedResources } from './agent-references.js';
 import { lockAgent } from './lock-agent.js';
 
@@ -36,6 +37,7 @@ export type AgentContext = {
   policy: OperatorPolicy;
   egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
+  prices: ModelPrices;
   engineRoles: EngineRoleSettings;
   publishMetrics?: PublishMetrics | undefined;
   workspaceId: string;
@@ -155,6 +157,7 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<str
         agentIds: [agentId],
         box: ctx.box,
         agentKeys: ctx.agentKeys,
+        prices: ctx.prices,
         metrics: ctx.publishMetrics,
       });
       const [agent] = await readAgentsWithResources(tx, [agentId]);

@@ -36,7 +36,12 @@ afterAll(async () => {
 const platformBox = createSecretBox(TEST_SECRETS_KEY);
 const agentKeys = createAgentKeyring(TEST_SECRETS_KEY);
 const upgrade = () =>
-  upgradeEngineRoles(ctx.database.prisma, { box: platformBox, agentKeys, engineRoles: { connectionLimit: 5 } });
+  upgradeEngineRoles(ctx.database.prisma, {
+    box: platformBox,
+    agentKeys,
+    prices: {},
+    engineRoles: { connectionLimit: 5 },
+  });
 
 /** Puts an agent back as it was before engine roles: no role, its config sealed with the platform key. */
 async function makeLegacy(agentId: string): Promise<bigint> {

@@ -13,6 +13,7 @@ import {
   type SecretBox,
 } from '@agentplane/db';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
+import type { ModelPrices } from '../usage/model-prices.js';
 
 const UPGRADE_LOCK = 'agentplane.engine-roles.upgrade';
 const BATCH_SIZE = 100;
@@ -20,6 +21,7 @@ const BATCH_SIZE = 100;
 export type UpgradeEngineRolesOptions = {
   box: SecretBox;
   agentKeys: AgentKeyring;
+  prices: ModelPrices;
   engineRoles: EngineRoleSettings;
 };
 
@@ -44,6 +46,7 @@ export async function upgradeEngineRoles(db: Db, options: UpgradeEngineRolesOpti
         agentIds: ids,
         box: options.box,
         agentKeys: options.agentKeys,
+        prices: options.prices,
         maxConfigBytes: Number.POSITIVE_INFINITY,
       });
       return { ids, provisioned: missing.length };

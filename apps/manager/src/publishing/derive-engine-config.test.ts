@@ -2,6 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { ZodError } from 'zod';
 import { deriveEngineConfig } from './derive-engine-config.js';
 
+const NO_BUDGETS = { agent: null, workspace: null, price: null };
+
 const agent = {
   id: '6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11',
   name: 'support',
@@ -42,12 +44,20 @@ describe('deriveEngineConfig', () => {
       secret_key: 'sk-lf-1',
       capture_content: false,
     };
-    expect(deriveEngineConfig({ agent, integrations: [whatsapp], mcpServers: [mcp], sso, observability })).toEqual({
+    const budgets = {
+      agent: { limit: 1000, unit: 'tokens' as const, period: 'day' as const },
+      workspace: null,
+      price: { input_per_million_usd: 0.15, output_per_million_usd: 0.6 },
+    };
+    expect(
+      deriveEngineConfig({ agent, integrations: [whatsapp], mcpServers: [mcp], sso, observability, budgets }),
+    ).toEqual({
       agent: { id: agent.id, name: 'support', workspace_id: agent.workspaceId, framework: 'LLM', config: agent.config },
       mcp_servers: [mcp],
       integrations: [{ id: whatsapp.id, ...whatsapp.integration }],
       sso,
       observability,
+      budgets,
     });
   });
 
@@ -59,6 +69,7 @@ describe('deriveEngineConfig', () => {
         mcpServers: [],
         sso: null,
         observability: null,
+        budgets: NO_BUDGETS,
       });
     expect(derive).toThrow(ZodError);
     expect(derive).toThrow(

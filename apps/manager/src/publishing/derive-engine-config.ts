@@ -1,5 +1,6 @@
 import {
   type TAgentFramework,
+  type TEngineBudgets,
   type TEngineConfig,
   type TIntegrationConfig,
   type TMcpServerConfig,
@@ -14,6 +15,7 @@ export type EngineConfigSources = {
   mcpServers: TMcpServerConfig[];
   sso: TSsoConfig | null;
   observability: TObservabilityConfig | null;
+  budgets: TEngineBudgets;
 };
 
 /** The config an agent's engine runs: the agent plus the resolved resources it references, in plaintext. */
@@ -32,5 +34,6 @@ export function deriveEngineConfig(sources: EngineConfigSources): TEngineConfig 
     integrations: sources.integrations.map(({ id, integration }) => ({ id, ...integration })),
     sso: sources.sso,
     observability: sources.observability,
+    budgets: sources.budgets,
   });
 }

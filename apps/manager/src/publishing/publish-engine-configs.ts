@@ -12,8 +12,10 @@ import {
 } from '@agentplane/contracts';
 import { type AgentKeyring, isSealedWithOtherKey, type SecretBox, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
+import { engineBudgetsOf } from '../budgets/engine-budgets.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import { INTEGRATIONS, MCP_SERVERS, OBSERVABILITY_CONFIGS, SSO_CONFIGS } from '../resources/resource-kinds.js';
+import type { ModelPrices } from '../usage/model-prices.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
 import { readAgentsWithResources } from './read-agents-with-resources.js';
 
@@ -33,6 +35,8 @@ export async function publishEngineConfigs(
     box: SecretBox;
     /** Seals each agent's config with the agent's own key. */
     agentKeys: AgentKeyring;
+    /** Prices the agent's model for its engine's budgets in USD. */
+    prices: ModelPrices;
     /**
      * A config that would be larger (stored JSON) refuses the whole write, which rolls back. Only the
      * start-up upgrade lifts it, to re-seal what is already published whatever its size.
@@ -76,6 +80,7 @@ async function publish(
       mcpServers: agent.mcpServers.map((link) => MCP_SERVERS.fromRow(link.mcpServer, options.box)),
       sso: agent.sso ? SSO_CONFIGS.fromRow(agent.sso, options.box) : null,
       observability: agent.observability ? OBSERVABILITY_CONFIGS.fromRow(agent.observability, options.box) : null,
+      budgets: engineBudgetsOf(agent, agent.workspaceBudget, options.prices),
     });
     const current = agent.engineConfig;
     const agentBox = options.agentKeys.boxFor(agent.id);

@@ -46,6 +46,12 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
   const observabilities = byId(
     await tx.observabilityConfig.findMany({ where: { id: { in: distinctIds(agents, 'observabilityId') } } }),
   );
+  const workspaces = byId(
+    await tx.workspace.findMany({
+      where: { id: { in: distinctIds(agents, 'workspaceId') } },
+      select: { id: true, budget: true },
+    }),
+  );
   const configs = new Map((await tx.engineConfig.findMany({ where })).map((row) => [row.agentId, row]));
   return agents.map((agent) => ({
     ...agent,
@@ -54,5 +60,6 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
     sso: agent.ssoId ? (ssos.get(agent.ssoId) ?? null) : null,
     observability: agent.observabilityId ? (observabilities.get(agent.observabilityId) ?? null) : null,
     engineConfig: configs.get(agent.id) ?? null,
+    workspaceBudget: workspaces.get(agent.workspaceId)?.budget ?? null,
   }));
 }

@@ -15,6 +15,7 @@ import { currentWorkspace } from '../http/request-context.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { secretsViewOf } from '../secrets/secrets-view.js';
+import type { ModelPrices } from '../usage/model-prices.js';
 import type { ResourceKind } from './resource-kinds.js';
 import {
   createResource,
@@ -28,13 +29,17 @@ import {
 export const ZIdParams = z.strictObject({ id: ZUuid });
 export const ZListQuery = ZPaginationQuery.extend(ZSecretsQuery.shape);
 
-/** box: the platform key, for resources at rest. agentKeys: seals each agent's engine config. */
+/**
+ * box: the platform key, for resources at rest. agentKeys: seals each agent's engine config. prices: the
+ * price table, whose price of an agent's model is published for its budgets.
+ */
 export type ResourceRouteDependencies = {
   db: Db;
   box: SecretBox;
   policy: OperatorPolicy;
   egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
+  prices: ModelPrices;
   engineRoles: EngineRoleSettings;
   /** Set when the manager serves metrics. */
   publishMetrics?: PublishMetrics | undefined;

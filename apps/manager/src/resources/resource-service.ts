@@ -8,6 +8,7 @@ import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
 import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
+import type { ModelPrices } from '../usage/model-prices.js';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
 import { loadResource, lockResource, readResource, readResourcePage } from './resource-reads.js';
 
@@ -17,6 +18,7 @@ export type ResourceContext = {
   policy: OperatorPolicy;
   egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
+  prices: ModelPrices;
   publishMetrics?: PublishMetrics | undefined;
   workspaceId: string;
   /** How responses show secrets: to the caller's role, or as asked. */
@@ -97,6 +99,7 @@ export async function updateResource<T>(
       agentIds: agents.map((agent) => agent.id),
       box: ctx.box,
       agentKeys: ctx.agentKeys,
+      prices: ctx.prices,
       metrics: ctx.publishMetrics,
     });
     const row = await readResource(tx, kind, ctx.workspaceId, id);

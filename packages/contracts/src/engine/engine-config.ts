@@ -2,6 +2,7 @@
 // the agent with its framework config, plus the resolved resources it references.
 import { z } from 'zod';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from '../agents/agent-frameworks.js';
+import { ZEngineBudgets } from '../budgets/budget.js';
 import { ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZWhatsAppIntegrationConfig } from '../integrations/integration-config.js';
 import { ZMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
@@ -36,6 +37,8 @@ export const ZEngineConfig = z
     sso: ZSsoConfig.nullable(),
     // Absent in configs published before observability existed.
     observability: ZObservabilityConfig.nullable().default(null),
+    // The agent's and its workspace's budgets, and its model's price; absent before budgets existed.
+    budgets: ZEngineBudgets.default({ agent: null, workspace: null, price: null }),
   })
   .meta({ id: 'EngineConfig', description: 'The derived, read-only configuration an agent engine runs' });
 export type TEngineConfig = z.infer<typeof ZEngineConfig>;
