@@ -121,7 +121,8 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     const notifications = startRunNotifications({ databaseUrl: store.databaseUrl, agentId, logger });
     const active = createActiveRuns({ db: pool, agentId, owner, logger });
     notifications.onCancelNews((runId) => void active.checkCancels(runId === undefined ? undefined : [runId]));
-    const base = { pool, agentId, owner, leaseMs: env.runs.leaseMs, notifications, active, metrics };
+    const { leaseMs, eventLog } = env.runs;
+    const base = { pool, agentId, owner, leaseMs, eventLog, notifications, active, metrics };
     measureWhatsAppQueue(metrics.registry, { pool, agentId, logger });
     queue = startRunQueue({
       store: base,

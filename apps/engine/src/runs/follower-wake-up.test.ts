@@ -100,6 +100,7 @@ describe('a follower of a running run', () => {
       agentId,
       owner: OWNER,
       leaseMs: 600_000,
+      eventLog: true,
       notifications,
       active: createActiveRuns({ db: pool, agentId, owner: OWNER, logger }),
       wakeQueue: () => undefined,

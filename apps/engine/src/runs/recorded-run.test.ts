@@ -1,5 +1,6 @@
 // The end of a stored run: its last events, the writes that go with it (its thread's append) and its
-// final status commit together, and a failure of one part still lets the others be stored.
+// final status commit together, and a failure of one part still lets the others be stored. With the
+// event log off (ENGINE_RUN_EVENT_LOG=off) the run is still a record, without its events.
 import { randomUUID } from 'node:crypto';
 import { EventType } from '@ag-ui/core';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 /** A running run with two events recorded, none stored yet (they wait for their batch). */
-async function runningRun() {
+async function runningRun({ eventLog = true } = {}) {
   const runId = randomUUID();
   await createRun(pool, {
     agentId,
@@ -40,7 +41,7 @@ async function runningRun() {
     source: 'stream',
     leaseMs: 600_000,
   });
-  const recorded = recordRun({ pool, agentId, owner: OWNER }, runId, logger);
+  const recorded = recordRun({ pool, agentId, owner: OWNER, eventLog }, runId, logger);
   recorded.record({ type: EventType.RUN_STARTED, threadId: 'thread', runId });
   recorded.record({ type: EventType.RUN_FINISHED, threadId: 'thread', runId });
   return { runId, recorded };
@@ -75,5 +76,15 @@ describe('the end of a recorded run', () => {
       throw new Error('the thread cannot be stored');
     });
     expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 2, events: 2 });
+  });
+
+  it('with the event log off, stores the final status and the writes that go with it, and no events', async () => {
+    const { runId, recorded } = await runningRun({ eventLog: false });
+    let alongside = false;
+    await recorded.finish(false, undefined, async () => {
+      alongside = true;
+    });
+    expect(alongside).toBe(true);
+    expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 0, events: 0 });
   });
 });

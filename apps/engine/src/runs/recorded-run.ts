@@ -10,7 +10,7 @@ import type { ThreadCaller } from '../threads/thread-scope.js';
 import { type Queryable, withTransaction } from '../threads/thread-store.js';
 import type { ActiveRuns } from './active-runs.js';
 import { sseData } from './event-stream.js';
-import { appendEvents, createEventLog } from './run-event-log.js';
+import { appendEvents, createEventLog, NO_EVENT_LOG } from './run-event-log.js';
 import type { RunNotifications } from './run-notifications.js';
 import {
   createRun,
@@ -29,6 +29,8 @@ export type RunStore = {
   /** This replica, as the owner of the runs it runs. */
   owner: string;
   leaseMs: number;
+  /** Whether runs' events are stored (ENGINE_RUN_EVENT_LOG); off, nothing can follow or replay a run. */
+  eventLog: boolean;
   notifications: RunNotifications;
   /** The runs this replica executes, to abort on a cancel asked for on any replica. */
   active: ActiveRuns;
@@ -126,13 +128,13 @@ export async function startRecordedRun(
 
 /** The record of a run whose row this replica already holds as running (created, or claimed from its queue). */
 export function recordRun(
-  store: Pick<RunStore, 'pool' | 'agentId' | 'owner'>,
+  store: Pick<RunStore, 'pool' | 'agentId' | 'owner' | 'eventLog'>,
   runId: string,
   log: Logger,
 ): RecordedRun {
   const { pool, agentId, owner } = store;
   const run = { agentId, runId, owner };
-  const events = createEventLog(pool, agentId, runId, log);
+  const events = store.eventLog ? createEventLog(pool, agentId, runId, log) : NO_EVENT_LOG;
   let seq = 0;
   let last: BaseEvent | undefined;
   const usage = createUsageMeter();

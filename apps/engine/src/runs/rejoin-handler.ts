@@ -27,6 +27,17 @@ export function findOwnRun(store: RunStore, runId: string, res: Response): Promi
   return findCallersRun(store, runId, callerOf(res.locals.claims));
 }
 
+/**
+ * Refuses what follows a run through its stored events when the engine stores none
+ * (ENGINE_RUN_EVENT_LOG=off): a 409 saying so, before any stream opens or run is queued.
+ */
+export function requireEventLog(store: RunStore, refused: string): void {
+  if (store.eventLog) return;
+  throw new AppError('conflict', `${refused}: this engine does not store runs' events (ENGINE_RUN_EVENT_LOG=off).`, {
+    type: 'event-log-off',
+  });
+}
+
 /** Sends the run's stored events after `after`, then the ones still to come, until it ends or `signal` aborts. */
 export async function followRun(options: {
   store: RunStore;
@@ -128,6 +139,7 @@ export function handleRunRecord(store: RunStore): RequestHandler {
 
 export function handleRejoin(store: RunStore, keepaliveMs?: number): RequestHandler {
   return async (req, res) => {
+    requireEventLog(store, 'A run cannot be rejoined');
     const runId = String(req.params.runId);
     const after = replayFrom(runId, req.get('last-event-id'));
     // Unknown before the stream opens: a 404, not an empty stream.

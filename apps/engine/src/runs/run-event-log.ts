@@ -29,6 +29,9 @@ export type EventLog = {
   drain: () => Promise<StoredEvent[]>;
 };
 
+/** The log of an engine whose event log is off (ENGINE_RUN_EVENT_LOG): it keeps nothing. */
+export const NO_EVENT_LOG: EventLog = { append: () => undefined, drain: async () => [] };
+
 /** Stores a batch of the run's events and moves its last_seq; atomic alone, or part of the caller's transaction. */
 export async function appendEvents(db: Queryable, agentId: string, runId: string, batch: StoredEvent[]): Promise<void> {
   if (batch.length === 0) return;
