@@ -22,7 +22,7 @@ export async function benchRunRecords(options: {
 }): Promise<RunRecordsResult> {
   const client = await ManagerClient.signUp(options.managerUrl);
   const mock = { name: 'run records bench', framework: 'LLM', agent: { model: { provider: 'mock', name: 'echo' } } };
-  const agent = await client.expect<{ id: string; engine_config: unknown }>(201, 'POST', '/agents/', mock);
+  const agent = await client.expect<{ id: string }>(201, 'POST', '/agents/', mock);
   const { access_token: token } = await client.expect<{ access_token: string }>(
     201,
     'POST',
@@ -36,7 +36,7 @@ export async function benchRunRecords(options: {
   try {
     eventLog = await benchRunEventLog({
       engine,
-      engineConfig: agent.engine_config,
+      credentials,
       managerIssuer: options.managerUrl,
       headers,
       durationSeconds: options.durationSeconds,
