@@ -40,7 +40,7 @@ export async function benchRunRecords(options: {
       managerIssuer: options.managerUrl,
       headers,
       durationSeconds: options.durationSeconds,
-      rounds: 3,
+      rounds: 5,
     });
     rejoin = await benchRejoinLatency({
       engineUrl: engine.url,

@@ -7,6 +7,7 @@ import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from 
 import { createLogger } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
+import { appendThreadMessages, loadThreadMessages } from '../threads/thread-store.js';
 import { recordRun } from './recorded-run.js';
 import { createRun } from './run-records.js';
 
@@ -59,15 +60,28 @@ const storedRun = async (db: pg.Pool | pg.PoolClient, runId: string) =>
 describe('the end of a recorded run', () => {
   it('commits its last events, the writes that go with it and its final status in one transaction', async () => {
     const { runId, recorded } = await runningRun();
-    const seen: { inside?: unknown; outside?: unknown } = {};
+    const key = `thread-of-${runId}`;
+    const seen: { run?: unknown; thread?: unknown } = {};
     await recorded.finish(false, undefined, async (db) => {
-      // Its events are written on this connection already, yet no other connection sees them.
-      seen.inside = await storedRun(db as pg.PoolClient, runId);
-      seen.outside = await storedRun(pool, runId);
+      await appendThreadMessages(db, agentId, key, [{ id: 'm1', role: 'user', content: 'hello' }]);
+      // Written on the run's end connection, yet no other connection sees it, nor any of the run's end.
+      seen.thread = await loadThreadMessages(pool, agentId, key);
+      seen.run = await storedRun(pool, runId);
     });
-    expect(seen.inside).toEqual({ status: 'running', last_seq: 2, events: 2 });
-    expect(seen.outside).toEqual({ status: 'running', last_seq: 0, events: 0 });
+    expect(seen).toEqual({ thread: [], run: { status: 'running', last_seq: 0, events: 0 } });
     expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 2, events: 2 });
+    expect(await loadThreadMessages(pool, agentId, key)).toHaveLength(1);
+  });
+
+  it("stores neither its status nor its last events once the run is no longer this replica's", async () => {
+    const { runId, recorded } = await runningRun();
+    // As the sweep leaves a run it declared lost: another owner's, or over.
+    await pool.query("UPDATE agent_runs SET owner = 'another-replica' WHERE agent_id = $1 AND id = $2", [
+      agentId,
+      runId,
+    ]);
+    await recorded.finish(false);
+    expect(await storedRun(pool, runId)).toEqual({ status: 'running', last_seq: 0, events: 0 });
   });
 
   it('still stores its events and final status when the write that goes with it fails', async () => {

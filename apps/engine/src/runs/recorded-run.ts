@@ -10,7 +10,7 @@ import type { ThreadCaller } from '../threads/thread-scope.js';
 import { type Queryable, withTransaction } from '../threads/thread-store.js';
 import type { ActiveRuns } from './active-runs.js';
 import { sseData } from './event-stream.js';
-import { appendEvents, createEventLog, NO_EVENT_LOG } from './run-event-log.js';
+import { createEventLog, NO_EVENT_LOG } from './run-event-log.js';
 import type { RunNotifications } from './run-notifications.js';
 import {
   createRun,
@@ -146,16 +146,15 @@ export function recordRun(
       events.append(++seq, data);
       return { id: `${runId}:${seq}`, data };
     },
-    // The last events, the thread's append and the final status commit together: one commit instead
-    // of three, and a follower that sees the final status has every event to read, as the thread's
-    // next run has this run's messages.
+    // The thread's append, then the last events with the final status, commit together: one commit
+    // instead of three, and a follower that sees the final status has every event to read, as the
+    // thread's next run has this run's messages.
     finish: async (aborted, stopped, alongside) => {
       const tail = await events.drain();
       const outcome = { ...outcomeOf(last, aborted, stopped), usage: usage.total() };
       const parts: { work: StoredWork; failure: string }[] = [
-        { work: (db) => appendEvents(db, agentId, runId, tail), failure: 'could not store run events' },
         ...(alongside === undefined ? [] : [{ work: alongside, failure: 'could not store the run in its thread' }]),
-        { work: (db) => finishRun(db, run, outcome), failure: 'could not record how the run ended' },
+        { work: (db) => finishRun(db, run, outcome, tail), failure: 'could not record how the run ended' },
       ];
       await withTransaction(pool, async (client) => {
         for (const part of parts) await part.work(client);
