@@ -25,6 +25,7 @@ import { measureWhatsAppQueue } from './metrics/whatsapp-queue-metrics.js';
 import type { Pruner } from './retention/prune-in-batches.js';
 import { createActiveRuns } from './runs/active-runs.js';
 import type { RunStore } from './runs/recorded-run.js';
+import { createRunFollowReads } from './runs/run-follow-reads.js';
 import { type RunLeases, startRunLeases } from './runs/run-leases.js';
 import { startRunNotifications } from './runs/run-notifications.js';
 import { type RunQueue, startRunQueue } from './runs/run-queue.js';
@@ -122,7 +123,8 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     const active = createActiveRuns({ db: pool, agentId, owner, logger });
     notifications.onCancelNews((runId) => void active.checkCancels(runId === undefined ? undefined : [runId]));
     const { leaseMs, eventLog } = env.runs;
-    const base = { pool, agentId, owner, leaseMs, eventLog, notifications, active, metrics };
+    const follows = createRunFollowReads(pool, agentId);
+    const base = { pool, agentId, owner, leaseMs, eventLog, notifications, follows, active, metrics };
     measureWhatsAppQueue(metrics.registry, { pool, agentId, logger });
     queue = startRunQueue({
       store: base,

@@ -11,6 +11,7 @@ import { type Queryable, withTransaction } from '../threads/thread-store.js';
 import type { ActiveRuns } from './active-runs.js';
 import { sseData } from './event-stream.js';
 import { createEventLog, NO_EVENT_LOG } from './run-event-log.js';
+import type { RunFollowReads } from './run-follow-reads.js';
 import type { RunNotifications } from './run-notifications.js';
 import {
   createRun,
@@ -32,6 +33,8 @@ export type RunStore = {
   /** Whether runs' events are stored (ENGINE_RUN_EVENT_LOG); off, nothing can follow or replay a run. */
   eventLog: boolean;
   notifications: RunNotifications;
+  /** What followers of runs read after each wake-up, shared between them (run-follow-reads.ts). */
+  follows: RunFollowReads;
   /** The runs this replica executes, to abort on a cancel asked for on any replica. */
   active: ActiveRuns;
   /** Tells this replica's run queue (run-queue.ts) that a run may be ready to start. */

@@ -10,11 +10,8 @@ import type { StreamKind } from '../metrics/engine-metrics.js';
 import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
 import { type EventStream, openEventStream } from './event-stream.js';
 import type { RunStore } from './recorded-run.js';
-import { readEvents } from './run-event-log.js';
+import { REPLAY_PAGE, type RunProgress } from './run-follow-reads.js';
 import { findRun, isFinal, type RunRecord } from './run-records.js';
-
-/** Events read per query: a long run is replayed in pages. */
-const REPLAY_PAGE = 500;
 
 async function findCallersRun(store: RunStore, runId: string, caller: ThreadCaller | undefined): Promise<RunRecord> {
   const run = await findRun(store.pool, store.agentId, runId, caller);
@@ -49,12 +46,13 @@ export async function followRun(options: {
   log: Logger;
 }): Promise<void> {
   const { store, runId, caller, stream, signal } = options;
-  const { agentId, pool, notifications } = store;
+  const { notifications, follows } = store;
   let after = options.after;
   try {
-    let run = await findCallersRun(store, runId, caller);
+    // The caller's right to the run is checked once; after that its progress is read as everyone's.
+    let run: RunProgress | undefined = await findCallersRun(store, runId, caller);
     while (!signal.aborted) {
-      const events = await readEvents(pool, agentId, runId, after, REPLAY_PAGE);
+      const events = await follows.events(runId, after);
       for (const event of events) {
         await stream.sendData(`${runId}:${event.seq}`, event.data);
         after = event.seq;
@@ -62,10 +60,11 @@ export async function followRun(options: {
       if (events.length === REPLAY_PAGE) continue;
       // Final only once its last event is stored (recorded-run.ts), so nothing is left to read then.
       if (isFinal(run.status) && after >= run.last_seq) break;
-      // Registered before the status is read again: news arriving in between wakes this follower.
+      // Registered before the progress is read again: news arriving in between wakes this follower.
       const unneeded = new AbortController();
       const change = notifications.nextChange(runId, AbortSignal.any([signal, unneeded.signal]));
-      run = await findCallersRun(store, runId, caller);
+      run = await follows.progress(runId);
+      if (run === undefined) throw new AppError('not_found', 'The run is gone.');
       if (run.last_seq <= after && !isFinal(run.status)) await change;
       else unneeded.abort();
     }

@@ -8,7 +8,6 @@
 // The statement goes by name: each connection parses and plans it once.
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
-import type { Queryable } from '../threads/thread-store.js';
 import { RUN_EVENTS_CHANNEL } from './run-records.js';
 
 export const FLUSH_DELAY_MS = 50;
@@ -87,19 +86,4 @@ export function createEventLog(db: pg.Pool, agentId: string, runId: string, log:
       return take();
     },
   };
-}
-
-const READ = `
-  SELECT seq, data FROM run_events WHERE agent_id = $1 AND run_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`;
-
-/** The run's stored events after `afterSeq`, oldest first, at most `limit`. */
-export async function readEvents(
-  db: Queryable,
-  agentId: string,
-  runId: string,
-  afterSeq: number,
-  limit: number,
-): Promise<StoredEvent[]> {
-  const { rows } = await db.query<StoredEvent>(READ, [agentId, runId, afterSeq, limit]);
-  return rows;
 }
