@@ -134,6 +134,8 @@ async function printRunRecords(managerUrl: string): Promise<void> {
   console.log(
     `   runs/s (20 connections):   on ${round(on.runsPerSecond)}, off ${round(off.runsPerSecond)} (${percent(on.runsPerSecond, off.runsPerSecond)}; target within ${EVENT_LOG_TARGET_PERCENT} %: ${verdict(-change(on.runsPerSecond, off.runsPerSecond))})`,
   );
+  const rates = (figures: typeof on) => figures.roundRates.map(round).join(', ');
+  console.log(`   runs/s by round:           on ${rates(on)}; off ${rates(off)}`);
   for (const [name, key] of [
     ['p50', 'firstEventP50Ms'],
     ['p99', 'firstEventP99Ms'],

@@ -10,7 +10,13 @@ import { inBatches, timeToFirstEvent } from './engine-runs.js';
 import { percentile, runLoad } from './load.js';
 import type { Service } from './service-process.js';
 
-export type RunFigures = { runsPerSecond: number; firstEventP50Ms: number; firstEventP99Ms: number };
+export type RunFigures = {
+  runsPerSecond: number;
+  /** Every round's runs/s, in order: how much the machine drifted. */
+  roundRates: number[];
+  firstEventP50Ms: number;
+  firstEventP99Ms: number;
+};
 export type RunEventLogResult = { on: RunFigures; off: RunFigures; rounds: number; storedRunIds: string[] };
 
 const median = (values: number[]) => percentile(values, 0.5);
@@ -90,6 +96,7 @@ export async function benchRunEventLog(options: {
     }
     const figures = (mode: 'on' | 'off'): RunFigures => ({
       runsPerSecond: median(samples[mode].rates),
+      roundRates: samples[mode].rates,
       firstEventP50Ms: percentile(samples[mode].first, 0.5),
       firstEventP99Ms: percentile(samples[mode].first, 0.99),
     });

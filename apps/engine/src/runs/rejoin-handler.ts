@@ -41,6 +41,8 @@ export async function followRun(options: {
   runId: string;
   caller: ThreadCaller | undefined;
   after: number;
+  /** The run as the caller's check just read it, if it did: not read a second time then. */
+  found?: RunProgress | undefined;
   stream: EventStream;
   signal: AbortSignal;
   log: Logger;
@@ -50,7 +52,7 @@ export async function followRun(options: {
   let after = options.after;
   try {
     // The caller's right to the run is checked once; after that its progress is read as everyone's.
-    let run: RunProgress | undefined = await findCallersRun(store, runId, caller);
+    let run: RunProgress | undefined = options.found ?? (await findCallersRun(store, runId, caller));
     while (!signal.aborted) {
       const events = await follows.events(runId, after);
       for (const event of events) {
@@ -85,12 +87,13 @@ export async function streamFollowedRun(
     runId: string;
     caller: ThreadCaller | undefined;
     after: number;
+    found?: RunProgress;
     kind: StreamKind;
     keepaliveMs?: number | undefined;
     onClientLeft?: () => void;
   },
 ): Promise<void> {
-  const { runId, caller, after, kind, keepaliveMs, onClientLeft } = options;
+  const { runId, caller, after, found, kind, keepaliveMs, onClientLeft } = options;
   const gone = new AbortController();
   let ended = false;
   res.on('close', () => {
@@ -100,7 +103,7 @@ export async function streamFollowedRun(
   const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
   const closed = store.metrics.openStream(kind);
   try {
-    await followRun({ store, runId, caller, after, stream, signal: gone.signal, log: req.log });
+    await followRun({ store, runId, caller, after, found, stream, signal: gone.signal, log: req.log });
     ended = !gone.signal.aborted;
   } finally {
     stream.end();
@@ -142,8 +145,8 @@ export function handleRejoin(store: RunStore, keepaliveMs?: number): RequestHand
     const runId = String(req.params.runId);
     const after = replayFrom(runId, req.get('last-event-id'));
     // Unknown before the stream opens: a 404, not an empty stream.
-    await findOwnRun(store, runId, res);
+    const found = await findOwnRun(store, runId, res);
     const caller = callerOf(res.locals.claims);
-    await streamFollowedRun(req, res, store, { runId, caller, after, kind: 'rejoin', keepaliveMs });
+    await streamFollowedRun(req, res, store, { runId, caller, after, found, kind: 'rejoin', keepaliveMs });
   };
 }
