@@ -50,7 +50,7 @@ export async function benchRejoinedStreams(options: {
   headers: Record<string, string>;
   runs: number;
   streams: number;
-  /** How long all streams stay open before memory is read: long enough for every follower's poll. */
+  /** How long all streams stay open before memory is read: past the 2 s a follower once waited before polling. */
   holdMs: number;
 }): Promise<RejoinedStreamsResult> {
   const { engine, headers } = options;
