@@ -17,6 +17,8 @@ const REJOINS = 500;
 
 export async function benchRunRecords(options: {
   managerUrl: string;
+  /** The bench database, as its owner: to count the transactions of the rejoined streams' engine. */
+  databaseUrl: string;
   durationSeconds: number;
   streams: number;
 }): Promise<RunRecordsResult> {
@@ -61,10 +63,11 @@ export async function benchRunRecords(options: {
   try {
     const streams = await benchRejoinedStreams({
       engine: following,
+      databaseUrl: options.databaseUrl,
       headers,
       runs: 10,
       streams: options.streams,
-      holdMs: 2500,
+      holdMs: 5000,
     });
     return { eventLog, rejoin, streams };
   } finally {

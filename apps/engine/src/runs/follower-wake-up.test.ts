@@ -14,13 +14,14 @@ import type pg from 'pg';
 import { createEngineMetrics } from '../metrics/engine-metrics.js';
 import { readSseBlocks } from '../testing/read-sse-frames.js';
 import { holdRefusingPort } from '../testing/refusing-port.js';
+import { createRunningRun } from '../testing/run-rows.js';
 import { createActiveRuns } from './active-runs.js';
 import type { RunStore } from './recorded-run.js';
 import { handleRejoin } from './rejoin-handler.js';
 import { appendEvents } from './run-event-log.js';
 import { createRunFollowReads } from './run-follow-reads.js';
 import { type RunNotifications, startRunNotifications } from './run-notifications.js';
-import { createRun, finishRun, RUN_EVENTS_CHANNEL } from './run-records.js';
+import { finishRun, RUN_EVENTS_CHANNEL } from './run-records.js';
 
 const logger = createLogger({ name: 'follower-wake-up-test', level: 'silent' });
 const OWNER = 'replica-under-test';
@@ -88,18 +89,7 @@ function followingStore(news: RunNotifications, db: pg.Pool): RunStore {
   };
 }
 
-async function startRun(runId: string) {
-  await createRun(pool, {
-    agentId,
-    runId,
-    owner: OWNER,
-    threadId: 'thread',
-    threadKey: `key-${runId}`,
-    caller: undefined,
-    source: 'stream',
-    leaseMs: 600_000,
-  });
-}
+const startRun = (runId: string) => createRunningRun(pool, { agentId, runId, owner: OWNER });
 
 /** Follows the run with a rejoin on `server`, collecting the ids it is sent until the stream ends. */
 async function follow(origin: string, runId: string, signal: AbortSignal) {

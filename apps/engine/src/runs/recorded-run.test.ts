@@ -7,9 +7,9 @@ import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from 
 import { createLogger } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
+import { createRunningRun } from '../testing/run-rows.js';
 import { appendThreadMessages, loadThreadMessages } from '../threads/thread-store.js';
 import { recordRun } from './recorded-run.js';
-import { createRun } from './run-records.js';
 
 const logger = createLogger({ name: 'recorded-run-test', level: 'silent' });
 const OWNER = 'replica-under-test';
@@ -32,16 +32,7 @@ afterAll(async () => {
 /** A running run with two events recorded, none stored yet (they wait for their batch). */
 async function runningRun({ eventLog = true } = {}) {
   const runId = randomUUID();
-  await createRun(pool, {
-    agentId,
-    runId,
-    owner: OWNER,
-    threadId: 'thread',
-    threadKey: `key-${runId}`,
-    caller: undefined,
-    source: 'stream',
-    leaseMs: 600_000,
-  });
+  await createRunningRun(pool, { agentId, runId, owner: OWNER });
   const recorded = recordRun({ pool, agentId, owner: OWNER, eventLog }, runId, logger);
   recorded.record({ type: EventType.RUN_STARTED, threadId: 'thread', runId });
   recorded.record({ type: EventType.RUN_FINISHED, threadId: 'thread', runId });
