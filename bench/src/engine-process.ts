@@ -13,28 +13,17 @@ export async function startEngine(options: {
   managerIssuer: string;
   env?: NodeJS.ProcessEnv;
 }): Promise<Service> {
-  return startEngineWith({
-    AGENT_ID: options.credentials.agent_id,
-    DATABASE_URL: options.credentials.database_url,
-    AGENT_KEY: options.credentials.agent_key,
-    ENGINE_MANAGER_ISSUER: options.managerIssuer,
-    ...options.env,
-  });
-}
-
-/** An engine process without a database, serving the engine_config in `configFile`, trusting the manager's tokens. */
-export async function startFileEngine(options: { configFile: string; managerIssuer: string }): Promise<Service> {
-  return startEngineWith({ ENGINE_CONFIG_FILE: options.configFile, ENGINE_MANAGER_ISSUER: options.managerIssuer });
-}
-
-async function startEngineWith(env: NodeJS.ProcessEnv): Promise<Service> {
   return startService(
     ENGINE_ENTRY,
     {
       // Benchmark 4's model is a local server.
       ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
       LOG_LEVEL: 'warn',
-      ...env,
+      AGENT_ID: options.credentials.agent_id,
+      DATABASE_URL: options.credentials.database_url,
+      AGENT_KEY: options.credentials.agent_key,
+      ENGINE_MANAGER_ISSUER: options.managerIssuer,
+      ...options.env,
     },
     '/health',
     await findFreePort(),

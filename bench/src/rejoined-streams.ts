@@ -1,8 +1,10 @@
 // Benchmark 6: rejoining runs through GET /agent/runs/{id}/stream. Latency: from the request to the
 // first replayed event, for finished runs, one rejoin at a time. Concurrency: 1,000 rejoined streams
 // held open on one engine, following runs that wait on a model that never answers, and the engine's
-// resident memory while they are open.
+// resident memory while they are open, and the database transactions per second meanwhile: the cost
+// of followers that have nothing new to read.
 import { makeRunAgentInput } from '@agentplane/testing';
+import pg from 'pg';
 import { currentRssMiB, peakRssMiB } from './engine-process.js';
 import { percentile } from './load.js';
 import type { Service } from './service-process.js';
@@ -31,12 +33,28 @@ export async function benchRejoinLatency(options: {
   return { rejoins: latencies.length, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99) };
 }
 
+/** Transactions the database has counted so far (PostgreSQL flushes a busy backend's counts every second). */
+async function countTransactions(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: string }>(
+      'SELECT xact_commit + xact_rollback AS count FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(rows[0]?.count);
+  } finally {
+    await client.end();
+  }
+}
+
 export type RejoinedStreamsResult = {
   streams: number;
   runs: number;
   idleRssMiB: number;
   openRssMiB: number;
   peakRssMiB: number;
+  /** Database transactions per second while every stream was open and had nothing new (the whole database). */
+  idleTransactionsPerSecond: number;
   firstEventP50Ms: number;
   firstEventP99Ms: number;
 };
@@ -47,10 +65,11 @@ export type RejoinedStreamsResult = {
  */
 export async function benchRejoinedStreams(options: {
   engine: Service;
+  databaseUrl: string;
   headers: Record<string, string>;
   runs: number;
   streams: number;
-  /** How long all streams stay open before memory is read: long enough for every follower's poll. */
+  /** How long all streams stay open before memory is read: past the 2 s a follower once waited before polling. */
   holdMs: number;
 }): Promise<RejoinedStreamsResult> {
   const { engine, headers } = options;
@@ -75,7 +94,10 @@ export async function benchRejoinedStreams(options: {
       timeToFirstReplayedEvent(engine.url, runIds[i % runIds.length] as string, headers),
     ),
   );
+  const heldFrom = { at: performance.now(), transactions: await countTransactions(options.databaseUrl) };
   await new Promise((resolve) => setTimeout(resolve, options.holdMs));
+  const transactions = (await countTransactions(options.databaseUrl)) - heldFrom.transactions;
+  const idleTransactionsPerSecond = (transactions * 1000) / (performance.now() - heldFrom.at);
   const openRssMiB = await currentRssMiB(pid);
   const peak = await peakRssMiB(pid);
   await Promise.allSettled(open.map(({ reader }) => reader.cancel()));
@@ -86,6 +108,7 @@ export async function benchRejoinedStreams(options: {
     idleRssMiB,
     openRssMiB,
     peakRssMiB: peak,
+    idleTransactionsPerSecond,
     firstEventP50Ms: percentile(firstEvents, 0.5),
     firstEventP99Ms: percentile(firstEvents, 0.99),
   };

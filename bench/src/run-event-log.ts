@@ -1,18 +1,22 @@
-// Benchmark 5: what storing runs costs a live client. The same mock-model agent behind two engines
-// in the same bench run: one in database mode (every run's row, its event log and its thread stored,
-// "logging on"), one serving the same engine_config from a file (nothing stored, "logging off"), both
-// checking the same manager-issued token. Measured in interleaved rounds, medians reported.
+// Benchmark 5: what the event log costs a live client. The same mock-model agent behind two engine
+// processes in database mode, with the same credentials, token and database, differing only in
+// ENGINE_RUN_EVENT_LOG: both store every run's row and thread, one its events too ("logging on"), one
+// not ("logging off"). Measured in interleaved rounds, medians reported.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { TEngineCredentials } from '@agentplane/contracts';
 import { makeRunAgentInput } from '@agentplane/testing';
-import { startFileEngine } from './engine-process.js';
+import { startEngine } from './engine-process.js';
 import { inBatches, timeToFirstEvent } from './engine-runs.js';
 import { percentile, runLoad } from './load.js';
 import type { Service } from './service-process.js';
 
-export type RunFigures = { runsPerSecond: number; firstEventP50Ms: number; firstEventP99Ms: number };
+export type RunFigures = {
+  runsPerSecond: number;
+  /** Every round's runs/s, in order: how much the machine drifted. */
+  roundRates: number[];
+  firstEventP50Ms: number;
+  firstEventP99Ms: number;
+};
 export type RunEventLogResult = { on: RunFigures; off: RunFigures; rounds: number; storedRunIds: string[] };
 
 const median = (values: number[]) => percentile(values, 0.5);
@@ -48,18 +52,19 @@ async function measureRound(
 }
 
 export async function benchRunEventLog(options: {
-  /** The database-mode engine, serving the agent whose config is `engineConfig`. */
+  /** The database-mode engine with its event log on, serving the agent of `credentials`. */
   engine: Service;
-  engineConfig: unknown;
+  credentials: TEngineCredentials;
   managerIssuer: string;
   headers: Record<string, string>;
   durationSeconds: number;
   rounds: number;
 }): Promise<RunEventLogResult> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'bench-engine-config-'));
-  const configFile = path.join(dir, 'agent.json');
-  await writeFile(configFile, JSON.stringify(options.engineConfig));
-  const unlogged = await startFileEngine({ configFile, managerIssuer: options.managerIssuer });
+  const unlogged = await startEngine({
+    credentials: options.credentials,
+    managerIssuer: options.managerIssuer,
+    env: { ENGINE_RUN_EVENT_LOG: 'off' },
+  });
   const engines = { on: options.engine.url, off: unlogged.url };
   const seconds = Math.max(1, Math.round(options.durationSeconds / options.rounds));
   const storedRunIds: string[] = [];
@@ -91,6 +96,7 @@ export async function benchRunEventLog(options: {
     }
     const figures = (mode: 'on' | 'off'): RunFigures => ({
       runsPerSecond: median(samples[mode].rates),
+      roundRates: samples[mode].rates,
       firstEventP50Ms: percentile(samples[mode].first, 0.5),
       firstEventP99Ms: percentile(samples[mode].first, 0.99),
     });

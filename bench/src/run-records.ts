@@ -17,12 +17,14 @@ const REJOINS = 500;
 
 export async function benchRunRecords(options: {
   managerUrl: string;
+  /** The bench database, as its owner: to count the transactions of the rejoined streams' engine. */
+  databaseUrl: string;
   durationSeconds: number;
   streams: number;
 }): Promise<RunRecordsResult> {
   const client = await ManagerClient.signUp(options.managerUrl);
   const mock = { name: 'run records bench', framework: 'LLM', agent: { model: { provider: 'mock', name: 'echo' } } };
-  const agent = await client.expect<{ id: string; engine_config: unknown }>(201, 'POST', '/agents/', mock);
+  const agent = await client.expect<{ id: string }>(201, 'POST', '/agents/', mock);
   const { access_token: token } = await client.expect<{ access_token: string }>(
     201,
     'POST',
@@ -36,11 +38,11 @@ export async function benchRunRecords(options: {
   try {
     eventLog = await benchRunEventLog({
       engine,
-      engineConfig: agent.engine_config,
+      credentials,
       managerIssuer: options.managerUrl,
       headers,
       durationSeconds: options.durationSeconds,
-      rounds: 3,
+      rounds: 5,
     });
     rejoin = await benchRejoinLatency({
       engineUrl: engine.url,
@@ -61,10 +63,11 @@ export async function benchRunRecords(options: {
   try {
     const streams = await benchRejoinedStreams({
       engine: following,
+      databaseUrl: options.databaseUrl,
       headers,
       runs: 10,
       streams: options.streams,
-      holdMs: 2500,
+      holdMs: 5000,
     });
     return { eventLog, rejoin, streams };
   } finally {

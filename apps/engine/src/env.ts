@@ -82,6 +82,7 @@ const ZEngineEnv = z.object({
   ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ENGINE_RUN_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(RUN_QUEUE_CONCURRENCY_DEFAULT),
   ENGINE_RUN_QUEUE_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(RUN_QUEUE_POLL_MS_DEFAULT),
+  ENGINE_RUN_EVENT_LOG: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
   ENGINE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
     .string()
@@ -138,6 +139,11 @@ export type RunSettings = {
   queueConcurrency: number;
   /** How often the queue looks for work without being told. */
   queuePollMs: number;
+  /**
+   * Whether runs' events are stored (ENGINE_RUN_EVENT_LOG). Off, runs are still records (status, usage,
+   * thread), but nothing can be replayed: rejoins and streams that follow a queued run are refused.
+   */
+  eventLog: boolean;
   /** How long a graceful stop lets runs (and other requests) finish before it ends them. */
   shutdownGraceMs: number;
 };
@@ -271,6 +277,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       retentionMs: parsed.ENGINE_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
       queueConcurrency: parsed.ENGINE_RUN_QUEUE_CONCURRENCY,
       queuePollMs: parsed.ENGINE_RUN_QUEUE_POLL_MS,
+      eventLog: parsed.ENGINE_RUN_EVENT_LOG === 'on',
       shutdownGraceMs: parsed.ENGINE_SHUTDOWN_GRACE_MS,
     },
     models: {

@@ -27,6 +27,7 @@ import { measureWhatsAppQueue } from './metrics/whatsapp-queue-metrics.js';
 import type { Pruner } from './retention/prune-in-batches.js';
 import { createActiveRuns } from './runs/active-runs.js';
 import type { RunStore } from './runs/recorded-run.js';
+import { createRunFollowReads } from './runs/run-follow-reads.js';
 import { type RunLeases, startRunLeases } from './runs/run-leases.js';
 import { startRunNotifications } from './runs/run-notifications.js';
 import { type RunQueue, startRunQueue } from './runs/run-queue.js';
@@ -138,7 +139,9 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       const config = holder.current()?.config;
       return config === undefined ? undefined : { scopes: scopesOf(config), price: config.budgets.price };
     };
-    const base = { pool, agentId, owner, leaseMs: env.runs.leaseMs, notifications, active, metrics, spendTarget };
+    const { leaseMs, eventLog } = env.runs;
+    const follows = createRunFollowReads(pool, agentId);
+    const base = { pool, agentId, owner, leaseMs, eventLog, notifications, follows, active, metrics, spendTarget };
     measureWhatsAppQueue(metrics.registry, { pool, agentId, logger });
     queue = startRunQueue({
       store: base,

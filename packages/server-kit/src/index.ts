@@ -17,6 +17,7 @@ export { measureHttpRequests } from './metrics/http-metrics.js';
 export { METRICS_ENV_FIELDS, readMetricsSettings } from './metrics/metrics-env.js';
 export { type MetricsListener, type MetricsSettings, startMetricsListener } from './metrics/metrics-listener.js';
 export { createMetricsRegistry, METRIC_PREFIX } from './metrics/metrics-registry.js';
+export { perTurnLoader } from './per-turn-loader.js';
 export { notFoundHandler, problemHandler, sendProblem, toAppError } from './problem-handler.js';
 export { type RequestLoggerOptions, requestLogger } from './request-logger.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';

@@ -1,5 +1,6 @@
 // A dedicated connection that LISTENs on one PostgreSQL channel, reconnecting with backoff when it is
-// lost. On every (re)connect it calls onConnect, because notifications sent while it was away are gone.
+// lost. On every (re)connect it calls onConnect, because notifications sent while it was away are gone;
+// onDisconnect when a connection that was listening is lost.
 import type { Logger } from '@agentplane/server-kit';
 import pg from 'pg';
 
@@ -9,6 +10,7 @@ export type ChannelListenerOptions = {
   channel: string;
   onNotification: (payload: string) => void;
   onConnect: () => void;
+  onDisconnect?: () => void;
   logger: Logger;
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
@@ -21,6 +23,7 @@ export function listenOnChannel({
   channel,
   onNotification,
   onConnect,
+  onDisconnect,
   logger,
   retryDelayMs = 500,
   maxRetryDelayMs = 30_000,
@@ -49,6 +52,7 @@ export function listenOnChannel({
       if (client === candidate) {
         client = undefined;
         logger.warn({ err: error, channel }, 'lost the LISTEN connection; reconnecting');
+        onDisconnect?.();
       }
       candidate.end().catch(() => undefined);
       scheduleReconnect();

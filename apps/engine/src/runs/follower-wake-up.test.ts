@@ -13,12 +13,15 @@ import express from 'express';
 import type pg from 'pg';
 import { createEngineMetrics } from '../metrics/engine-metrics.js';
 import { readSseBlocks } from '../testing/read-sse-frames.js';
+import { holdRefusingPort } from '../testing/refusing-port.js';
+import { createRunningRun } from '../testing/run-rows.js';
 import { createActiveRuns } from './active-runs.js';
 import type { RunStore } from './recorded-run.js';
 import { handleRejoin } from './rejoin-handler.js';
 import { appendEvents } from './run-event-log.js';
+import { createRunFollowReads } from './run-follow-reads.js';
 import { type RunNotifications, startRunNotifications } from './run-notifications.js';
-import { createRun, finishRun, RUN_EVENTS_CHANNEL } from './run-records.js';
+import { finishRun, RUN_EVENTS_CHANNEL } from './run-records.js';
 
 const logger = createLogger({ name: 'follower-wake-up-test', level: 'silent' });
 const OWNER = 'replica-under-test';
@@ -56,9 +59,10 @@ afterAll(async () => {
 /** `pool`, except that the first read of the event log runs `meanwhile` before it answers. */
 function holdingFirstEventRead(meanwhile: () => Promise<void>): pg.Pool {
   let held = false;
-  const query = async (text: unknown, values?: unknown[]) => {
-    const result = await pool.query(text as string, values);
-    if (!held && typeof text === 'string' && text.includes('FROM run_events')) {
+  const query = async (textOrConfig: string | pg.QueryConfig, values?: unknown[]) => {
+    const result = await pool.query(textOrConfig, values);
+    const text = typeof textOrConfig === 'string' ? textOrConfig : textOrConfig.text;
+    if (!held && text.includes('FROM run_events')) {
       held = true;
       await meanwhile();
     }
@@ -67,6 +71,41 @@ function holdingFirstEventRead(meanwhile: () => Promise<void>): pg.Pool {
   return new Proxy(pool, {
     get: (target, property) => (property === 'query' ? query : Reflect.get(target, property, target)),
   });
+}
+
+/** The run store of a replica that follows runs through `db`, woken by `news`. */
+function followingStore(news: RunNotifications, db: pg.Pool): RunStore {
+  return {
+    agentId,
+    owner: OWNER,
+    leaseMs: 600_000,
+    eventLog: true,
+    notifications: news,
+    follows: createRunFollowReads(db, agentId),
+    active: createActiveRuns({ db, agentId, owner: OWNER, logger }),
+    wakeQueue: () => undefined,
+    spendTarget: () => undefined,
+    metrics: createEngineMetrics(),
+    pool: db,
+  };
+}
+
+const startRun = (runId: string) => createRunningRun(pool, { agentId, runId, owner: OWNER });
+
+/** Follows the run with a rejoin on `server`, collecting the ids it is sent until the stream ends. */
+async function follow(origin: string, runId: string, signal: AbortSignal) {
+  const ids: string[] = [];
+  const response = await fetch(`${origin}/agent/runs/${runId}/stream`, { signal });
+  const reading = readSseBlocks(
+    response,
+    (block) => {
+      const id = block.match(/^id: (.*)$/m)?.[1];
+      if (id !== undefined) ids.push(id);
+    },
+    () => false,
+  );
+  reading.catch(() => undefined);
+  return { ids, reading };
 }
 
 async function serveRejoin(store: RunStore) {
@@ -86,47 +125,23 @@ describe('a follower of a running run', () => {
   it('is woken by news stored between its read of the events and its wait', async () => {
     const runId = randomUUID();
     const run = { agentId, runId, owner: OWNER };
-    await createRun(pool, {
-      ...run,
-      threadId: 'thread',
-      threadKey: `key-${runId}`,
-      caller: undefined,
-      source: 'stream',
-      leaseMs: 600_000,
-    });
+    await startRun(runId);
     await appendEvents(pool, agentId, runId, [{ seq: 1, data: '{"type":"RUN_STARTED"}' }]);
 
-    const store: RunStore = {
-      agentId,
-      owner: OWNER,
-      leaseMs: 600_000,
+    const store = followingStore(
       notifications,
-      active: createActiveRuns({ db: pool, agentId, owner: OWNER, logger }),
-      wakeQueue: () => undefined,
-      spendTarget: () => undefined,
-      metrics: createEngineMetrics(),
-      pool: holdingFirstEventRead(async () => {
+      holdingFirstEventRead(async () => {
         // Resolves only on the NOTIFY of the event stored next (the poll is ten minutes away).
         const notified = notifications.nextChange(runId, new AbortController().signal);
         await appendEvents(pool, agentId, runId, [{ seq: 2, data: '{"type":"TEXT_MESSAGE_START"}' }]);
         await notified;
       }),
-    };
+    );
     const server = await serveRejoin(store);
     // A follower left asleep would hold the stream open: the client leaves, so the server can close.
     const client = new AbortController();
     try {
-      const ids: string[] = [];
-      const response = await fetch(`${server.origin}/agent/runs/${runId}/stream`, { signal: client.signal });
-      const reading = readSseBlocks(
-        response,
-        (block) => {
-          const id = block.match(/^id: (.*)$/m)?.[1];
-          if (id !== undefined) ids.push(id);
-        },
-        () => false,
-      );
-      reading.catch(() => undefined);
+      const { ids, reading } = await follow(server.origin, runId, client.signal);
       await waitUntil(() => ids.length === 2, { what: "the event stored inside the follower's read" });
       expect(ids).toEqual([`${runId}:1`, `${runId}:2`]);
 
@@ -136,6 +151,37 @@ describe('a follower of a running run', () => {
     } finally {
       client.abort();
       await server.close();
+    }
+  });
+});
+
+describe('followers on a replica whose LISTEN connection is down', () => {
+  it('are woken by the poll and follow every event to the end, shared between them', async () => {
+    const refusing = await holdRefusingPort();
+    const deaf = startRunNotifications({
+      databaseUrl: `postgresql://postgres@${refusing.origin.replace(/^https?:\/\//, '')}/none`,
+      agentId,
+      logger,
+      pollMs: 20,
+    });
+    const runId = randomUUID();
+    const run = { agentId, runId, owner: OWNER };
+    await startRun(runId);
+    const server = await serveRejoin(followingStore(deaf, pool));
+    const client = new AbortController();
+    try {
+      const followers = await Promise.all([0, 1, 2].map(() => follow(server.origin, runId, client.signal)));
+      // Each event is notified, but to no one here: only the poll can bring it.
+      await appendEvents(pool, agentId, runId, [{ seq: 1, data: '{"type":"RUN_STARTED"}' }]);
+      await waitUntil(() => followers.every(({ ids }) => ids.length === 1), { what: 'the first event, polled' });
+      await finishRun(pool, run, { status: 'succeeded' }, [{ seq: 2, data: '{"type":"RUN_FINISHED"}' }]);
+      await Promise.all(followers.map(({ reading }) => reading));
+      for (const { ids } of followers) expect(ids).toEqual([`${runId}:1`, `${runId}:2`]);
+    } finally {
+      client.abort();
+      await server.close();
+      await deaf.stop();
+      await refusing.release();
     }
   });
 });

@@ -1,13 +1,15 @@
 // The end of a stored run: its last events, the writes that go with it (its thread's append) and its
-// final status commit together, and a failure of one part still lets the others be stored.
+// final status commit together, and a failure of one part still lets the others be stored. With the
+// event log off (ENGINE_RUN_EVENT_LOG=off) the run is still a record, without its events.
 import { randomUUID } from 'node:crypto';
 import { EventType } from '@ag-ui/core';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
+import { createRunningRun } from '../testing/run-rows.js';
+import { appendThreadMessages, loadThreadMessages } from '../threads/thread-store.js';
 import { recordRun } from './recorded-run.js';
-import { createRun } from './run-records.js';
 
 const logger = createLogger({ name: 'recorded-run-test', level: 'silent' });
 const OWNER = 'replica-under-test';
@@ -28,19 +30,10 @@ afterAll(async () => {
 });
 
 /** A running run with two events recorded, none stored yet (they wait for their batch). */
-async function runningRun() {
+async function runningRun({ eventLog = true } = {}) {
   const runId = randomUUID();
-  await createRun(pool, {
-    agentId,
-    runId,
-    owner: OWNER,
-    threadId: 'thread',
-    threadKey: `key-${runId}`,
-    caller: undefined,
-    source: 'stream',
-    leaseMs: 600_000,
-  });
-  const recorded = recordRun({ pool, agentId, owner: OWNER, spendTarget: () => undefined }, runId, logger);
+  await createRunningRun(pool, { agentId, runId, owner: OWNER });
+  const recorded = recordRun({ pool, agentId, owner: OWNER, eventLog, spendTarget: () => undefined }, runId, logger);
   recorded.record({ type: EventType.RUN_STARTED, threadId: 'thread', runId });
   recorded.record({ type: EventType.RUN_FINISHED, threadId: 'thread', runId });
   return { runId, recorded };
@@ -58,15 +51,28 @@ const storedRun = async (db: pg.Pool | pg.PoolClient, runId: string) =>
 describe('the end of a recorded run', () => {
   it('commits its last events, the writes that go with it and its final status in one transaction', async () => {
     const { runId, recorded } = await runningRun();
-    const seen: { inside?: unknown; outside?: unknown } = {};
+    const key = `thread-of-${runId}`;
+    const seen: { run?: unknown; thread?: unknown } = {};
     await recorded.finish(false, undefined, async (db) => {
-      // Its events are written on this connection already, yet no other connection sees them.
-      seen.inside = await storedRun(db as pg.PoolClient, runId);
-      seen.outside = await storedRun(pool, runId);
+      await appendThreadMessages(db, agentId, key, [{ id: 'm1', role: 'user', content: 'hello' }]);
+      // Written on the run's end connection, yet no other connection sees it, nor any of the run's end.
+      seen.thread = await loadThreadMessages(pool, agentId, key);
+      seen.run = await storedRun(pool, runId);
     });
-    expect(seen.inside).toEqual({ status: 'running', last_seq: 2, events: 2 });
-    expect(seen.outside).toEqual({ status: 'running', last_seq: 0, events: 0 });
+    expect(seen).toEqual({ thread: [], run: { status: 'running', last_seq: 0, events: 0 } });
     expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 2, events: 2 });
+    expect(await loadThreadMessages(pool, agentId, key)).toHaveLength(1);
+  });
+
+  it("stores neither its status nor its last events once the run is no longer this replica's", async () => {
+    const { runId, recorded } = await runningRun();
+    // As the sweep leaves a run it declared lost: another owner's, or over.
+    await pool.query("UPDATE agent_runs SET owner = 'another-replica' WHERE agent_id = $1 AND id = $2", [
+      agentId,
+      runId,
+    ]);
+    await recorded.finish(false);
+    expect(await storedRun(pool, runId)).toEqual({ status: 'running', last_seq: 0, events: 0 });
   });
 
   it('still stores its events and final status when the write that goes with it fails', async () => {
@@ -75,5 +81,15 @@ describe('the end of a recorded run', () => {
       throw new Error('the thread cannot be stored');
     });
     expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 2, events: 2 });
+  });
+
+  it('with the event log off, stores the final status and the writes that go with it, and no events', async () => {
+    const { runId, recorded } = await runningRun({ eventLog: false });
+    let alongside = false;
+    await recorded.finish(false, undefined, async () => {
+      alongside = true;
+    });
+    expect(alongside).toBe(true);
+    expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 0, events: 0 });
   });
 });

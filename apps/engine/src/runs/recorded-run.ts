@@ -12,7 +12,8 @@ import type { ThreadCaller } from '../threads/thread-scope.js';
 import { type Queryable, withTransaction } from '../threads/thread-store.js';
 import type { ActiveRuns } from './active-runs.js';
 import { sseData } from './event-stream.js';
-import { appendEvents, createEventLog } from './run-event-log.js';
+import { createEventLog, NO_EVENT_LOG } from './run-event-log.js';
+import type { RunFollowReads } from './run-follow-reads.js';
 import type { RunNotifications } from './run-notifications.js';
 import {
   createRun,
@@ -31,7 +32,11 @@ export type RunStore = {
   /** This replica, as the owner of the runs it runs. */
   owner: string;
   leaseMs: number;
+  /** Whether runs' events are stored (ENGINE_RUN_EVENT_LOG); off, nothing can follow or replay a run. */
+  eventLog: boolean;
   notifications: RunNotifications;
+  /** What followers of runs read after each wake-up, shared between them (run-follow-reads.ts). */
+  follows: RunFollowReads;
   /** The runs this replica executes, to abort on a cancel asked for on any replica. */
   active: ActiveRuns;
   /** Tells this replica's run queue (run-queue.ts) that a run may be ready to start. */
@@ -132,13 +137,13 @@ export async function startRecordedRun(
 
 /** The record of a run whose row this replica already holds as running (created, or claimed from its queue). */
 export function recordRun(
-  store: Pick<RunStore, 'pool' | 'agentId' | 'owner' | 'spendTarget'>,
+  store: Pick<RunStore, 'pool' | 'agentId' | 'owner' | 'eventLog' | 'spendTarget'>,
   runId: string,
   log: Logger,
 ): RecordedRun {
   const { pool, agentId, owner } = store;
   const run = { agentId, runId, owner };
-  const events = createEventLog(pool, agentId, runId, log);
+  const events = store.eventLog ? createEventLog(pool, agentId, runId, log) : NO_EVENT_LOG;
   let seq = 0;
   let last: BaseEvent | undefined;
   const usage = createUsageMeter();
@@ -150,18 +155,17 @@ export function recordRun(
       events.append(++seq, data);
       return { id: `${runId}:${seq}`, data };
     },
-    // The last events, the thread's append and the final status commit together: one commit instead
-    // of three, and a follower that sees the final status has every event to read, as the thread's
-    // next run has this run's messages.
+    // The thread's append, then the last events with the final status, commit together: one commit
+    // instead of three, and a follower that sees the final status has every event to read, as the
+    // thread's next run has this run's messages.
     finish: async (aborted, stopped, alongside) => {
       const tail = await events.drain();
       const outcome = { ...outcomeOf(last, aborted, stopped), usage: usage.total() };
       const spent = outcome.usage;
       const target = spent === undefined ? undefined : store.spendTarget();
       const parts: { work: StoredWork; failure: string }[] = [
-        { work: (db) => appendEvents(db, agentId, runId, tail), failure: 'could not store run events' },
         ...(alongside === undefined ? [] : [{ work: alongside, failure: 'could not store the run in its thread' }]),
-        { work: (db) => finishRun(db, run, outcome), failure: 'could not record how the run ended' },
+        { work: (db) => finishRun(db, run, outcome, tail), failure: 'could not record how the run ended' },
         // In the same transaction as the run's usage: the budgets count exactly what agent_runs says.
         ...(spent === undefined || target === undefined
           ? []

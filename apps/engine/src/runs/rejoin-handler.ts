@@ -10,11 +10,8 @@ import type { StreamKind } from '../metrics/engine-metrics.js';
 import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
 import { type EventStream, openEventStream } from './event-stream.js';
 import type { RunStore } from './recorded-run.js';
-import { readEvents } from './run-event-log.js';
+import { REPLAY_PAGE, type RunProgress } from './run-follow-reads.js';
 import { findRun, isFinal, type RunRecord } from './run-records.js';
-
-/** Events read per query: a long run is replayed in pages. */
-const REPLAY_PAGE = 500;
 
 async function findCallersRun(store: RunStore, runId: string, caller: ThreadCaller | undefined): Promise<RunRecord> {
   const run = await findRun(store.pool, store.agentId, runId, caller);
@@ -27,23 +24,37 @@ export function findOwnRun(store: RunStore, runId: string, res: Response): Promi
   return findCallersRun(store, runId, callerOf(res.locals.claims));
 }
 
+/**
+ * Refuses what follows a run through its stored events when the engine stores none
+ * (ENGINE_RUN_EVENT_LOG=off): a 409 saying so, before any stream opens or run is queued.
+ */
+export function requireEventLog(store: RunStore, refused: string): void {
+  if (store.eventLog) return;
+  throw new AppError('conflict', `${refused}: this engine does not store runs' events (ENGINE_RUN_EVENT_LOG=off).`, {
+    type: 'event-log-off',
+  });
+}
+
 /** Sends the run's stored events after `after`, then the ones still to come, until it ends or `signal` aborts. */
 export async function followRun(options: {
   store: RunStore;
   runId: string;
   caller: ThreadCaller | undefined;
   after: number;
+  /** The run as the caller's check just read it, if it did: not read a second time then. */
+  found?: RunProgress | undefined;
   stream: EventStream;
   signal: AbortSignal;
   log: Logger;
 }): Promise<void> {
   const { store, runId, caller, stream, signal } = options;
-  const { agentId, pool, notifications } = store;
+  const { notifications, follows } = store;
   let after = options.after;
   try {
-    let run = await findCallersRun(store, runId, caller);
+    // The caller's right to the run is checked once; after that its progress is read as everyone's.
+    let run: RunProgress | undefined = options.found ?? (await findCallersRun(store, runId, caller));
     while (!signal.aborted) {
-      const events = await readEvents(pool, agentId, runId, after, REPLAY_PAGE);
+      const events = await follows.events(runId, after);
       for (const event of events) {
         await stream.sendData(`${runId}:${event.seq}`, event.data);
         after = event.seq;
@@ -51,10 +62,11 @@ export async function followRun(options: {
       if (events.length === REPLAY_PAGE) continue;
       // Final only once its last event is stored (recorded-run.ts), so nothing is left to read then.
       if (isFinal(run.status) && after >= run.last_seq) break;
-      // Registered before the status is read again: news arriving in between wakes this follower.
+      // Registered before the progress is read again: news arriving in between wakes this follower.
       const unneeded = new AbortController();
       const change = notifications.nextChange(runId, AbortSignal.any([signal, unneeded.signal]));
-      run = await findCallersRun(store, runId, caller);
+      run = await follows.progress(runId);
+      if (run === undefined) throw new AppError('not_found', 'The run is gone.');
       if (run.last_seq <= after && !isFinal(run.status)) await change;
       else unneeded.abort();
     }
@@ -75,12 +87,13 @@ export async function streamFollowedRun(
     runId: string;
     caller: ThreadCaller | undefined;
     after: number;
+    found?: RunProgress;
     kind: StreamKind;
     keepaliveMs?: number | undefined;
     onClientLeft?: () => void;
   },
 ): Promise<void> {
-  const { runId, caller, after, kind, keepaliveMs, onClientLeft } = options;
+  const { runId, caller, after, found, kind, keepaliveMs, onClientLeft } = options;
   const gone = new AbortController();
   let ended = false;
   res.on('close', () => {
@@ -90,7 +103,7 @@ export async function streamFollowedRun(
   const stream = openEventStream(req, res, keepaliveMs, { sseOnly: true });
   const closed = store.metrics.openStream(kind);
   try {
-    await followRun({ store, runId, caller, after, stream, signal: gone.signal, log: req.log });
+    await followRun({ store, runId, caller, after, found, stream, signal: gone.signal, log: req.log });
     ended = !gone.signal.aborted;
   } finally {
     stream.end();
@@ -128,11 +141,12 @@ export function handleRunRecord(store: RunStore): RequestHandler {
 
 export function handleRejoin(store: RunStore, keepaliveMs?: number): RequestHandler {
   return async (req, res) => {
+    requireEventLog(store, 'A run cannot be rejoined');
     const runId = String(req.params.runId);
     const after = replayFrom(runId, req.get('last-event-id'));
     // Unknown before the stream opens: a 404, not an empty stream.
-    await findOwnRun(store, runId, res);
+    const found = await findOwnRun(store, runId, res);
     const caller = callerOf(res.locals.claims);
-    await streamFollowedRun(req, res, store, { runId, caller, after, kind: 'rejoin', keepaliveMs });
+    await streamFollowedRun(req, res, store, { runId, caller, after, found, kind: 'rejoin', keepaliveMs });
   };
 }

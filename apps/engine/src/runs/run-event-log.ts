@@ -2,20 +2,28 @@
 // database (a batch is written after FLUSH_DELAY_MS or once FLUSH_BATCH_SIZE events wait, whichever
 // comes first), each batch in one statement that also moves the run's last_seq and announces it. The
 // stored text is the exact `data:` payload the live client got, so a replay sends the same bytes.
+// Batches written while the run goes on commit without waiting for the WAL to reach the disk: the
+// run's end commits synchronously (recorded-run.ts), and its flush carries every record before it, so
+// only a database crash during the run can lose them, when the run is lost anyway (run-leases.ts).
+// The statement goes by name: each connection parses and plans it once.
 import type { Logger } from '@agentplane/server-kit';
-import type { Queryable } from '../threads/thread-store.js';
+import type pg from 'pg';
 import { RUN_EVENTS_CHANNEL } from './run-records.js';
 
 export const FLUSH_DELAY_MS = 50;
 export const FLUSH_BATCH_SIZE = 100;
 
-const APPEND = `
+// set_config is local to the statement's own transaction: the statement is alone in it.
+const APPEND = {
+  name: 'append-run-events',
+  text: `
   WITH appended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data)
     SELECT $1, $2, t.seq, t.data FROM unnest($3::int[], $4::text[]) AS t(seq, data)),
   moved AS (
     UPDATE agent_runs SET last_seq = $5 WHERE agent_id = $1 AND id = $2)
-  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || $2)`;
+  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || $2), set_config('synchronous_commit', 'off', true)`,
+};
 
 export type StoredEvent = { seq: number; data: string };
 
@@ -24,24 +32,27 @@ export type EventLog = {
   append: (seq: number, data: string) => void;
   /**
    * Waits for the batches already being written and hands back the events still queued, unwritten:
-   * the run's end stores them in its own transaction (recorded-run.ts).
+   * the run's end stores them with its final status (run-records.ts, finishRun).
    */
   drain: () => Promise<StoredEvent[]>;
 };
 
-/** Stores a batch of the run's events and moves its last_seq; atomic alone, or part of the caller's transaction. */
-export async function appendEvents(db: Queryable, agentId: string, runId: string, batch: StoredEvent[]): Promise<void> {
+/** The log of an engine whose event log is off (ENGINE_RUN_EVENT_LOG): it keeps nothing. */
+export const NO_EVENT_LOG: EventLog = { append: () => undefined, drain: async () => [] };
+
+/**
+ * Stores a batch of a run still going and moves its last_seq, in a transaction of its own (never the
+ * caller's: it would commit that one unflushed too). The run's end stores its last events itself.
+ */
+export async function appendEvents(db: pg.Pool, agentId: string, runId: string, batch: StoredEvent[]): Promise<void> {
   if (batch.length === 0) return;
-  await db.query(APPEND, [
-    agentId,
-    runId,
-    batch.map((event) => event.seq),
-    batch.map((event) => event.data),
-    batch.at(-1)?.seq,
-  ]);
+  await db.query({
+    ...APPEND,
+    values: [agentId, runId, batch.map((event) => event.seq), batch.map((event) => event.data), batch.at(-1)?.seq],
+  });
 }
 
-export function createEventLog(db: Queryable, agentId: string, runId: string, log: Logger): EventLog {
+export function createEventLog(db: pg.Pool, agentId: string, runId: string, log: Logger): EventLog {
   let queued: StoredEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   // Batches are written one after another, so a run's events are stored in order.
@@ -75,19 +86,4 @@ export function createEventLog(db: Queryable, agentId: string, runId: string, lo
       return take();
     },
   };
-}
-
-const READ = `
-  SELECT seq, data FROM run_events WHERE agent_id = $1 AND run_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`;
-
-/** The run's stored events after `afterSeq`, oldest first, at most `limit`. */
-export async function readEvents(
-  db: Queryable,
-  agentId: string,
-  runId: string,
-  afterSeq: number,
-  limit: number,
-): Promise<StoredEvent[]> {
-  const { rows } = await db.query<StoredEvent>(READ, [agentId, runId, afterSeq, limit]);
-  return rows;
 }

@@ -15,7 +15,7 @@ import { driveRun } from './drive-run.js';
 import { openEventStream } from './event-stream.js';
 import { meterRun } from './metered-run.js';
 import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from './recorded-run.js';
-import { streamFollowedRun } from './rejoin-handler.js';
+import { requireEventLog, streamFollowedRun } from './rejoin-handler.js';
 import { enqueueRun, requestCancel } from './run-control-records.js';
 import { parseRunRequest, type RunRequest } from './run-input.js';
 import type { RunConflict } from './run-records.js';
@@ -59,6 +59,8 @@ export async function queueRun(
 }
 
 async function queueAndFollow(req: Request, res: Response, store: RunStore, request: RunRequest, keepaliveMs?: number) {
+  // The response would follow the queued run through its stored events, wherever it runs.
+  requireEventLog(store, `A streaming run cannot be queued (multitaskStrategy "${request.multitaskStrategy}")`);
   const caller = callerOf(res.locals.claims);
   await queueRun(store, request, caller, 'stream');
   const { runId } = request.input;

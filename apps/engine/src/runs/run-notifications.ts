@@ -1,7 +1,9 @@
 // One LISTEN connection per replica for the news of every run of its agent (events stored, run
-// finished, run lost), handed out to whoever follows a run. A follower also wakes after pollMs on its
-// own, so a missed notification (the connection was away, or is not there at all) costs a delay, never
-// a hang. On every (re)connect everyone is woken: what was sent meanwhile is gone.
+// finished, run lost), handed out to whoever follows a run. While that connection is down (and until
+// it first connects) every follower is woken every pollMs, all in the same turn so that their reads
+// are shared (run-follow-reads.ts): news missed then costs a delay, never a hang. While it is up, only
+// news wakes them: every change a follower waits for is notified in the transaction that makes it.
+// On every (re)connect everyone is woken: what was sent meanwhile is gone.
 // Two more kinds of news ride on the channel, with payloads no follower matches: `queue:<agentId>`
 // (a thread's queue may have a run to start) and `cancel:<agentId>:<runId>` (a cancel was asked for).
 import type { Logger } from '@agentplane/server-kit';
@@ -11,7 +13,7 @@ import { RUN_EVENTS_CHANNEL } from './run-records.js';
 export const FOLLOW_POLL_MS = 2000;
 
 export type RunNotifications = {
-  /** Resolves at the run's next news, after `pollMs`, or when `signal` aborts, whichever comes first. */
+  /** Resolves at the run's next news, at the next poll while LISTEN is down, or when `signal` aborts. */
   nextChange: (runId: string, signal: AbortSignal) => Promise<void>;
   /** Calls `listener` on queue news and on every (re)connect. */
   onQueueNews: (listener: () => void) => void;
@@ -34,6 +36,17 @@ export function startRunNotifications(options: {
   const wake = (wakers: Iterable<() => void> | undefined) => {
     for (const waker of [...(wakers ?? [])]) waker();
   };
+  const wakeEveryone = () => {
+    for (const wakers of [...waiting.values()]) wake(wakers);
+  };
+  let polling: NodeJS.Timeout | undefined;
+  const startPolling = () => {
+    polling ??= setInterval(wakeEveryone, pollMs);
+  };
+  const stopPolling = () => {
+    clearInterval(polling);
+    polling = undefined;
+  };
   const prefix = `${options.agentId}:`;
   const queueNews = queuePayload(options.agentId);
   const cancelPrefix = cancelPayload(options.agentId, '');
@@ -51,11 +64,14 @@ export function startRunNotifications(options: {
       }
     },
     onConnect: () => {
-      for (const wakers of waiting.values()) wake(wakers);
+      stopPolling();
+      wakeEveryone();
       for (const listener of queueListeners) listener();
       for (const listener of cancelListeners) listener(undefined);
     },
+    onDisconnect: startPolling,
   });
+  startPolling();
 
   return {
     nextChange: (runId, signal) =>
@@ -66,19 +82,20 @@ export function startRunNotifications(options: {
           waiting.set(runId, wakers);
         }
         const done = () => {
-          clearTimeout(timer);
           signal.removeEventListener('abort', done);
           wakers.delete(done);
           if (wakers.size === 0 && waiting.get(runId) === wakers) waiting.delete(runId);
           resolve();
         };
-        const timer = setTimeout(done, pollMs);
         signal.addEventListener('abort', done);
         wakers.add(done);
         if (signal.aborted) done();
       }),
     onQueueNews: (listener) => queueListeners.push(listener),
     onCancelNews: (listener) => cancelListeners.push(listener),
-    stop: () => listener.stop(),
+    stop: () => {
+      stopPolling();
+      return listener.stop();
+    },
   };
 }

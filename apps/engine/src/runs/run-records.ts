@@ -87,32 +87,49 @@ export async function createRun(
   }
 }
 
-// Only while this replica still holds it: a run the sweep already declared lost stays failed.
-const FINISH = `
+// Only while this replica still holds it: a run the sweep already declared lost stays failed, and its
+// log keeps ending with the sweep's RUN_ERROR. The run's last events go in the same statement: one
+// round trip and one new version of the row for the end, not two.
+const FINISH = {
+  name: 'finish-run',
+  text: `
   WITH finished AS (
     UPDATE agent_runs
-    SET status = $4::"RunStatus", error = $5, usage = $6::jsonb, finished_at = now(), lease_expires_at = NULL
+    SET status = $4::"RunStatus", error = $5, usage = $6::jsonb, finished_at = now(), lease_expires_at = NULL,
+      last_seq = GREATEST(last_seq, $7)
     WHERE agent_id = $1 AND id = $2 AND owner = $3 AND status = 'running'
-    RETURNING id)
+    RETURNING id),
+  appended AS (
+    INSERT INTO run_events (agent_id, run_id, seq, data)
+    SELECT $1, finished.id, t.seq, t.data FROM finished, unnest($8::int[], $9::text[]) AS t(seq, data))
   SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id), pg_notify('${RUN_EVENTS_CHANNEL}', 'queue:' || $1)
-  FROM finished`;
+  FROM finished`,
+};
 
 /** The longest error kept on a run: a summary, not a dump. */
 const MAX_ERROR_LENGTH = 500;
 
+/** Marks the run final with its outcome, storing `lastEvents` (those not stored yet, in order) with it. */
 export async function finishRun(
   db: Queryable,
   run: Pick<NewRun, 'agentId' | 'runId' | 'owner'>,
   outcome: { status: FinalStatus; error?: string; usage?: unknown },
+  lastEvents: { seq: number; data: string }[] = [],
 ): Promise<void> {
-  await db.query(FINISH, [
-    run.agentId,
-    run.runId,
-    run.owner,
-    outcome.status,
-    outcome.error?.slice(0, MAX_ERROR_LENGTH) ?? null,
-    outcome.usage === undefined ? null : JSON.stringify(outcome.usage),
-  ]);
+  await db.query({
+    ...FINISH,
+    values: [
+      run.agentId,
+      run.runId,
+      run.owner,
+      outcome.status,
+      outcome.error?.slice(0, MAX_ERROR_LENGTH) ?? null,
+      outcome.usage === undefined ? null : JSON.stringify(outcome.usage),
+      lastEvents.at(-1)?.seq ?? 0,
+      lastEvents.map((event) => event.seq),
+      lastEvents.map((event) => event.data),
+    ],
+  });
 }
 
 // A caller sees its own runs: same issuer and subject, or, with auth off, the runs made without a token.

@@ -1,8 +1,8 @@
 // express-session's store on our own Prisma client and `sessions` table. Beyond the cookie's idle
 // expiry it enforces an absolute lifetime, and keeps user_id so that a user's sessions go with them.
 import type { Db } from '@agentplane/db';
+import { perTurnLoader } from '@agentplane/server-kit';
 import session, { type SessionData } from 'express-session';
-import { perTurnLoader } from '../batching/per-turn-loader.js';
 
 export const SESSION_IDLE_MS = 24 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;

@@ -2,8 +2,8 @@
 // every agent of every workspace; the correlated count here reads only this resource's links, through
 // their index. Table and column names come from the fixed kinds, never from input.
 import { type Db, querySql, type Tx } from '@agentplane/db';
+import { perTurnLoader } from '@agentplane/server-kit';
 import type DataLoader from 'dataloader';
-import { perTurnLoader } from '../batching/per-turn-loader.js';
 import type { ResourceKind, ResourceRow } from './resource-kinds.js';
 
 function selectResources<T>(kind: ResourceKind<T>): string {
