@@ -2,8 +2,9 @@
 // engine, CSP connect-src on the console), with a manager-minted token. Threads the engine keeps for
 // this user are listed, and opening one loads its history.
 import type { Message } from '@ag-ui/client';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
+import { agentKeys } from '../agents/agent-api';
 import { engineTokenSource, getFromEngine } from './engine-token';
 import { InterruptPanel } from './interrupt-panel';
 import { Transcript } from './transcript';
@@ -16,6 +17,7 @@ const NO_MESSAGES: Message[] = [];
 
 export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl: string }) {
   const token = useMemo(() => engineTokenSource(agentId), [agentId]);
+  const queryClient = useQueryClient();
   const [thread, setThread] = useState<{ id: string; messages: Message[] }>(() => ({
     id: crypto.randomUUID(),
     messages: NO_MESSAGES,
@@ -49,7 +51,8 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
                 aria-current={item.thread_id === thread.id}
                 onClick={() => void open(item.thread_id)}
               >
-                {new Date(item.updated_at).toLocaleString()} ({item.message_count} messages)
+                {new Date(item.updated_at).toLocaleString()} ({item.message_count} messages, thread{' '}
+                {item.thread_id.slice(0, 8)})
               </button>
             </li>
           ))}
@@ -61,7 +64,12 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
         threadId={thread.id}
         initialMessages={thread.messages}
         token={token}
-        onRunEnd={() => void threads.refetch()}
+        onRunEnd={() => {
+          void threads.refetch();
+          // The run is in the agent's runs and usage now.
+          void queryClient.invalidateQueries({ queryKey: agentKeys.runs(agentId) });
+          void queryClient.invalidateQueries({ queryKey: agentKeys.usage(agentId) });
+        }}
       />
     </section>
   );

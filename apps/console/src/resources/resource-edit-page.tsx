@@ -23,6 +23,8 @@ export function ResourceEditPage() {
   const form = resourceFormOf(kind);
   const { canWrite } = useRole();
   const [reveal, setReveal] = useState(false);
+  // Kept here: a save remounts the editor with what the server answered.
+  const [savedVersion, setSavedVersion] = useState<string | undefined>();
   const query = useQuery({
     queryKey: [kind.id, id, reveal],
     queryFn: () => form.get(id, reveal ? {} : { secrets: 'masked' }),
@@ -40,6 +42,7 @@ export function ResourceEditPage() {
       canWrite={canWrite}
       resource={query.data}
       reveal={{ shown: reveal, toggle: () => setReveal(!reveal) }}
+      saved={{ shown: savedVersion === query.data.updated_at, mark: setSavedVersion }}
     />
   );
 }
@@ -50,26 +53,25 @@ function ResourceEditor(props: {
   canWrite: boolean;
   resource?: Resource;
   reveal?: { shown: boolean; toggle: () => void };
+  saved?: { shown: boolean; mark: (updatedAt: string) => void };
 }) {
   const { kind, form, canWrite, resource } = props;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [saved, setSaved] = useState(false);
   const [deleteProblem, setDeleteProblem] = useState<ApiProblem | undefined>();
   const editor = useApiForm({
     schema: form.schema,
     defaultValues: resource ? bodyOf(resource, form) : form.blank(),
     disabled: !canWrite,
     submit: async (body) => {
-      setSaved(false);
       if (!resource) {
         await form.create(body);
         await queryClient.invalidateQueries({ queryKey: [kind.id] });
         await navigate(`/${kind.route}`);
         return;
       }
-      await form.update(resource.id, body);
-      setSaved(true);
+      const updated = await form.update(resource.id, body);
+      props.saved?.mark(updated.updated_at);
       // Agents using it got a new engine_config version.
       await queryClient.invalidateQueries({ queryKey: [kind.id] });
       await queryClient.invalidateQueries({ queryKey: ['agents'] });
@@ -115,7 +117,7 @@ function ResourceEditor(props: {
           <button type="submit" disabled={!canWrite || isSubmitting}>
             {resource ? 'Save' : `Create ${kind.singular}`}
           </button>
-          {saved && <span role="status">Saved.</span>}
+          {props.saved?.shown && <span role="status">Saved.</span>}
         </div>
       </form>
       {resource && (

@@ -83,7 +83,7 @@ function McpServerFields({ form }: { form: UseFormReturn<FieldValues> }) {
       <Field label="Timeout seconds" error={error('timeoutSeconds')}>
         <input type="number" step="any" {...register('mcp_server.timeoutSeconds', optionalNumber)} />
       </Field>
-      <Field label="SSE read timeout seconds" error={error('sseReadTimeoutSeconds')}>
+      <Field label="SSE stream read timeout, in seconds" error={error('sseReadTimeoutSeconds')}>
         <input type="number" step="any" {...register('mcp_server.sseReadTimeoutSeconds', optionalNumber)} />
       </Field>
       <div className="checkbox">

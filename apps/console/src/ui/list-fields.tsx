@@ -51,14 +51,18 @@ export function MapField<T extends FieldValues>(props: ListProps<T> & { separato
       control={props.control}
       name={props.name}
       render={({ field }) => (
-        <Field label={props.label} error={props.error} hint={props.hint ?? `One "name${separator} value" per line`}>
+        <Field
+          label={props.label}
+          error={props.error}
+          hint={props.hint ?? (separator === ':' ? 'One "Name: value" per line' : 'One "NAME=value" per line')}
+        >
           <textarea
             rows={3}
             name={field.name}
             disabled={field.disabled}
             onBlur={field.onBlur}
             defaultValue={Object.entries((field.value as Record<string, string> | undefined) ?? {})
-              .map(([key, value]) => `${key}${separator} ${value}`)
+              .map(([key, value]) => `${key}${separator === ':' ? ': ' : '='}${value}`)
               .join('\n')}
             onChange={(event) => {
               const entries = lines(event.target.value).map((line) => {
