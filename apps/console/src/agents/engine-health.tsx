@@ -20,7 +20,7 @@ export function EngineHealth({ engineUrl, publishedVersion }: { engineUrl: strin
   });
   if (engineUrl === null) return <p>No engine URL: set one to use the playground.</p>;
   return (
-    <dl className="engine-health" aria-label="Engine">
+    <dl className="engine-health">
       <dt>Engine</dt>
       <dd>
         <a href={engineUrl}>{engineUrl}</a>

@@ -2,6 +2,7 @@ import { ZLoginBody } from '@agentplane/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, expectOk } from '../api/api-client';
+import { chooseWorkspace } from '../session/active-workspace';
 import { ME_KEY } from '../session/use-me';
 import { errorAt, Field } from '../ui/field';
 import { ProblemAlert } from '../ui/problem-alert';
@@ -21,8 +22,9 @@ export function SignInPage() {
     schema: ZLoginBody,
     submit: async (body) => {
       const me = await expectOk(api.POST('/api/v1/auth/login', { body }));
+      // Before any page asks: the workspace kept from an earlier session may not be this user's.
+      chooseWorkspace(me);
       queryClient.setQueryData(ME_KEY, me);
-      await queryClient.invalidateQueries({ queryKey: ME_KEY });
       await navigate(nextPath(params));
     },
   });

@@ -2,6 +2,7 @@ import { ZSignupBody } from '@agentplane/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { api, expectOk } from '../api/api-client';
+import { chooseWorkspace } from '../session/active-workspace';
 import { ME_KEY } from '../session/use-me';
 import { errorAt, Field, optionalText } from '../ui/field';
 import { ProblemAlert } from '../ui/problem-alert';
@@ -13,8 +14,9 @@ export function SignUpPage() {
   const { form, problem, onSubmit } = useApiForm({
     schema: ZSignupBody,
     submit: async (body) => {
-      await expectOk(api.POST('/api/v1/auth/signup', { body }));
-      await queryClient.invalidateQueries({ queryKey: ME_KEY });
+      const me = await expectOk(api.POST('/api/v1/auth/signup', { body }));
+      chooseWorkspace(me);
+      queryClient.setQueryData(ME_KEY, me);
       await navigate('/agents');
     },
   });

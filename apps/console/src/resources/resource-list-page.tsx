@@ -38,7 +38,7 @@ export function ResourceListPage() {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Configuration</th>
-                <th scope="col">Agents</th>
+                <th scope="col">Agents using it</th>
                 <th scope="col">Updated</th>
               </tr>
             </thead>
@@ -49,7 +49,7 @@ export function ResourceListPage() {
                     <Link to={`/${kind.route}/${resource.id}`}>{resource.name}</Link>
                   </td>
                   <td>{form.summary(resource)}</td>
-                  <td aria-label={`Used by ${resource.agent_count} agents`}>{resource.agent_count}</td>
+                  <td>{resource.agent_count}</td>
                   <td>{new Date(resource.updated_at).toLocaleString()}</td>
                 </tr>
               ))}
