@@ -97,6 +97,7 @@ type AgentWithLinks = {
   framework: string;
   config: unknown;
   ssoId: string | null;
+  engineUrl: string | null;
   observabilityId: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -123,6 +124,7 @@ function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, ctx
       sso_id: agent.ssoId,
       observability_id: agent.observabilityId,
     },
+    engine_url: agent.engineUrl,
     ...(published.config === undefined ? {} : { engine_config: mapEngineConfigSecrets(published.config, show) }),
     engine_config_version: published.version,
     created_at: agent.createdAt.toISOString(),
@@ -183,6 +185,7 @@ function agentData(body: TAgentCreate, box: SecretBox) {
     framework: body.framework,
     config: mapAgentConfigSecrets(body.framework, body.agent, box.seal),
     ssoId: body.resources.sso_id,
+    engineUrl: body.engine_url ?? null,
     observabilityId: body.resources.observability_id,
     integrations: { create: body.resources.integration_ids.map((integrationId) => ({ integrationId })) },
     mcpServers: { create: body.resources.mcp_server_ids.map((mcpServerId) => ({ mcpServerId })) },
