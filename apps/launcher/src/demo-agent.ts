@@ -13,6 +13,7 @@ type DemoState = { email: string; password: string; agentId: string; mcpServerId
 
 export type DemoAgent = {
   agentId: string;
+  mcpServerId: string;
   email: string;
   /** Set on the start that created the account, the only time the password is printed. */
   newPassword: string | undefined;
@@ -55,7 +56,7 @@ function demoModel() {
   return { provider: 'openai', name: process.env.OPENAI_MODEL ?? 'gpt-4o-mini' };
 }
 
-function agentBody(mcpServerId: string) {
+function agentBody(mcpServerId: string, engineUrl: string | null = null) {
   return {
     name: 'Demo agent',
     description: 'Created by pnpm start',
@@ -65,6 +66,7 @@ function agentBody(mcpServerId: string) {
       instructions: 'You are the Agentplane demo agent. Use the tools of the everything MCP server when they help.',
     },
     resources: { integration_ids: [], mcp_server_ids: [mcpServerId], sso_id: null },
+    engine_url: engineUrl,
   };
 }
 
@@ -101,5 +103,19 @@ export async function ensureDemoAgent(api: ManagerClient): Promise<DemoAgent> {
     newPassword = state.password;
   }
   const token = await api.expect<{ access_token: string }>(201, 'POST', `/agents/${state.agentId}/token`);
-  return { agentId: state.agentId, email: state.email, newPassword, token: token.access_token };
+  return {
+    agentId: state.agentId,
+    mcpServerId: state.mcpServerId,
+    email: state.email,
+    newPassword,
+    token: token.access_token,
+  };
+}
+
+/**
+ * Tells the demo agent where its engine answers, for the console's playground. Only known once the engine
+ * listens (its port may be 0); engine_url is no part of the engine_config, so the engine does not reload.
+ */
+export async function pointDemoAtEngine(api: ManagerClient, demo: DemoAgent, engineUrl: string): Promise<void> {
+  await api.expect(200, 'PATCH', `/agents/${demo.agentId}`, agentBody(demo.mcpServerId, engineUrl));
 }

@@ -6,7 +6,7 @@ import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
 import { ManagerClient } from '@agentplane/manager-client';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
-import { ensureDemoAgent, everythingCommandLine } from './demo-agent.js';
+import { ensureDemoAgent, everythingCommandLine, pointDemoAtEngine } from './demo-agent.js';
 import { engineCredentialFiles, withoutPlatformSecrets } from './engine-credentials.js';
 import { localSecret } from './local-secrets.js';
 import { say } from './prefixed-output.js';
@@ -16,6 +16,10 @@ import { waitUntilHealthy } from './wait-until-healthy.js';
 
 const STOP_TIMEOUT_MS = 10_000;
 const portOf = (url: string) => new URL(url).port;
+const LOCAL_HOSTS = ['localhost', '127.0.0.1'];
+// The console is served by the manager and reached under either name; its playground calls the engine.
+const consoleOrigins = (managerPort: string) => LOCAL_HOSTS.map((host) => `http://${host}:${managerPort}`);
+const LOCAL_ENGINE_SOURCES = LOCAL_HOSTS.map((host) => `http://${host}:*`).join(',');
 const entryOf = (app: string) => fileURLToPath(new URL(`../../${app}/dist/server.js`, import.meta.url));
 
 async function main(): Promise<void> {
@@ -73,6 +77,8 @@ async function main(): Promise<void> {
         PORT: managerPort,
         SESSION_SECRET: await localSecret('SESSION_SECRET'),
         MCP_STDIO_COMMANDS: stdioCommands,
+        // Local engines listen on ports chosen at start: the console may connect to any of them.
+        CONSOLE_ENGINE_SOURCES: process.env.CONSOLE_ENGINE_SOURCES ?? LOCAL_ENGINE_SOURCES,
       },
       0,
     );
@@ -92,12 +98,16 @@ async function main(): Promise<void> {
         PORT: enginePort,
         ENGINE_MANAGER_ISSUER: await api.issuer(),
         MCP_STDIO_COMMANDS: stdioCommands,
+        ENGINE_CORS_ORIGINS: [process.env.ENGINE_CORS_ORIGINS, ...consoleOrigins(portOf(managerUrl))]
+          .filter(Boolean)
+          .join(','),
       },
       1,
     );
     supervise(engine);
     const engineUrl = await engine.listening;
     await waitUntilHealthy(`${engineUrl}/health`);
+    await pointDemoAtEngine(api, demo, `http://localhost:${portOf(engineUrl)}`);
     printWelcome({ managerPort: portOf(managerUrl), enginePort: portOf(engineUrl), demo });
   } catch (error) {
     say('launcher', `failed to start: ${error instanceof Error ? error.message : String(error)}`);

@@ -20,6 +20,7 @@ export function printWelcome(options: { managerPort: string; enginePort: string;
   const lines = [
     '',
     'Agentplane is running.',
+    `  Console:      ${manager}/   (sign in below)`,
     `  Manager API:  ${manager}/api/v1/   (reference: ${manager}/api/v1/docs)`,
     `  Demo engine:  http://localhost:${enginePort}/   (agent ${demo.agentId})`,
     demo.newPassword

@@ -21,6 +21,7 @@ import { addSessionRoutes } from './auth/session-routes.js';
 import type { PrismaSessionStore } from './auth/session-store.js';
 import { reuseFor } from './batching/reuse-for.js';
 import type { ManagerConfig } from './config.js';
+import { consoleIsBuilt, consoleRouter } from './console/serve-console.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
 import { checkReadiness, READINESS_REUSE_MS } from './health/readiness.js';
@@ -136,6 +137,7 @@ export function createManagerApp({
   addAgentTokenRoute(api, tokens);
   app.use(wellKnownRouter(tokens));
   app.use(API_PREFIX, api.router);
+  if (consoleIsBuilt(config.console.dir)) app.use(consoleRouter(config.console));
 
   app.use(notFoundHandler);
   app.use(problemHandler);

@@ -13,6 +13,7 @@ import {
   ZPort,
 } from '@agentplane/server-kit';
 import { z } from 'zod';
+import { DEFAULT_CONSOLE_DIR } from './console/serve-console.js';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
 import { DEFAULT_MODEL_PRICES_FILE, loadModelPrices, type ModelPrices } from './usage/model-prices.js';
 
@@ -24,6 +25,14 @@ const ZCommaList = z.string().transform((value) =>
     .filter(Boolean),
 );
 const ZOrigin = z.url().transform((value) => new URL(value).origin);
+// A CSP host source: scheme, host (a leading *. allowed) and an optional port or :*, nothing that could end
+// the directive or add another.
+const ZConnectSource = z
+  .string()
+  .regex(
+    /^https?:\/\/(\*\.)?[a-z0-9.-]+(:(\d+|\*))?$/i,
+    'must be like https://engines.example.com, https://*.example.com or http://localhost:*',
+  );
 
 const ZManagerEnv = z
   .object({
@@ -93,6 +102,8 @@ const ZManagerEnv = z
     MODEL_API_KEY_ENVS: ZModelApiKeyEnvsSetting.optional(),
     EGRESS_ALLOW: ZEgressAllowList.optional(),
     MODEL_PRICES_FILE: z.string().min(1).optional(),
+    CONSOLE_DIR: z.string().min(1).optional(),
+    CONSOLE_ENGINE_SOURCES: ZCommaList.pipe(z.array(ZConnectSource)).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -178,6 +189,12 @@ export type ManagerConfig = {
   egressAllow: EgressAllowList;
   /** USD per million tokens by "<provider>/<name>" (MODEL_PRICES_FILE, else the shipped defaults). */
   modelPrices: ModelPrices;
+  console: {
+    /** The built console (apps/console/dist); none there: the manager serves the API alone. */
+    dir: string;
+    /** The engines the console's playground may connect to, as CSP connect-src sources. */
+    engineSources: string[];
+  };
 };
 
 export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): ManagerConfig {
@@ -227,5 +244,9 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     },
     egressAllow: parsed.EGRESS_ALLOW ?? NO_EGRESS_ALLOWED,
     modelPrices: loadModelPrices(parsed.MODEL_PRICES_FILE ?? DEFAULT_MODEL_PRICES_FILE),
+    console: {
+      dir: parsed.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR,
+      engineSources: parsed.CONSOLE_ENGINE_SOURCES ?? [],
+    },
   };
 }

@@ -95,6 +95,7 @@ type AgentWithLinks = {
   framework: string;
   config: unknown;
   ssoId: string | null;
+  engineUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
   integrations: { integrationId: string }[];
@@ -119,6 +120,7 @@ function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, ctx
       mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
       sso_id: agent.ssoId,
     },
+    engine_url: agent.engineUrl,
     ...(published.config === undefined ? {} : { engine_config: mapEngineConfigSecrets(published.config, show) }),
     engine_config_version: published.version,
     created_at: agent.createdAt.toISOString(),
@@ -178,6 +180,7 @@ function agentData(body: TAgentCreate, box: SecretBox) {
     framework: body.framework,
     config: mapAgentConfigSecrets(body.framework, body.agent, box.seal),
     ssoId: body.resources.sso_id,
+    engineUrl: body.engine_url ?? null,
     integrations: { create: body.resources.integration_ids.map((integrationId) => ({ integrationId })) },
     mcpServers: { create: body.resources.mcp_server_ids.map((mcpServerId) => ({ mcpServerId })) },
   };

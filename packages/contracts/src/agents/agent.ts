@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AGENT_RESOURCE_IDS_MAX_ITEMS, DESCRIPTION_MAX_LENGTH } from '../common/limits.js';
 import { ZPaginationQuery } from '../common/pagination.js';
-import { ZIsoDateTime, ZResourceName, ZUuid } from '../common/primitives.js';
+import { makeUrlText, ZIsoDateTime, ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZEngineConfig } from '../engine/engine-config.js';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from './agent-frameworks.js';
 
@@ -27,6 +27,13 @@ export const ZAgentResources = z
   .meta({ id: 'AgentResources', description: 'The managed resources the agent uses, by id' });
 export type TAgentResources = z.infer<typeof ZAgentResources>;
 
+// Only browsers (the console's playground) call it, never the manager, so no egress rule applies.
+export const ZEngineUrl = makeUrlText(z.url({ protocol: /^https?$/ })).meta({
+  description:
+    "Where this agent's engine answers (http or https): the console streams runs from it and reads its /health",
+  examples: ['http://127.0.0.1:8001'],
+});
+
 function agentBody<F extends TAgentFramework>(framework: F) {
   return z.strictObject({
     name: ZResourceName,
@@ -34,6 +41,7 @@ function agentBody<F extends TAgentFramework>(framework: F) {
     framework: z.literal(framework),
     agent: AGENT_CONFIG_BY_FRAMEWORK[framework],
     resources: ZAgentResources.default(() => ({ integration_ids: [], mcp_server_ids: [], sso_id: null })),
+    engine_url: ZEngineUrl.nullable().optional(),
   });
 }
 
@@ -80,6 +88,7 @@ function agentResponse<F extends TAgentFramework>(framework: F) {
       mcp_server_ids: z.array(ZUuid),
       sso_id: ZUuid.nullable(),
     }),
+    engine_url: z.string().nullable(),
     engine_config: ZEngineConfig,
     engine_config_version: z.number().int().min(1),
     created_at: ZIsoDateTime,
