@@ -48,19 +48,24 @@ function rowOf(page: Page, name: string) {
   return page.getByRole('row').filter({ hasText: name }).first();
 }
 
-/** The agent count a resource's row shows, as its own cell. */
+/** The agent count a resource's row shows, as a cell of its own. */
 async function waitForAgentCount(page: Page, resourcePage: string, name: string, count: number) {
   await navigateTo(page, resourcePage);
+  // Its own text, whatever label the cell gives assistive technology ("Used by 1 agents").
   await rowOf(page, name)
-    .getByRole('cell', { name: String(count), exact: true })
+    .getByRole('cell')
+    .filter({ hasText: new RegExp(`^${count}$`) })
     .waitFor();
 }
 
-async function openAgent(page: Page, name: string) {
-  await navigateTo(page, 'Agents');
+/** Opens an item from its list page: an agent from Agents, a resource from its kind's page. */
+async function openResource(page: Page, listPage: string, name: string) {
+  await navigateTo(page, listPage);
   await page.getByRole('main').getByRole('link', { name, exact: true }).click();
   await arriveAt(page, name);
 }
+
+const openAgent = (page: Page, name: string) => openResource(page, 'Agents', name);
 
 describe('the console, in a browser', () => {
   it('takes a new user from sign-up to a conversation with their agent, then through changing and removing it', async () => {
@@ -75,36 +80,40 @@ describe('the console, in a browser', () => {
     // An MCP server: the bundled one, on the command line the operator permits.
     await navigateTo(page, 'MCP servers');
     await control(page, 'Create MCP server').click();
+    await arriveAt(page, 'New MCP server');
     await field(page, 'Name').fill('Everything');
+    await field(page, 'Server name').fill('everything');
     await field(page, 'Transport').selectOption('stdio');
     await field(page, 'Command').fill(commandLine.command);
     await field(page, 'Arguments').fill(commandLine.args.join('\n'));
     await inspect(page, 'the MCP server form', { screenshot: 'mcp-server-form' });
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Create MCP server', exact: true }).click();
     await waitForAgentCount(page, 'MCP servers', 'Everything', 0);
 
     // An integration.
     await navigateTo(page, 'Integrations');
     await control(page, 'Create integration').click();
+    await arriveAt(page, 'New integration');
     await field(page, 'Name').fill('Support line');
     await field(page, 'Access token').fill('EAAG-journey-token');
     await field(page, 'Phone number ID').fill('1065550123');
     await field(page, 'Verify token').fill('journey-verify');
     await field(page, 'App secret').fill('journey-app-secret');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Create integration', exact: true }).click();
     await waitForAgentCount(page, 'Integrations', 'Support line', 0);
 
     // An agent using both, on the deterministic mock model.
     await navigateTo(page, 'Agents');
     await control(page, 'Create agent').click();
+    await arriveAt(page, 'New agent');
     await field(page, 'Name').fill('Journey agent');
     await field(page, 'Framework').selectOption('LLM');
     await field(page, 'Model provider').selectOption('mock');
     await field(page, 'Model name').fill('echo');
-    await page.getByRole('checkbox', { name: 'Everything' }).check();
-    await page.getByRole('checkbox', { name: 'Support line' }).check();
+    await page.getByRole('checkbox', { name: 'Everything', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'Support line', exact: true }).check();
     await inspect(page, 'the agent form', { screenshot: 'agent-form' });
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Create agent', exact: true }).click();
     await arriveAt(page, 'Journey agent');
     await page.getByText('Config version 1', { exact: true }).waitFor();
 
@@ -113,8 +122,8 @@ describe('the console, in a browser', () => {
     await waitForAgentCount(page, 'Integrations', 'Support line', 1);
     await saveScreenshot(page, 'integrations');
 
-    // Its engine, deployed by the operator on the credentials the console's owner may issue, and the
-    // agent told where it is.
+    // Its engine, deployed by the operator on the credentials the workspace's owner may issue, and the
+    // agent told where it answers.
     const agents = await callApiFromPage<Agent[]>(page, 'GET', '/agents/');
     const agent = agents.body.find((candidate) => candidate.name === 'Journey agent');
     if (!agent) throw new Error('the agent the console created is not in the API');
@@ -135,10 +144,7 @@ describe('the console, in a browser', () => {
     await field(page, 'Engine URL').fill(engineUrl);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     // Its /health beside it: the engine serves the agent's config.
-    await page
-      .getByText(/status:?\s*ok/i)
-      .first()
-      .waitFor();
+    await page.getByLabel('Engine', { exact: true }).getByText('ok', { exact: true }).waitFor();
 
     // The playground: a streamed reply, then a tool call with its arguments and its result.
     const conversation = page.getByRole('log', { name: 'Conversation' });
@@ -153,8 +159,7 @@ describe('the console, in a browser', () => {
 
     await field(page, 'Message').fill('call echo {"message":"ping from the console"}');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    const toolCall = conversation.getByRole('article').or(conversation.getByRole('region')).filter({ hasText: 'echo' });
-    await toolCall.first().waitFor();
+    const toolCall = conversation.getByRole('article').filter({ hasText: 'everything__echo' }).first();
     await toolCall
       .getByText(/ping from the console/)
       .first()
@@ -163,20 +168,16 @@ describe('the console, in a browser', () => {
     await arriveAt(page, 'Journey agent', { screenshot: 'agent-playground' });
 
     // Editing the MCP server republishes the agent's config: its version moves.
-    await navigateTo(page, 'MCP servers');
-    await page.getByRole('main').getByRole('link', { name: 'Everything', exact: true }).click();
-    await arriveAt(page, 'Everything');
-    await field(page, /^Timeout/).fill('45');
+    await openResource(page, 'MCP servers', 'Everything');
+    await field(page, 'Timeout seconds').fill('45');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     await openAgent(page, 'Journey agent');
     await page.getByText('Config version 2', { exact: true }).waitFor();
 
     // Still in use: the console says which agent holds it.
-    await navigateTo(page, 'MCP servers');
-    await page.getByRole('main').getByRole('link', { name: 'Everything', exact: true }).click();
-    await arriveAt(page, 'Everything');
-    const refusal = page.getByRole('alert').filter({ hasText: /Journey agent|1 agent/ });
-    await deleteAndConfirm(page, refusal);
+    await openResource(page, 'MCP servers', 'Everything');
+    await deleteAndConfirm(page, page.getByRole('alert').filter({ hasText: 'Journey agent' }));
     await inspect(page, 'the refused delete', { screenshot: 'mcp-server-in-use' });
 
     // Deleted in order: the agent, then what it used.
@@ -190,9 +191,7 @@ describe('the console, in a browser', () => {
       ['MCP servers', 'Everything'],
       ['Integrations', 'Support line'],
     ] as const) {
-      await navigateTo(page, resourcePage);
-      await page.getByRole('main').getByRole('link', { name, exact: true }).click();
-      await arriveAt(page, name);
+      await openResource(page, resourcePage, name);
       await deleteAndConfirm(page, page.getByRole('heading', { name: resourcePage, exact: true }));
       await rowOf(page, name).waitFor({ state: 'detached' });
     }
