@@ -2,12 +2,14 @@
 // `agentplane-manager <command>`: operator commands that run against the platform database.
 import { type CliIo, runCreateUser } from './create-user.js';
 import { runEngineCredentials } from './engine-credentials.js';
+import { runOpenApi } from './openapi.js';
 
 const USAGE = `Usage: agentplane-manager <command> [options]
 
 Commands:
   create-user          create a user with a personal workspace (works with ALLOW_SIGNUP=false)
   engine-credentials   rotate an agent engine's database password and print its credentials
+  openapi              print the API's OpenAPI document (no database needed)
 
 Run "agentplane-manager <command> --help" for a command's options.
 `;
@@ -15,6 +17,7 @@ Run "agentplane-manager <command> --help" for a command's options.
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
   'create-user': runCreateUser,
   'engine-credentials': runEngineCredentials,
+  openapi: runOpenApi,
 };
 
 async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -105,18 +105,37 @@ export async function updateResource<T>(
   });
 }
 
-function stillReferenced<T>(kind: ResourceKind<T>, count: number): AppError {
+// Enough for a person to find the agents; the rest are counted.
+const AGENTS_NAMED_MAX = 5;
+
+type References = { count: number; names: string[] };
+
+function stillReferenced<T>(kind: ResourceKind<T>, { count, names }: References): AppError {
+  const more = count > names.length ? ` and ${count - names.length} more` : '';
+  const named = names.length > 0 ? ` (${names.map((name) => JSON.stringify(name)).join(', ')}${more})` : '';
   return new AppError(
     'conflict',
-    `This ${kind.label} is used by ${count} agent${count === 1 ? '' : 's'}; detach it from ${count === 1 ? 'that agent' : 'them'} first.`,
+    `This ${kind.label} is used by ${count} agent${count === 1 ? '' : 's'}${named}; detach it from ${count === 1 ? 'that agent' : 'them'} first.`,
   );
 }
 
 /** Refused with 409 while any agent references it; the RESTRICT foreign keys make that hold under races too. */
 export async function deleteResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, id: string): Promise<void> {
-  const countReferences = () => ctx.db.agent.count({ where: kind.agentsReferencing(id) });
-  const references = await countReferences();
-  if (references > 0) {
+  const readReferences = async (): Promise<References> => {
+    const where = kind.agentsReferencing(id);
+    const [count, agents] = await Promise.all([
+      ctx.db.agent.count({ where }),
+      ctx.db.agent.findMany({
+        where,
+        select: { name: true },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: AGENTS_NAMED_MAX,
+      }),
+    ]);
+    return { count, names: agents.map((agent) => agent.name) };
+  };
+  const references = await readReferences();
+  if (references.count > 0) {
     const exists = await kind.delegate(ctx.db).count({ where: { id, workspaceId: ctx.workspaceId } });
     throw exists ? stillReferenced(kind, references) : notFound(kind);
   }
@@ -125,7 +144,10 @@ export async function deleteResource<T>(kind: ResourceKind<T>, ctx: ResourceCont
     if (count === 0) throw notFound(kind);
   } catch (error) {
     // An agent attached it between the count and the delete.
-    if (isForeignKeyViolation(error)) throw stillReferenced(kind, Math.max(1, await countReferences()));
+    if (isForeignKeyViolation(error)) {
+      const raced = await readReferences();
+      throw stillReferenced(kind, { ...raced, count: Math.max(1, raced.count) });
+    }
     throw error;
   }
 }

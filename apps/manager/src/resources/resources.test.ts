@@ -187,7 +187,10 @@ describe.each(KINDS)('/api/v1/$segment', (kind) => {
 
     const refused = await fresh.agent.delete(item(created.id));
     expectProblemShape(refused, 409);
-    expect(refused.body.detail).toContain('used by 2 agents');
+    // The console shows it as is: it names the agents to detach.
+    expect(refused.body.detail).toContain(
+      `used by 2 agents (${JSON.stringify(first.body.name)}, ${JSON.stringify(second.body.name)}); detach it from them first.`,
+    );
 
     await fresh.agent.delete(`/api/v1/agents/${first.body.id}`);
     expect((await fresh.agent.get(item(created.id))).body.agent_count).toBe(1);
