@@ -18,7 +18,16 @@ export async function signUpInConsole(page: Page, consoleUrl: string, user: Cred
   await field(page, 'Password').fill(user.password);
   if (user.name !== undefined) await field(page, 'Name').fill(user.name);
   await page.getByRole('button', { name: 'Sign up', exact: true }).click();
-  await signedInNavigation(page).waitFor();
+  await expectSignedIn(page);
+}
+
+/** Waits to be signed in; a refusal the page shows (an alert, a field's error) fails at once, quoting it. */
+async function expectSignedIn(page: Page) {
+  const refusal = page.getByRole('alert').or(page.locator('[aria-invalid="true"]')).first();
+  await signedInNavigation(page).or(refusal).first().waitFor();
+  if (await refusal.isVisible()) {
+    throw new Error(`the console did not sign in: ${await page.getByRole('main').innerText()}`);
+  }
 }
 
 export async function signInInConsole(page: Page, consoleUrl: string, user: Credentials) {
@@ -27,5 +36,5 @@ export async function signInInConsole(page: Page, consoleUrl: string, user: Cred
   await field(page, 'Email').fill(user.email);
   await field(page, 'Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await signedInNavigation(page).waitFor();
+  await expectSignedIn(page);
 }

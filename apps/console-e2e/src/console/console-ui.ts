@@ -10,12 +10,20 @@ export async function inspect(page: Page, what: string, options: { screenshot?: 
   if (options.screenshot) await saveScreenshot(page, options.screenshot);
 }
 
-/** Waits for the page titled `heading`, then inspects it. */
+/** Waits for the page titled `heading`, then inspects it. A page that never comes fails saying what is shown instead. */
 export async function arriveAt(page: Page, heading: string | RegExp, options: { screenshot?: string } = {}) {
-  await page
-    .getByRole('heading', { name: heading, exact: typeof heading === 'string' })
-    .first()
-    .waitFor();
+  try {
+    await page
+      .getByRole('heading', { name: heading, exact: typeof heading === 'string' })
+      .first()
+      .waitFor();
+  } catch (error) {
+    const shown = await page
+      .locator('body')
+      .innerText()
+      .catch(() => '(unreadable)');
+    throw new Error(`no page "${heading}" at ${page.url()}; it shows:\n${shown.slice(0, 2000)}\n${String(error)}`);
+  }
   await inspect(page, `the page "${heading}"`, options);
 }
 
