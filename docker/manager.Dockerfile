@@ -9,6 +9,7 @@ ENV TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 WORKDIR /repo
 # Manifests first, so the dependency layer is cached until a lockfile or manifest changes.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs docker/build-stage.sh ./
+COPY apps/console/package.json apps/console/
 COPY apps/launcher/package.json apps/launcher/
 COPY apps/manager/package.json apps/manager/
 COPY apps/engine/package.json apps/engine/
@@ -20,20 +21,23 @@ COPY packages/server-kit/package.json packages/server-kit/
 COPY packages/testing/package.json packages/testing/
 COPY bench/package.json bench/
 RUN npm install -g --no-audit --no-fund "pnpm@$(node -p "require('./package.json').packageManager.split('@')[1]")" \
- && ./build-stage.sh install @agentplane/manager
+ && ./build-stage.sh install @agentplane/manager @agentplane/console
 COPY . .
-RUN ./build-stage.sh deploy @agentplane/manager /out
+RUN ./build-stage.sh deploy @agentplane/manager /out \
+ && ./build-stage.sh console /console
 
 FROM ${NODE_IMAGE} AS runtime
 # tini runs as PID 1: it forwards signals to node and reaps orphaned children (stdio MCP servers).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin
-ENV NODE_ENV=production PORT=8000 MIGRATIONS_DIR=/app/prisma/migrations
+ENV NODE_ENV=production PORT=8000 MIGRATIONS_DIR=/app/prisma/migrations CONSOLE_DIR=/app/console
 WORKDIR /app
 # Owned by root: the node user reads and runs the code but cannot change it.
 COPY --from=build /out ./
 COPY --from=build /repo/prisma/migrations ./prisma/migrations
+# The web console, served at / (static files: nothing of its build tooling comes along).
+COPY --from=build /console ./console
 USER node
 EXPOSE 8000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { ManagerClient } from '@agentplane/manager-client';
 import { startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterEach, describe, expect, it } from '@jest/globals';
 
@@ -100,6 +101,26 @@ describe('pnpm start', () => {
     const health = await fetch(`${engine}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', config_version: 1 });
+
+    // The console comes first, served by the manager, and may reach the demo engine, which knows it.
+    const consolePort = launched
+      .output()
+      .match(/Agentplane is running\.\n {2}Console: +http:\/\/localhost:(\d+)\//)?.[1];
+    expect(consolePort).toBe(new URL(manager).port);
+    const page = await fetch(`${manager}/agents`, { headers: { Accept: 'text/html' } });
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('content-security-policy')).toContain(
+      "connect-src 'self' http://localhost:* http://127.0.0.1:*",
+    );
+    const consoleOrigin = `http://localhost:${consolePort}`;
+    const cors = await fetch(`${engine}/health`, { headers: { Origin: consoleOrigin } });
+    expect(cors.headers.get('access-control-allow-origin')).toBe(consoleOrigin);
+    const password = launched.output().match(/with password (\S+)/)?.[1];
+    const demo = new ManagerClient(manager);
+    await demo.expect(200, 'POST', '/auth/login', { email: 'demo@agentplane.local', password });
+    const agentId = launched.output().match(/\(agent ([0-9a-f-]{36})\)/)?.[1];
+    const agent = await demo.expect<{ engine_url: string }>(200, 'GET', `/agents/${agentId}`);
+    expect(agent.engine_url).toBe(`http://localhost:${new URL(engine).port}`);
 
     // The printed curl works as printed: a manager-minted token, an SSE run that finishes.
     const stream = await runDemoAgent(engine, launched.output());

@@ -1,0 +1,55 @@
+// The agent calls the pages share, with the query keys they are cached under.
+import { api, expectOk, expectPage, type Schemas } from '../api/api-client';
+
+export type AgentBody = Schemas['AgentCreate'];
+
+export const AGENTS_KEY = 'agents';
+const masked = { secrets: 'masked' as const };
+
+export const agentKeys = {
+  page: (offset: number) => [AGENTS_KEY, 'page', offset] as const,
+  one: (id: string, reveal: boolean) => [AGENTS_KEY, id, reveal] as const,
+  runs: (id: string) => [AGENTS_KEY, id, 'runs'] as const,
+  usage: (id: string) => [AGENTS_KEY, id, 'usage'] as const,
+};
+
+export function listAgents(offset: number, limit: number) {
+  return expectPage(
+    api.GET('/api/v1/agents/', { params: { query: { limit: String(limit), offset: String(offset), ...masked } } }),
+  );
+}
+
+export type Agent = Awaited<ReturnType<typeof getAgent>>;
+
+export function getAgent(id: string, reveal: boolean) {
+  return expectOk(api.GET('/api/v1/agents/{id}', { params: { path: { id }, query: reveal ? {} : masked } }));
+}
+
+export function createAgent(body: AgentBody) {
+  return expectOk(api.POST('/api/v1/agents/', { body, params: { query: masked } }));
+}
+
+export function updateAgent(id: string, body: AgentBody) {
+  return expectOk(api.PATCH('/api/v1/agents/{id}', { params: { path: { id }, query: masked }, body }));
+}
+
+export function deleteAgent(id: string) {
+  return expectOk(api.DELETE('/api/v1/agents/{id}', { params: { path: { id } } }));
+}
+
+/** A short-lived bearer token for the agent's engine, minted by the manager for the signed-in user. */
+export function mintAgentToken(id: string) {
+  return expectOk(api.POST('/api/v1/agents/{id}/token', { params: { path: { id } } }));
+}
+
+export function listAgentRuns(id: string) {
+  return expectPage(api.GET('/api/v1/agents/{id}/runs', { params: { path: { id }, query: { limit: '20' } } }));
+}
+
+export function getAgentUsage(id: string) {
+  return expectOk(api.GET('/api/v1/agents/{id}/usage', { params: { path: { id } } }));
+}
+
+export function issueEngineCredentials(id: string) {
+  return expectOk(api.POST('/api/v1/agents/{id}/engine-credentials', { params: { path: { id } } }));
+}

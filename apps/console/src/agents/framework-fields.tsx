@@ -1,0 +1,107 @@
+// The `agent` object's fields, one set per framework.
+import { AGENT_FRAMEWORKS, LLM_PROVIDERS, type TAgentFramework } from '@agentplane/contracts';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { errorAt, Field, optionalNumber, optionalText } from '../ui/field';
+
+export const FRAMEWORKS = AGENT_FRAMEWORKS;
+
+/** A new agent object when the framework changes: the other frameworks' fields do not carry over. */
+export function blankAgentConfig(framework: TAgentFramework): Record<string, unknown> {
+  switch (framework) {
+    case 'LLM':
+      return { model: { provider: 'mock', name: '' } };
+    case 'LANGGRAPH':
+      return { graph: '' };
+    case 'CUSTOM':
+      return { module: '' };
+  }
+}
+
+type Props = { form: UseFormReturn<FieldValues> };
+
+function LlmFields({ form }: Props) {
+  const { register } = form;
+  const error = (name: string) => errorAt(form.formState.errors, `agent.${name}`);
+  return (
+    <fieldset>
+      <legend>LLM agent</legend>
+      <Field label="Model provider" error={error('model.provider')}>
+        <select {...register('agent.model.provider')}>
+          {LLM_PROVIDERS.map((provider) => (
+            <option key={provider}>{provider}</option>
+          ))}
+        </select>
+      </Field>
+      <Field
+        label="Model name"
+        error={error('model.name')}
+        hint='Such as "gpt-4o-mini"; the mock model answers any name'
+      >
+        <input {...register('agent.model.name')} />
+      </Field>
+      <Field label="Base URL" error={error('model.baseUrl')} hint="An OpenAI-compatible server of your own">
+        <input {...register('agent.model.baseUrl', optionalText)} />
+      </Field>
+      <Field label="API key" error={error('model.apiKey')}>
+        <input autoComplete="off" {...register('agent.model.apiKey', optionalText)} />
+      </Field>
+      <Field
+        label="API key variable"
+        error={error('model.apiKeyEnv')}
+        hint="One the operator lists in MODEL_API_KEY_ENVS"
+      >
+        <input {...register('agent.model.apiKeyEnv', optionalText)} />
+      </Field>
+      <Field label="Instructions" error={error('instructions')}>
+        <textarea rows={4} {...register('agent.instructions', optionalText)} />
+      </Field>
+      <Field label="Temperature" error={error('temperature')}>
+        <input type="number" step="any" {...register('agent.temperature', optionalNumber)} />
+      </Field>
+      <Field label="Max steps" error={error('maxSteps')}>
+        <input type="number" {...register('agent.maxSteps', optionalNumber)} />
+      </Field>
+    </fieldset>
+  );
+}
+
+function LangGraphFields({ form }: Props) {
+  return (
+    <fieldset>
+      <legend>LangGraph agent</legend>
+      <Field
+        label="Graph"
+        error={errorAt(form.formState.errors, 'agent.graph')}
+        hint='"path/to/module.js:exportName" in the engine'
+      >
+        <input {...form.register('agent.graph')} />
+      </Field>
+    </fieldset>
+  );
+}
+
+function CustomFields({ form }: Props) {
+  return (
+    <fieldset>
+      <legend>Custom agent</legend>
+      <Field
+        label="Module"
+        error={errorAt(form.formState.errors, 'agent.module')}
+        hint='"path/to/module.js:exportName" in the engine'
+      >
+        <input {...form.register('agent.module')} />
+      </Field>
+    </fieldset>
+  );
+}
+
+export function FrameworkFields({ form, framework }: Props & { framework: TAgentFramework }) {
+  switch (framework) {
+    case 'LLM':
+      return <LlmFields form={form} />;
+    case 'LANGGRAPH':
+      return <LangGraphFields form={form} />;
+    case 'CUSTOM':
+      return <CustomFields form={form} />;
+  }
+}

@@ -1,0 +1,70 @@
+// Which managed resources the agent uses: a checkbox per integration and MCP server, one SSO config.
+import { useQuery } from '@tanstack/react-query';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { resourceFormOf } from '../resources/resource-forms';
+import { RESOURCE_KINDS, type ResourceKind } from '../resources/resource-kinds';
+import { errorAt, Field } from '../ui/field';
+
+// A picker offers the first page; a workspace with more than this names the rest by editing the body.
+const PICKER_LIMIT = '100';
+
+function kindOf(id: ResourceKind['id']): ResourceKind {
+  const kind = RESOURCE_KINDS.find((candidate) => candidate.id === id);
+  if (!kind) throw new Error(`no resource kind ${id}`);
+  return kind;
+}
+
+function useOptions(id: ResourceKind['id']) {
+  const form = resourceFormOf(kindOf(id));
+  return useQuery({
+    queryKey: [id, 'options'],
+    queryFn: () => form.list({ limit: PICKER_LIMIT, offset: '0', secrets: 'masked' }),
+  });
+}
+
+function CheckboxGroup(props: { form: UseFormReturn<FieldValues>; kind: ResourceKind['id']; name: string }) {
+  const options = useOptions(props.kind);
+  const kind = kindOf(props.kind);
+  const error = errorAt(props.form.formState.errors, props.name);
+  return (
+    <fieldset>
+      <legend>{kind.title}</legend>
+      {options.data?.items.length === 0 && <p className="note">None in this workspace yet.</p>}
+      {options.data?.items.map((resource) => (
+        <div className="checkbox" key={resource.id}>
+          <input
+            id={`${props.name}-${resource.id}`}
+            type="checkbox"
+            value={resource.id}
+            {...props.form.register(props.name)}
+          />
+          <label htmlFor={`${props.name}-${resource.id}`}>{resource.name}</label>
+        </div>
+      ))}
+      {error && <span className="field-error">{error}</span>}
+    </fieldset>
+  );
+}
+
+export function ResourcePickers({ form }: { form: UseFormReturn<FieldValues> }) {
+  const ssos = useOptions('sso');
+  return (
+    <>
+      <CheckboxGroup form={form} kind="integrations" name="resources.integration_ids" />
+      <CheckboxGroup form={form} kind="mcp-servers" name="resources.mcp_server_ids" />
+      {/* Rendered once its options are there, so that the stored choice shows selected. */}
+      {ssos.data && (
+        <Field label="SSO config" error={errorAt(form.formState.errors, 'resources.sso_id')}>
+          <select {...form.register('resources.sso_id', { setValueAs: (value) => (value ? value : null) })}>
+            <option value="">None (the engine's own settings)</option>
+            {ssos.data.items.map((sso) => (
+              <option key={sso.id} value={sso.id}>
+                {sso.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
+    </>
+  );
+}

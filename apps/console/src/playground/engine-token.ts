@@ -1,0 +1,28 @@
+// The bearer token the playground sends to the agent's engine: minted by the manager for the signed-in
+// user (POST /agents/{id}/token), and minted again shortly before it expires.
+import { mintAgentToken } from '../agents/agent-api';
+
+const RENEW_BEFORE_MS = 30_000;
+
+export function engineTokenSource(agentId: string): () => Promise<string> {
+  let current: { token: string; expiresAt: number } | undefined;
+  return async () => {
+    if (!current || Date.now() > current.expiresAt - RENEW_BEFORE_MS) {
+      const minted = await mintAgentToken(agentId);
+      current = { token: minted.access_token, expiresAt: Date.now() + minted.expires_in * 1000 };
+    }
+    return current.token;
+  };
+}
+
+/** A GET of the engine's own API with the token: its thread endpoints. */
+export async function getFromEngine<T>(engineUrl: string, path: string, token: string): Promise<T> {
+  const response = await fetch(`${engineUrl.replace(/\/$/, '')}${path}`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (!response.ok) {
+    const problem = (await response.json().catch(() => ({}))) as { detail?: string; title?: string };
+    throw new Error(problem.detail ?? problem.title ?? `The engine answered ${response.status}`);
+  }
+  return (await response.json()) as T;
+}

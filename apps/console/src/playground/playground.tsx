@@ -1,0 +1,127 @@
+// Chat with the agent from its page: the engine streams the run straight to the browser (CORS on the
+// engine, CSP connect-src on the console), with a manager-minted token. Threads the engine keeps for
+// this user are listed, and opening one loads its history.
+import type { Message } from '@ag-ui/client';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useMemo, useState } from 'react';
+import { agentKeys } from '../agents/agent-api';
+import { engineTokenSource, getFromEngine } from './engine-token';
+import { InterruptPanel } from './interrupt-panel';
+import { Transcript } from './transcript';
+import { useAgentChat } from './use-agent-chat';
+
+type ThreadItem = { thread_id: string; updated_at: string; message_count: number };
+type Thread = { thread_id: string; messages: Message[] };
+
+const NO_MESSAGES: Message[] = [];
+
+export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl: string }) {
+  const token = useMemo(() => engineTokenSource(agentId), [agentId]);
+  const queryClient = useQueryClient();
+  const [thread, setThread] = useState<{ id: string; messages: Message[] }>(() => ({
+    id: crypto.randomUUID(),
+    messages: NO_MESSAGES,
+  }));
+  const threads = useQuery({
+    queryKey: ['engine-threads', engineUrl, agentId],
+    queryFn: async () => getFromEngine<ThreadItem[]>(engineUrl, '/agent/threads?limit=20', await token()),
+    retry: false,
+  });
+  const open = async (threadId: string) => {
+    const read = await getFromEngine<Thread>(
+      engineUrl,
+      `/agent/threads/${encodeURIComponent(threadId)}`,
+      await token(),
+    );
+    setThread({ id: threadId, messages: read.messages });
+  };
+  return (
+    <section aria-labelledby="playground-heading" className="playground">
+      <h2 id="playground-heading">Playground</h2>
+      <nav aria-label="Threads" className="threads">
+        <button type="button" onClick={() => setThread({ id: crypto.randomUUID(), messages: NO_MESSAGES })}>
+          New thread
+        </button>
+        {threads.error && <p className="note">Threads unavailable: {threads.error.message}</p>}
+        <ul>
+          {threads.data?.map((item) => (
+            <li key={item.thread_id}>
+              <button
+                type="button"
+                aria-current={item.thread_id === thread.id}
+                onClick={() => void open(item.thread_id)}
+              >
+                {new Date(item.updated_at).toLocaleString()} ({item.message_count} messages, thread{' '}
+                {item.thread_id.slice(0, 8)})
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Chat
+        key={thread.id}
+        engineUrl={engineUrl}
+        threadId={thread.id}
+        initialMessages={thread.messages}
+        token={token}
+        onRunEnd={() => {
+          void threads.refetch();
+          // The run is in the agent's runs and usage now.
+          void queryClient.invalidateQueries({ queryKey: agentKeys.runs(agentId) });
+          void queryClient.invalidateQueries({ queryKey: agentKeys.usage(agentId) });
+        }}
+      />
+    </section>
+  );
+}
+
+function Chat(props: {
+  engineUrl: string;
+  threadId: string;
+  initialMessages: Message[];
+  token: () => Promise<string>;
+  onRunEnd: () => void;
+}) {
+  const chat = useAgentChat(props);
+  const [text, setText] = useState('');
+  const id = useId();
+  const send = async () => {
+    const message = text.trim();
+    if (!message) return;
+    setText('');
+    await chat.send(message);
+    props.onRunEnd();
+  };
+  return (
+    <div className="chat">
+      <Transcript messages={chat.messages} />
+      {chat.error && (
+        <p role="alert" className="problem">
+          Run failed: {chat.error}
+        </p>
+      )}
+      <InterruptPanel interrupts={chat.interrupts} onResume={(payload) => void chat.resume(payload)} />
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
+        }}
+      >
+        <label htmlFor={`${id}-message`}>Message</label>
+        <textarea id={`${id}-message`} value={text} rows={2} onChange={(event) => setText(event.target.value)} />
+        <button type="submit" disabled={chat.status === 'running'}>
+          Send
+        </button>
+        {chat.status === 'running' && (
+          <button type="button" onClick={chat.stop}>
+            Stop
+          </button>
+        )}
+      </form>
+      <details>
+        <summary>State</summary>
+        <pre>{JSON.stringify(chat.state ?? {}, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}

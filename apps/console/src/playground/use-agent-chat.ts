@@ -1,0 +1,81 @@
+// One conversation with the agent's engine over AG-UI: an HttpAgent (agentplane's resumable one) on
+// <engine>/agent/run whose messages and state drive the transcript as the events stream in.
+import type { Interrupt, Message } from '@ag-ui/client';
+import { ResumableHttpAgent } from '@agentplane/agent-client';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+
+export type ChatStatus = 'idle' | 'running';
+
+export function useAgentChat(options: {
+  engineUrl: string;
+  threadId: string;
+  initialMessages: Message[];
+  token: () => Promise<string>;
+}) {
+  const { engineUrl, threadId, initialMessages, token } = options;
+  const agent = useMemo(
+    () => new ResumableHttpAgent({ url: `${engineUrl.replace(/\/$/, '')}/agent/run`, threadId, initialMessages }),
+    [engineUrl, threadId, initialMessages],
+  );
+  const [messages, setMessages] = useState<Message[]>(initialMessages);
+  const [state, setState] = useState<unknown>(agent.state);
+  const [error, setError] = useState<string | undefined>();
+  const [interrupts, setInterrupts] = useState<Interrupt[]>([]);
+  const [status, setStatus] = useState<ChatStatus>('idle');
+
+  useEffect(() => {
+    setMessages(structuredClone(agent.messages) as Message[]);
+    const subscription = agent.subscribe({
+      // Copies: the agent mutates its arrays in place as deltas arrive.
+      onMessagesChanged: ({ messages: next }) => setMessages(structuredClone(next) as Message[]),
+      onStateChanged: ({ state: next }) => setState(structuredClone(next)),
+      onRunErrorEvent: ({ event }) => setError(event.message),
+      onRunFailed: ({ error: failure }) => setError(failure.message),
+      onRunFinishedEvent: (params) => setInterrupts(params.outcome === 'interrupt' ? params.interrupts : []),
+    });
+    return () => {
+      subscription.unsubscribe();
+      agent.abortRun();
+    };
+  }, [agent]);
+
+  const run = useCallback(
+    async (parameters: Parameters<ResumableHttpAgent['runAgent']>[0]) => {
+      setError(undefined);
+      setStatus('running');
+      try {
+        agent.headers = { Authorization: `Bearer ${await token()}` };
+        await agent.runAgent(parameters);
+      } catch (failure) {
+        setError(failure instanceof Error ? failure.message : String(failure));
+      } finally {
+        setStatus('idle');
+      }
+    },
+    [agent, token],
+  );
+
+  const send = useCallback(
+    (text: string) => {
+      agent.addMessage({ id: crypto.randomUUID(), role: 'user', content: text });
+      return run({});
+    },
+    [agent, run],
+  );
+
+  /** Answers the interrupts the last run ended with (LangGraph's interrupt()), resuming the graph. */
+  const resume = useCallback(
+    (payload: unknown) => {
+      const answers = interrupts.map((interrupt) => ({
+        interruptId: interrupt.id,
+        status: 'resolved' as const,
+        payload,
+      }));
+      setInterrupts([]);
+      return run({ resume: answers });
+    },
+    [interrupts, run],
+  );
+
+  return { messages, state, error, interrupts, status, send, resume, stop: () => agent.abortRun() };
+}

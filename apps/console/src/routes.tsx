@@ -1,0 +1,42 @@
+// Every page but the shell is its own chunk, loaded on first visit: the initial JavaScript stays within
+// its budget (scripts/check-bundle-budget.mjs) however many pages there are.
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { AppLayout } from './layout/app-layout';
+import { RouteError } from './layout/route-error';
+import { RESOURCE_KINDS } from './resources/resource-kinds';
+
+type PageModule = Promise<Record<string, unknown>>;
+const page = (load: () => PageModule, name: string) => async () => ({
+  Component: (await load())[name] as ComponentType,
+});
+
+// One list page and one edit page serve every managed resource kind (they read it from the path).
+const resourceRoutes = RESOURCE_KINDS.flatMap((kind) => [
+  { path: kind.route, lazy: page(() => import('./resources/resource-list-page'), 'ResourceListPage') },
+  { path: `${kind.route}/:id`, lazy: page(() => import('./resources/resource-edit-page'), 'ResourceEditPage') },
+]);
+
+export const router = createBrowserRouter([
+  { path: '/sign-in', lazy: page(() => import('./auth/sign-in-page'), 'SignInPage'), errorElement: <RouteError /> },
+  { path: '/sign-up', lazy: page(() => import('./auth/sign-up-page'), 'SignUpPage'), errorElement: <RouteError /> },
+  {
+    path: '/',
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <Navigate to="/agents" replace /> },
+      { path: 'agents', lazy: page(() => import('./agents/agents-page'), 'AgentsPage') },
+      { path: 'agents/:id', lazy: page(() => import('./agents/agent-page'), 'AgentPage') },
+      ...resourceRoutes,
+      { path: 'members', lazy: page(() => import('./workspaces/members-page'), 'MembersPage') },
+      { path: 'workspaces/new', lazy: page(() => import('./workspaces/create-workspace-page'), 'CreateWorkspacePage') },
+      {
+        path: 'invitations/:token',
+        lazy: page(() => import('./workspaces/accept-invitation-page'), 'AcceptInvitationPage'),
+      },
+      { path: 'account', lazy: page(() => import('./account/account-page'), 'AccountPage') },
+      { path: '*', element: <p>No such page.</p> },
+    ],
+  },
+]);
