@@ -16,6 +16,7 @@ import {
   field,
   inspect,
   navigateTo,
+  shown,
 } from './console/console-ui.js';
 import { type AgentEngine, startAgentEngine } from './platform/agent-engine.js';
 import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
@@ -41,7 +42,7 @@ async function bundledServerCommandLine(): Promise<{ command: string; args: stri
   await demo.expect(200, 'POST', '/auth/login', { email: platform.demo.email, password: platform.demo.password });
   const [server] = await demo.expect<McpServer[]>(200, 'GET', '/mcp-servers/');
   if (!server) throw new Error('the demo has no MCP server');
-  return server.mcp_server;
+  return { command: server.mcp_server.command, args: server.mcp_server.args };
 }
 
 function rowOf(page: Page, name: string) {
@@ -115,7 +116,7 @@ describe('the console, in a browser', () => {
     await inspect(page, 'the agent form', { screenshot: 'agent-form' });
     await page.getByRole('button', { name: 'Create agent', exact: true }).click();
     await arriveAt(page, 'Journey agent');
-    await page.getByText('Config version 1', { exact: true }).waitFor();
+    await shown(page.getByText('Config version 1', { exact: true }), '"Config version 1"');
 
     await waitForAgentCount(page, 'MCP servers', 'Everything', 1);
     await saveScreenshot(page, 'mcp-servers');
@@ -144,7 +145,7 @@ describe('the console, in a browser', () => {
     await field(page, 'Engine URL').fill(engineUrl);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     // Its /health beside it: the engine serves the agent's config.
-    await page.getByLabel('Engine', { exact: true }).getByText('ok', { exact: true }).waitFor();
+    await shown(page.getByRole('main').getByText('ok', { exact: true }), 'the engine status "ok"');
 
     // The playground: a streamed reply, then a tool call with its arguments and its result.
     const conversation = page.getByRole('log', { name: 'Conversation' });
@@ -154,7 +155,7 @@ describe('the console, in a browser', () => {
     });
     await field(page, 'Message').fill('Hello from the browser');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
-    await conversation.getByText('You said: Hello from the browser').waitFor();
+    await shown(conversation.getByText('You said: Hello from the browser'), 'the streamed reply');
     expect(runs[0]?.headers()['content-type']).toContain('text/event-stream');
 
     await field(page, 'Message').fill('call echo {"message":"ping from the console"}');
@@ -164,16 +165,16 @@ describe('the console, in a browser', () => {
       .getByText(/ping from the console/)
       .first()
       .waitFor();
-    await conversation.getByText(/The tool answered: .*ping from the console/).waitFor();
+    await shown(conversation.getByText(/The tool answered: .*ping from the console/), 'the reply to the tool result');
     await arriveAt(page, 'Journey agent', { screenshot: 'agent-playground' });
 
     // Editing the MCP server republishes the agent's config: its version moves.
     await openResource(page, 'MCP servers', 'Everything');
     await field(page, 'Timeout seconds').fill('45');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await shown(page.getByRole('status').filter({ hasText: 'Saved' }), '"Saved."');
     await openAgent(page, 'Journey agent');
-    await page.getByText('Config version 2', { exact: true }).waitFor();
+    await shown(page.getByText('Config version 2', { exact: true }), '"Config version 2"');
 
     // Still in use: the console says which agent holds it.
     await openResource(page, 'MCP servers', 'Everything');

@@ -10,20 +10,26 @@ export async function inspect(page: Page, what: string, options: { screenshot?: 
   if (options.screenshot) await saveScreenshot(page, options.screenshot);
 }
 
-/** Waits for the page titled `heading`, then inspects it. A page that never comes fails saying what is shown instead. */
-export async function arriveAt(page: Page, heading: string | RegExp, options: { screenshot?: string } = {}) {
+/** Waits for `locator` to show; one that never does fails saying what the page shows instead. */
+export async function shown(locator: Locator, what: string): Promise<void> {
   try {
-    await page
-      .getByRole('heading', { name: heading, exact: typeof heading === 'string' })
-      .first()
-      .waitFor();
+    await locator.waitFor();
   } catch (error) {
-    const shown = await page
+    const page = locator.page();
+    const body = await page
       .locator('body')
       .innerText()
       .catch(() => '(unreadable)');
-    throw new Error(`no page "${heading}" at ${page.url()}; it shows:\n${shown.slice(0, 2000)}\n${String(error)}`);
+    throw new Error(`no ${what} at ${page.url()}; the page shows:\n${body.slice(0, 3000)}\n${String(error)}`);
   }
+}
+
+/** Waits for the page titled `heading`, then inspects it. */
+export async function arriveAt(page: Page, heading: string | RegExp, options: { screenshot?: string } = {}) {
+  await shown(
+    page.getByRole('heading', { name: heading, exact: typeof heading === 'string' }).first(),
+    `page "${heading}"`,
+  );
   await inspect(page, `the page "${heading}"`, options);
 }
 
