@@ -1,6 +1,6 @@
 // Signing up and in through the console's own pages.
 import type { Page } from 'playwright-core';
-import { arriveAt, control, field } from './console-ui.js';
+import { arriveAt, control, describePage, field } from './console-ui.js';
 
 export type Credentials = { email: string; password: string };
 
@@ -26,7 +26,7 @@ async function expectSignedIn(page: Page) {
   const refusal = page.getByRole('alert').or(page.locator('[aria-invalid="true"]')).first();
   await signedInNavigation(page).or(refusal).first().waitFor();
   if (await refusal.isVisible()) {
-    throw new Error(`the console did not sign in: ${await page.getByRole('main').innerText()}`);
+    throw new Error(`the console did not sign in; ${await describePage(page)}`);
   }
 }
 

@@ -10,17 +10,20 @@ export async function inspect(page: Page, what: string, options: { screenshot?: 
   if (options.screenshot) await saveScreenshot(page, options.screenshot);
 }
 
+/** What a person sees on the page now, for the message of a test that fails there. */
+export async function describePage(page: Page): Promise<string> {
+  const body = page.locator('body');
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a person reads; textContent adds hidden nodes
+  const text = await body.innerText().catch(() => '(unreadable)');
+  return `at ${page.url()} the page shows:\n${text.slice(0, 3000)}`;
+}
+
 /** Waits for `locator` to show; one that never does fails saying what the page shows instead. */
 export async function shown(locator: Locator, what: string): Promise<void> {
   try {
     await locator.waitFor();
   } catch (error) {
-    const page = locator.page();
-    const body = await page
-      .locator('body')
-      .innerText()
-      .catch(() => '(unreadable)');
-    throw new Error(`no ${what} at ${page.url()}; the page shows:\n${body.slice(0, 3000)}\n${String(error)}`);
+    throw new Error(`no ${what}; ${await describePage(locator.page())}\n${String(error)}`);
   }
 }
 
