@@ -7,11 +7,12 @@ export const AGENTS_KEY = 'agents';
 const masked = { secrets: 'masked' as const };
 
 export const agentKeys = {
-  page: (offset: number) => [AGENTS_KEY, 'page', offset] as const,
   one: (id: string, reveal: boolean) => [AGENTS_KEY, id, reveal] as const,
   runs: (id: string) => [AGENTS_KEY, id, 'runs'] as const,
   usage: (id: string) => [AGENTS_KEY, id, 'usage'] as const,
 };
+
+export type AgentListItem = Awaited<ReturnType<typeof listAgents>>['items'][number];
 
 export function listAgents(offset: number, limit: number) {
   return expectPage(

@@ -20,18 +20,20 @@ export function EngineHealth({ engineUrl, publishedVersion }: { engineUrl: strin
   });
   if (engineUrl === null) return <p>No engine URL: set one to use the playground.</p>;
   return (
-    <dl className="engine-health">
-      <dt>Engine</dt>
-      <dd>
-        <a href={engineUrl}>{engineUrl}</a>
-      </dd>
-      <dt>Engine status</dt>
-      <dd>{health.error ? `unreachable (${health.error.message})` : (health.data?.status ?? 'checking…')}</dd>
-      <dt>Engine config version</dt>
-      <dd>
-        {health.data?.config_version ?? '—'}
-        {health.data && health.data.config_version !== publishedVersion && ` (published: ${publishedVersion})`}
-      </dd>
-    </dl>
+    <section aria-label="Engine">
+      <dl className="engine-health">
+        <dt>Engine</dt>
+        <dd>
+          <a href={engineUrl}>{engineUrl}</a>
+        </dd>
+        <dt>Engine status</dt>
+        <dd>{health.error ? `unreachable (${health.error.message})` : (health.data?.status ?? 'checking…')}</dd>
+        <dt>Engine config version</dt>
+        <dd>
+          {health.data?.config_version ?? '—'}
+          {health.data && health.data.config_version !== publishedVersion && ` (published: ${publishedVersion})`}
+        </dd>
+      </dl>
+    </section>
   );
 }

@@ -65,31 +65,17 @@ function LlmFields({ form }: Props) {
   );
 }
 
-function LangGraphFields({ form }: Props) {
+/** LANGGRAPH's graph and CUSTOM's module: one reference to an export of a module in the engine. */
+function ModuleFields({ form, legend, label, name }: Props & { legend: string; label: string; name: string }) {
   return (
     <fieldset>
-      <legend>LangGraph agent</legend>
+      <legend>{legend}</legend>
       <Field
-        label="Graph"
-        error={errorAt(form.formState.errors, 'agent.graph')}
+        label={label}
+        error={errorAt(form.formState.errors, name)}
         hint='"path/to/module.js:exportName" in the engine'
       >
-        <input {...form.register('agent.graph')} />
-      </Field>
-    </fieldset>
-  );
-}
-
-function CustomFields({ form }: Props) {
-  return (
-    <fieldset>
-      <legend>Custom agent</legend>
-      <Field
-        label="Module"
-        error={errorAt(form.formState.errors, 'agent.module')}
-        hint='"path/to/module.js:exportName" in the engine'
-      >
-        <input {...form.register('agent.module')} />
+        <input {...form.register(name)} />
       </Field>
     </fieldset>
   );
@@ -100,8 +86,8 @@ export function FrameworkFields({ form, framework }: Props & { framework: TAgent
     case 'LLM':
       return <LlmFields form={form} />;
     case 'LANGGRAPH':
-      return <LangGraphFields form={form} />;
+      return <ModuleFields form={form} legend="LangGraph agent" label="Graph" name="agent.graph" />;
     case 'CUSTOM':
-      return <CustomFields form={form} />;
+      return <ModuleFields form={form} legend="Custom agent" label="Module" name="agent.module" />;
   }
 }

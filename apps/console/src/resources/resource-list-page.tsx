@@ -1,26 +1,14 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { problemOf } from '../api/api-problem';
 import { useRole } from '../session/use-me';
-import { Pager } from '../ui/pager';
-import { ProblemAlert } from '../ui/problem-alert';
+import { PagedTable } from '../ui/paged-table';
 import { resourceFormOf } from './resource-forms';
 import { useResourceKind } from './resource-kinds';
-
-const PAGE_SIZE = 50;
 
 export function ResourceListPage() {
   const kind = useResourceKind();
   const form = resourceFormOf(kind);
   const { canWrite } = useRole();
   const navigate = useNavigate();
-  const [offset, setOffset] = useState(0);
-  const query = useQuery({
-    queryKey: [kind.id, 'list', offset],
-    queryFn: () => form.list({ limit: String(PAGE_SIZE), offset: String(offset), secrets: 'masked' }),
-    placeholderData: keepPreviousData,
-  });
   return (
     <section>
       <div className="page-head">
@@ -29,35 +17,17 @@ export function ResourceListPage() {
           Create {kind.singular}
         </button>
       </div>
-      <ProblemAlert problem={query.error ? problemOf(query.error) : undefined} />
-      {query.data && (
-        <>
-          <table>
-            <caption className="visually-hidden">{kind.title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Configuration</th>
-                <th scope="col">Agents using it</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {query.data.items.map((resource) => (
-                <tr key={resource.id}>
-                  <td>
-                    <Link to={`/${kind.route}/${resource.id}`}>{resource.name}</Link>
-                  </td>
-                  <td>{form.summary(resource)}</td>
-                  <td>{resource.agent_count}</td>
-                  <td>{new Date(resource.updated_at).toLocaleString()}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <Pager offset={offset} limit={PAGE_SIZE} total={query.data.total} onChange={setOffset} />
-        </>
-      )}
+      <PagedTable
+        caption={kind.title}
+        queryKey={[kind.id, 'list']}
+        fetchPage={(offset, limit) => form.list({ limit: String(limit), offset: String(offset), secrets: 'masked' })}
+        columns={[
+          { header: 'Name', cell: (resource) => <Link to={`/${kind.route}/${resource.id}`}>{resource.name}</Link> },
+          { header: 'Configuration', cell: form.summary },
+          { header: 'Agents using it', cell: (resource) => resource.agent_count },
+          { header: 'Updated', cell: (resource) => new Date(resource.updated_at).toLocaleString() },
+        ]}
+      />
     </section>
   );
 }
