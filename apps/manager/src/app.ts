@@ -30,7 +30,7 @@ import { requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/s
 import { addInvitationRoutes } from './invitations/invitation-routes.js';
 import type { ManagerMetrics } from './metrics/manager-metrics.js';
 import { addOpenApiRoutes } from './openapi/openapi-routes.js';
-import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from './resources/resource-kinds.js';
+import { INTEGRATIONS, MCP_SERVERS, OBSERVABILITY_CONFIGS, SSO_CONFIGS } from './resources/resource-kinds.js';
 import { addResourceRoutes } from './resources/resource-routes.js';
 import { SigningKeys } from './tokens/signing-keys.js';
 import { addAgentTokenRoute, wellKnownRouter } from './tokens/token-routes.js';
@@ -129,6 +129,7 @@ export function createManagerApp({
   addResourceRoutes(api, resources, INTEGRATIONS);
   addResourceRoutes(api, resources, MCP_SERVERS);
   addResourceRoutes(api, resources, SSO_CONFIGS);
+  addResourceRoutes(api, resources, OBSERVABILITY_CONFIGS);
   addAgentRoutes(api, resources);
   addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });
   addAgentRunRoutes(api, { db });

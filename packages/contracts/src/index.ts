@@ -23,6 +23,7 @@ export * from './mcp-servers/mcp-server.js';
 export * from './mcp-servers/mcp-server-config.js';
 export * from './mcp-servers/stdio-commands.js';
 export * from './observability/observability-config.js';
+export * from './observability/observability-resource.js';
 export * from './openapi/openapi-document.js';
 export * from './secrets/secret-fields.js';
 export * from './secrets/secret-mask.js';

@@ -6,6 +6,7 @@ import {
   makeAgent,
   makeIntegration,
   makeMcpServer,
+  makeObservabilityConfig,
   makeSsoConfig,
   makeUser,
   makeWorkspace,
@@ -124,9 +125,10 @@ describe('every model round-trips through the migrated database', () => {
     expect(await db().invitation.count({ where: { id: created.id } })).toBe(0);
   });
 
-  it('agents, integrations, MCP servers, SSO configs and both join tables', async () => {
+  it('agents, integrations, MCP servers, SSO and observability configs and both join tables', async () => {
     const workspace = await makeWorkspace(db());
     const sso = await makeSsoConfig(db(), workspace.id);
+    const observability = await makeObservabilityConfig(db(), workspace.id);
     const integration = await makeIntegration(db(), workspace.id);
     const mcpServer = await makeMcpServer(db(), workspace.id);
     const agent = await db().agent.create({
@@ -137,26 +139,30 @@ describe('every model round-trips through the migrated database', () => {
         framework: 'LANGGRAPH',
         config: { graph: 'graph.js:graph' },
         ssoId: sso.id,
+        observabilityId: observability.id,
         integrations: { create: { integrationId: integration.id } },
         mcpServers: { create: { mcpServerId: mcpServer.id } },
       },
-      include: { integrations: true, mcpServers: true, sso: true },
+      include: { integrations: true, mcpServers: true, sso: true, observability: true },
     });
     expect(agent.integrations.map((link) => link.integrationId)).toEqual([integration.id]);
     expect(agent.mcpServers.map((link) => link.mcpServerId)).toEqual([mcpServer.id]);
     expect(agent.sso?.id).toBe(sso.id);
+    expect(agent.observability?.id).toBe(observability.id);
 
     const updates = await Promise.all([
       db().agent.update({ where: { id: agent.id }, data: { framework: 'CUSTOM', description: null } }),
       db().integration.update({ where: { id: integration.id }, data: { enabled: false, config: { a: 1 } } }),
       db().mcpServer.update({ where: { id: mcpServer.id }, data: { name: 'renamed' } }),
       db().ssoConfig.update({ where: { id: sso.id }, data: { config: { issuer: 'https://x.test' } } }),
+      db().observabilityConfig.update({ where: { id: observability.id }, data: { name: 'traces' } }),
     ]);
     expect(updates[0].framework).toBe('CUSTOM');
     expect(updates[1]).toMatchObject({ enabled: false, config: { a: 1 } });
     expect(await db().integration.findUnique({ where: { id: integration.id } })).toEqual(updates[1]);
     expect(await db().mcpServer.findUnique({ where: { id: mcpServer.id } })).toEqual(updates[2]);
     expect(await db().ssoConfig.findUnique({ where: { id: sso.id } })).toEqual(updates[3]);
+    expect(await db().observabilityConfig.findUnique({ where: { id: observability.id } })).toEqual(updates[4]);
 
     await db().agentIntegration.delete({
       where: { agentId_integrationId: { agentId: agent.id, integrationId: integration.id } },
@@ -168,6 +174,7 @@ describe('every model round-trips through the migrated database', () => {
     await db().integration.delete({ where: { id: integration.id } });
     await db().mcpServer.delete({ where: { id: mcpServer.id } });
     await db().ssoConfig.delete({ where: { id: sso.id } });
+    await db().observabilityConfig.delete({ where: { id: observability.id } });
     expect(await db().agent.count({ where: { workspaceId: workspace.id } })).toBe(0);
   });
 
@@ -286,14 +293,15 @@ describe('every model round-trips through the migrated database', () => {
 });
 
 describe('referential actions', () => {
-  it('refuses to delete an integration, MCP server or SSO config an agent references', async () => {
+  it('refuses to delete an integration, MCP server, SSO or observability config an agent references', async () => {
     const workspace = await makeWorkspace(db());
-    const [integration, mcpServer, sso] = await Promise.all([
+    const [integration, mcpServer, sso, observability] = await Promise.all([
       makeIntegration(db(), workspace.id),
       makeMcpServer(db(), workspace.id),
       makeSsoConfig(db(), workspace.id),
+      makeObservabilityConfig(db(), workspace.id),
     ]);
-    const agent = await makeAgent(db(), workspace.id, { ssoId: sso.id });
+    const agent = await makeAgent(db(), workspace.id, { ssoId: sso.id, observabilityId: observability.id });
     await db().agentIntegration.create({ data: { agentId: agent.id, integrationId: integration.id } });
     await db().agentMcpServer.create({ data: { agentId: agent.id, mcpServerId: mcpServer.id } });
 
@@ -302,6 +310,9 @@ describe('referential actions', () => {
     );
     expect(isForeignKeyViolation(await rejectionOf(db().mcpServer.delete({ where: { id: mcpServer.id } })))).toBe(true);
     expect(isForeignKeyViolation(await rejectionOf(db().ssoConfig.delete({ where: { id: sso.id } })))).toBe(true);
+    expect(
+      isForeignKeyViolation(await rejectionOf(db().observabilityConfig.delete({ where: { id: observability.id } }))),
+    ).toBe(true);
     expect(await db().integration.count({ where: { id: integration.id } })).toBe(1);
   });
 
@@ -358,6 +369,7 @@ describe('referential actions', () => {
     await makeIntegration(db(), workspace.id);
     await makeMcpServer(db(), workspace.id);
     await makeSsoConfig(db(), workspace.id);
+    await makeObservabilityConfig(db(), workspace.id);
     await db().workspace.delete({ where: { id: workspace.id } });
     const where = { workspaceId: workspace.id };
     expect(
@@ -366,8 +378,9 @@ describe('referential actions', () => {
         db().integration.count({ where }),
         db().mcpServer.count({ where }),
         db().ssoConfig.count({ where }),
+        db().observabilityConfig.count({ where }),
       ]),
-    ).toEqual([0, 0, 0, 0]);
+    ).toEqual([0, 0, 0, 0, 0]);
     expect(await db().user.count({ where: { id: user.id } })).toBe(1);
   });
 });

@@ -46,25 +46,50 @@ function CheckboxGroup(props: { form: UseFormReturn<FieldValues>; kind: Resource
   );
 }
 
+/** A resource the agent uses at most one of (an SSO config, an observability config), or none. */
+function SinglePicker(props: {
+  form: UseFormReturn<FieldValues>;
+  kind: ResourceKind['id'];
+  name: string;
+  label: string;
+  none: string;
+}) {
+  const options = useOptions(props.kind);
+  // Rendered once its options are there, so that the stored choice shows selected.
+  if (!options.data) return null;
+  return (
+    <Field label={props.label} error={errorAt(props.form.formState.errors, props.name)}>
+      <select {...props.form.register(props.name, { setValueAs: (value) => (value ? value : null) })}>
+        <option value="">{props.none}</option>
+        {options.data.items.map((resource) => (
+          <option key={resource.id} value={resource.id}>
+            {resource.name}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 export function ResourcePickers({ form }: { form: UseFormReturn<FieldValues> }) {
-  const ssos = useOptions('sso');
   return (
     <>
       <CheckboxGroup form={form} kind="integrations" name="resources.integration_ids" />
       <CheckboxGroup form={form} kind="mcp-servers" name="resources.mcp_server_ids" />
-      {/* Rendered once its options are there, so that the stored choice shows selected. */}
-      {ssos.data && (
-        <Field label="SSO config" error={errorAt(form.formState.errors, 'resources.sso_id')}>
-          <select {...form.register('resources.sso_id', { setValueAs: (value) => (value ? value : null) })}>
-            <option value="">None (the engine's own settings)</option>
-            {ssos.data.items.map((sso) => (
-              <option key={sso.id} value={sso.id}>
-                {sso.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-      )}
+      <SinglePicker
+        form={form}
+        kind="sso"
+        name="resources.sso_id"
+        label="SSO config"
+        none="None (the engine's own settings)"
+      />
+      <SinglePicker
+        form={form}
+        kind="observability"
+        name="resources.observability_id"
+        label="Observability config"
+        none="None (no traces exported)"
+      />
     </>
   );
 }

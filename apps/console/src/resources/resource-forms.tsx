@@ -1,12 +1,19 @@
 // What each managed resource kind's pages need beyond its name: the contracts schema its form is
 // validated with, the fields of its typed object, a blank body, a summary for the list, and its calls.
-import { MCP_TRANSPORTS, ZIntegrationCreate, ZMcpServerCreate, ZSsoCreate } from '@agentplane/contracts';
+import {
+  MCP_TRANSPORTS,
+  ZIntegrationCreate,
+  ZMcpServerCreate,
+  ZObservabilityCreate,
+  ZSsoCreate,
+} from '@agentplane/contracts';
 import type { ReactNode } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { api, expectOk, expectPage, type Schemas } from '../api/api-client';
 import { errorAt, Field, optionalNumber, optionalText } from '../ui/field';
 import { LinesField, MapField } from '../ui/list-fields';
+import { blankObservability, ObservabilityFields } from './observability-fields';
 import type { ResourceKind } from './resource-kinds';
 
 export type Resource = {
@@ -18,12 +25,12 @@ export type Resource = {
 } & Record<string, unknown>;
 
 type Query = { limit?: string; offset?: string; secrets?: 'masked' };
-type ResourcePath = '/api/v1/integrations/' | '/api/v1/mcp-servers/' | '/api/v1/sso/';
+type ResourcePath = '/api/v1/integrations/' | '/api/v1/mcp-servers/' | '/api/v1/sso/' | '/api/v1/observability/';
 
 export type ResourceForm = {
   schema: z.ZodType<FieldValues, FieldValues>;
   /** The typed object's key in bodies and responses. */
-  key: 'integration' | 'mcp_server' | 'sso';
+  key: 'integration' | 'mcp_server' | 'sso' | 'observability';
   blank: () => Record<string, unknown>;
   summary: (resource: Resource) => string;
   Fields: (props: { form: UseFormReturn<FieldValues> }) => ReactNode;
@@ -214,6 +221,17 @@ const FORMS: Record<ResourceKind['id'], ResourceForm> = {
     summary: (resource) => (resource.sso as Schemas['SsoConfig']).issuer,
     Fields: SsoFields,
     ...callsOf('/api/v1/sso/'),
+  },
+  observability: {
+    schema: ZObservabilityCreate,
+    key: 'observability',
+    blank: () => ({ name: '', observability: blankObservability('OTLP') }),
+    summary: (resource) => {
+      const config = resource.observability as { provider: string; endpoint?: string; host?: string };
+      return `${config.provider} ${config.endpoint ?? config.host ?? ''}`;
+    },
+    Fields: ObservabilityFields,
+    ...callsOf('/api/v1/observability/'),
   },
 };
 

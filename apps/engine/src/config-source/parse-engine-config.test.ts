@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { TObservabilityConfigInput } from '@agentplane/contracts';
 import { createAgentKeyring, createSecretBox, deriveAgentKey } from '@agentplane/db';
 import { describe, expect, it } from '@jest/globals';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
@@ -53,5 +54,38 @@ describe('parseEngineConfig', () => {
     expect(() =>
       parseEngineConfig({ ...config, sso: { issuer: 'http://evil.example.com' } }, createSecretOpener(undefined)),
     ).toThrow(/sso\.issuer.*sso\.audience|sso\.audience.*sso\.issuer/);
+  });
+});
+
+describe("parseEngineConfig on the agent's trace exporter", () => {
+  const withExporter = (observability: TObservabilityConfigInput) => ({ ...makeLlmEngineConfig(), observability });
+  const seal = (value: string) => keyring.boxFor(agentId).seal(value);
+
+  it.each<[string, (secret: string) => TObservabilityConfigInput, Record<string, unknown>]>([
+    [
+      'OTLP header values',
+      (secret) => ({ provider: 'OTLP', endpoint: 'https://otel.example.com/v1/traces', headers: { 'X-Key': secret } }),
+      { headers: { 'X-Key': 's3cret' } },
+    ],
+    [
+      "Langfuse's secret_key",
+      (secret) => ({ provider: 'LANGFUSE', host: 'https://cloud.langfuse.com', public_key: 'pk', secret_key: secret }),
+      { public_key: 'pk', secret_key: 's3cret' },
+    ],
+    [
+      "Phoenix's api_key",
+      (secret) => ({ provider: 'PHOENIX', endpoint: 'https://phoenix.example.com/v1/traces', api_key: secret }),
+      { api_key: 's3cret' },
+    ],
+  ])('opens %s', (_what, exporter, opened) => {
+    const config = parseEngineConfig(withExporter(exporter(seal('s3cret'))), opener);
+    expect(config.observability).toMatchObject({ ...opened, capture_content: false });
+  });
+
+  it('refuses an exporter secret sealed for another agent, and leaves a config without an exporter at null', () => {
+    const foreign = keyring.boxFor(randomUUID()).seal('not yours');
+    const exporter = { provider: 'PHOENIX' as const, endpoint: 'https://phoenix.example.com', api_key: foreign };
+    expect(() => parseEngineConfig(withExporter(exporter), opener)).toThrow(EngineConfigError);
+    expect(parseEngineConfig(makeLlmEngineConfig(), opener).observability).toBeNull();
   });
 });

@@ -46,6 +46,12 @@ beforeAll(async () => {
           },
         },
       ],
+      // A port that refuses connections: whatever exports traces there fails at once.
+      observability: {
+        provider: 'OTLP',
+        endpoint: `${offline.origin}/v1/traces`,
+        headers: { Authorization: 'Bearer trace-secret' },
+      },
     },
     { env: ALLOW_EVERYTHING_STDIO },
   );
@@ -101,10 +107,11 @@ describe('GET /agent/config', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-engine-config-version')).toBe('1');
     const text = await response.clone().text();
-    for (const secret of ['EAAG-token', 'verify-me', 'app-secret', 'env-secret', 'header-secret']) {
+    for (const secret of ['EAAG-token', 'verify-me', 'app-secret', 'env-secret', 'header-secret', 'trace-secret']) {
       expect(text).not.toContain(secret);
     }
     const body = (await response.json()) as {
+      observability: { protocol: string; headers: Record<string, string> };
       integrations: { config: Record<string, string> }[];
       mcp_servers: { name: string; env: Record<string, string>; headers: Record<string, string> }[];
     };
@@ -116,6 +123,7 @@ describe('GET /agent/config', () => {
     });
     expect(body.mcp_servers[0]?.env).toEqual({ API_TOKEN: '[redacted]' });
     expect(body.mcp_servers[1]?.headers).toEqual({ Authorization: '[redacted]' });
+    expect(body.observability).toMatchObject({ protocol: 'http/protobuf', headers: { Authorization: '[redacted]' } });
   });
 });
 

@@ -5,7 +5,7 @@ import type { TAgentResources } from '@agentplane/contracts';
 import type { Tx } from '@agentplane/db';
 import { AppError, type FieldError } from '@agentplane/server-kit';
 
-type Table = 'integrations' | 'mcp_servers' | 'sso_configs';
+type Table = 'integrations' | 'mcp_servers' | 'sso_configs' | 'observability_configs';
 
 async function lockExisting(tx: Tx, table: Table, workspaceId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
@@ -29,6 +29,14 @@ export async function lockReferencedResources(tx: Tx, workspaceId: string, resou
   await check('integrations', resources.integration_ids, (i) => `resources.integration_ids[${i}]`, 'integration');
   await check('mcp_servers', resources.mcp_server_ids, (i) => `resources.mcp_server_ids[${i}]`, 'MCP server');
   if (resources.sso_id) await check('sso_configs', [resources.sso_id], () => 'resources.sso_id', 'SSO config');
+  if (resources.observability_id) {
+    await check(
+      'observability_configs',
+      [resources.observability_id],
+      () => 'resources.observability_id',
+      'observability config',
+    );
+  }
   if (errors.length > 0) {
     throw new AppError('validation_failed', 'The agent references resources that do not exist in this workspace.', {
       errors,

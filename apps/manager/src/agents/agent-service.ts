@@ -96,6 +96,7 @@ type AgentWithLinks = {
   config: unknown;
   ssoId: string | null;
   engineUrl: string | null;
+  observabilityId: string | null;
   createdAt: Date;
   updatedAt: Date;
   integrations: { integrationId: string }[];
@@ -119,6 +120,7 @@ function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, ctx
       integration_ids: agent.integrations.map((link) => link.integrationId),
       mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
       sso_id: agent.ssoId,
+      observability_id: agent.observabilityId,
     },
     engine_url: agent.engineUrl,
     ...(published.config === undefined ? {} : { engine_config: mapEngineConfigSecrets(published.config, show) }),
@@ -181,6 +183,7 @@ function agentData(body: TAgentCreate, box: SecretBox) {
     config: mapAgentConfigSecrets(body.framework, body.agent, box.seal),
     ssoId: body.resources.sso_id,
     engineUrl: body.engine_url ?? null,
+    observabilityId: body.resources.observability_id,
     integrations: { create: body.resources.integration_ids.map((integrationId) => ({ integrationId })) },
     mcpServers: { create: body.resources.mcp_server_ids.map((mcpServerId) => ({ mcpServerId })) },
   };

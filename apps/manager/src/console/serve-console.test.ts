@@ -53,7 +53,9 @@ describe('the web console at /', () => {
     expectProblemShape(await request(ctx.app).get('/assets/index-gone.js').set('Accept', 'text/html'), 404);
   });
 
-  it('leaves the API its own answers: unknown API paths and non-GET requests stay problem+json', async () => {
+  it('leaves the API its own answers: unknown API paths, requests not for a page, and non-GET requests stay problem+json', async () => {
+    expectProblemShape(await request(ctx.app).get('/metrics'), 404);
+    expectProblemShape(await request(ctx.app).get('/agents').set('Accept', 'application/json'), 404);
     expectProblemShape(await request(ctx.app).get('/api/v1/no-such-thing').set('Accept', 'text/html'), 404);
     expectProblemShape(await request(ctx.app).get('/.well-known/nothing').set('Accept', 'text/html'), 404);
     expectProblemShape(await request(ctx.app).post('/agents').set('Content-Type', 'application/json').send({}), 404);

@@ -45,7 +45,9 @@ export function consoleRouter(options: { dir: string; engineSources: string[] })
   );
   // Any other page is a route of the single-page app: its index.html decides what to show.
   router.get(/.*/, (req, res, next) => {
-    if (NOT_CONSOLE.test(req.path) || req.path.startsWith(ASSETS_PREFIX) || !req.accepts('html')) {
+    // Only a browser navigating asks for HTML by name; API clients and probes keep their 404s.
+    const wantsPage = req.get('accept')?.includes('text/html') ?? false;
+    if (NOT_CONSOLE.test(req.path) || req.path.startsWith(ASSETS_PREFIX) || !wantsPage) {
       next();
       return;
     }

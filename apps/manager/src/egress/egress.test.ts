@@ -11,7 +11,7 @@ import {
   startManagerTestApp,
   TEST_SECRETS_KEY,
 } from '../testing/manager-test-app.js';
-import { agentBody, mcpServerBody, ssoBody } from '../testing/resource-fixtures.js';
+import { agentBody, mcpServerBody, observabilityBody, ssoBody } from '../testing/resource-fixtures.js';
 
 const REFUSED_HOSTS = ['127.0.0.1', '169.254.169.254', '10.0.0.1', '[::ffff:127.0.0.1]', '[fd00:ec2::254]', '[::1]'];
 
@@ -43,28 +43,50 @@ describe('with nothing allowed', () => {
     expect(response.body.errors).toEqual([{ path, message: expect.stringMatching(/may not reach.*EGRESS_ALLOW/) }]);
   }
 
-  it.each(REFUSED_HOSTS)('refuses an MCP url, a model baseUrl, an SSO issuer and jwksUri on %s', async (host) => {
-    await expectRefused(
-      user.agent.post('/api/v1/mcp-servers/').send(mcpServerBody({ url: `http://${host}/mcp` })),
-      'mcp_server.url',
-    );
-    await expectRefused(
-      user.agent.post('/api/v1/mcp-servers/').send(mcpServerBody({ transport: 'websocket', url: `ws://${host}:9/` })),
-      'mcp_server.url',
-    );
-    await expectRefused(
-      user.agent.post('/api/v1/agents/').send(agentBody({}, openaiAt(`http://${host}/v1`))),
-      'agent.model.baseUrl',
-    );
-    await expectRefused(
-      user.agent.post('/api/v1/sso/').send(ssoBody({ issuer: `https://${host}/realm` })),
-      'sso.issuer',
-    );
-    await expectRefused(
-      user.agent.post('/api/v1/sso/').send(ssoBody({ jwksUri: `https://${host}/keys` })),
-      'sso.jwksUri',
-    );
-  });
+  it.each(REFUSED_HOSTS)(
+    'refuses an MCP url, a model baseUrl, an SSO issuer and jwksUri, a trace exporter on %s',
+    async (host) => {
+      await expectRefused(
+        user.agent.post('/api/v1/mcp-servers/').send(mcpServerBody({ url: `http://${host}/mcp` })),
+        'mcp_server.url',
+      );
+      await expectRefused(
+        user.agent.post('/api/v1/mcp-servers/').send(mcpServerBody({ transport: 'websocket', url: `ws://${host}:9/` })),
+        'mcp_server.url',
+      );
+      await expectRefused(
+        user.agent.post('/api/v1/agents/').send(agentBody({}, openaiAt(`http://${host}/v1`))),
+        'agent.model.baseUrl',
+      );
+      await expectRefused(
+        user.agent.post('/api/v1/sso/').send(ssoBody({ issuer: `https://${host}/realm` })),
+        'sso.issuer',
+      );
+      await expectRefused(
+        user.agent.post('/api/v1/sso/').send(ssoBody({ jwksUri: `https://${host}/keys` })),
+        'sso.jwksUri',
+      );
+      await expectRefused(
+        user.agent
+          .post('/api/v1/observability/')
+          .send(observabilityBody({ endpoint: `http://${host}:4318/v1/traces` })),
+        'observability.endpoint',
+      );
+      await expectRefused(
+        user.agent
+          .post('/api/v1/observability/')
+          .send(observabilityBody({ provider: 'PHOENIX', endpoint: `https://${host}/v1/traces`, headers: undefined })),
+        'observability.endpoint',
+      );
+      await expectRefused(
+        user.agent.post('/api/v1/observability/').send({
+          name: 'langfuse',
+          observability: { provider: 'LANGFUSE', host: `http://${host}:3000`, public_key: 'pk', secret_key: 'sk' },
+        }),
+        'observability.host',
+      );
+    },
+  );
 
   it('refuses the same on a PATCH, and keeps what was stored', async () => {
     const mcp = await user.agent.post('/api/v1/mcp-servers/').send(mcpServerBody());

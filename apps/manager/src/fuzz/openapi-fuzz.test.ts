@@ -17,7 +17,14 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, createThroughApi, mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
+import {
+  agentBody,
+  createThroughApi,
+  mcpServerBody,
+  observabilityBody,
+  ssoBody,
+  whatsappBody,
+} from '../testing/resource-fixtures.js';
 import { applyMutations, type Mutation, mutationArbitrary, toJsonText } from './mutations.js';
 import { type JsonSchema, SchemaArbitraries } from './schema-arbitraries.js';
 
@@ -49,6 +56,8 @@ const VALID_BODIES: Record<string, unknown[]> = {
   McpServerUpdate: [mcpServerBody()],
   SsoCreate: [ssoBody()],
   SsoUpdate: [ssoBody()],
+  ObservabilityCreate: [observabilityBody()],
+  ObservabilityUpdate: [observabilityBody()],
   WorkspaceBody: [{ name: 'fuzzed' }],
 };
 const schemas = new SchemaArbitraries(document.components.schemas, VALID_BODIES);
@@ -76,7 +85,13 @@ beforeAll(async () => {
   const integration = await createThroughApi(owner, '/api/v1/integrations/', whatsappBody());
   const mcpServer = await createThroughApi(owner, '/api/v1/mcp-servers/', mcpServerBody());
   const sso = await createThroughApi(owner, '/api/v1/sso/', ssoBody());
-  const resources = { integration_ids: [integration], mcp_server_ids: [mcpServer], sso_id: sso };
+  const observability = await createThroughApi(owner, '/api/v1/observability/', observabilityBody());
+  const resources = {
+    integration_ids: [integration],
+    mcp_server_ids: [mcpServer],
+    sso_id: sso,
+    observability_id: observability,
+  };
   const agent = await createThroughApi(owner, '/api/v1/agents/', agentBody(resources));
   const spare = await createThroughApi(owner, '/api/v1/workspaces/', { name: 'spare' });
   const theirAgent = await createThroughApi(stranger, '/api/v1/agents/', agentBody());
@@ -87,6 +102,7 @@ beforeAll(async () => {
       integrations: [integration],
       'mcp-servers': [mcpServer],
       sso: [sso],
+      observability: [observability],
       agents: [agent, theirAgent],
       workspaces: workspaceIds,
       members: [owner.userId, viewer.userId, stranger.userId],

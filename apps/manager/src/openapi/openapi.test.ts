@@ -109,12 +109,15 @@ describe('problems and limits', () => {
 
 describe('examples', () => {
   it('gives every resource create and update body an example that its own schema accepts', async () => {
-    const { ZAgentCreate, ZIntegrationCreate, ZMcpServerCreate, ZSsoCreate } = await import('@agentplane/contracts');
+    const { ZAgentCreate, ZIntegrationCreate, ZMcpServerCreate, ZObservabilityCreate, ZSsoCreate } = await import(
+      '@agentplane/contracts'
+    );
     const schemas = (document.components?.schemas ?? {}) as Record<string, { examples?: unknown[] }>;
     const pairs = [
       ['IntegrationCreate', ZIntegrationCreate],
       ['McpServerCreate', ZMcpServerCreate],
       ['SsoCreate', ZSsoCreate],
+      ['ObservabilityCreate', ZObservabilityCreate],
       ['AgentCreate', ZAgentCreate],
     ] as const;
     for (const [name, schema] of pairs) {
@@ -122,7 +125,7 @@ describe('examples', () => {
       expect(examples.length).toBeGreaterThan(0);
       for (const example of examples) expect(schema.safeParse(example).success).toBe(true);
     }
-    for (const name of ['IntegrationUpdate', 'McpServerUpdate', 'SsoUpdate', 'AgentUpdate']) {
+    for (const name of ['IntegrationUpdate', 'McpServerUpdate', 'SsoUpdate', 'ObservabilityUpdate', 'AgentUpdate']) {
       expect(schemas[name]?.examples?.length).toBeGreaterThan(0);
     }
   });
@@ -134,7 +137,7 @@ describe('secret masking', () => {
     document.paths[path]?.[method] as { parameters?: Parameter[] } | undefined;
 
   it('offers ?secrets=masked, described, on every read and write of the resources and agents', () => {
-    for (const segment of ['integrations', 'mcp-servers', 'agents']) {
+    for (const segment of ['integrations', 'mcp-servers', 'observability', 'agents']) {
       const operations = [
         operation(`/api/v1/${segment}/`, 'get'),
         operation(`/api/v1/${segment}/`, 'post'),

@@ -35,17 +35,31 @@ describe('deriveEngineConfig', () => {
       sessionKwargs: {},
     };
     const sso = { enabled: true, issuer: 'https://id.example.com', audience: 'agents', algorithms: ['RS256' as const] };
-    expect(deriveEngineConfig({ agent, integrations: [whatsapp], mcpServers: [mcp], sso })).toEqual({
+    const observability = {
+      provider: 'LANGFUSE' as const,
+      host: 'https://cloud.langfuse.com',
+      public_key: 'pk-lf-1',
+      secret_key: 'sk-lf-1',
+      capture_content: false,
+    };
+    expect(deriveEngineConfig({ agent, integrations: [whatsapp], mcpServers: [mcp], sso, observability })).toEqual({
       agent: { id: agent.id, name: 'support', workspace_id: agent.workspaceId, framework: 'LLM', config: agent.config },
       mcp_servers: [mcp],
       integrations: [{ id: whatsapp.id, ...whatsapp.integration }],
       sso,
+      observability,
     });
   });
 
   it('refuses to publish an agent whose config does not fit its framework, naming what is wrong', () => {
     const derive = () =>
-      deriveEngineConfig({ agent: { ...agent, framework: 'CUSTOM' }, integrations: [], mcpServers: [], sso: null });
+      deriveEngineConfig({
+        agent: { ...agent, framework: 'CUSTOM' },
+        integrations: [],
+        mcpServers: [],
+        sso: null,
+        observability: null,
+      });
     expect(derive).toThrow(ZodError);
     expect(derive).toThrow(
       expect.objectContaining({

@@ -3,6 +3,7 @@ import {
   type TEngineConfig,
   type TIntegrationConfig,
   type TMcpServerConfig,
+  type TObservabilityConfig,
   type TSsoConfig,
   ZEngineConfig,
 } from '@agentplane/contracts';
@@ -12,6 +13,7 @@ export type EngineConfigSources = {
   integrations: { id: string; integration: TIntegrationConfig }[];
   mcpServers: TMcpServerConfig[];
   sso: TSsoConfig | null;
+  observability: TObservabilityConfig | null;
 };
 
 /** The config an agent's engine runs: the agent plus the resolved resources it references, in plaintext. */
@@ -29,5 +31,6 @@ export function deriveEngineConfig(sources: EngineConfigSources): TEngineConfig 
     mcp_servers: sources.mcpServers,
     integrations: sources.integrations.map(({ id, integration }) => ({ id, ...integration })),
     sso: sources.sso,
+    observability: sources.observability,
   });
 }

@@ -13,7 +13,7 @@ import {
 import { type AgentKeyring, isSealedWithOtherKey, type SecretBox, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
-import { INTEGRATIONS, MCP_SERVERS, SSO_CONFIGS } from '../resources/resource-kinds.js';
+import { INTEGRATIONS, MCP_SERVERS, OBSERVABILITY_CONFIGS, SSO_CONFIGS } from '../resources/resource-kinds.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
 import { readAgentsWithResources } from './read-agents-with-resources.js';
 
@@ -75,6 +75,7 @@ async function publish(
       })),
       mcpServers: agent.mcpServers.map((link) => MCP_SERVERS.fromRow(link.mcpServer, options.box)),
       sso: agent.sso ? SSO_CONFIGS.fromRow(agent.sso, options.box) : null,
+      observability: agent.observability ? OBSERVABILITY_CONFIGS.fromRow(agent.observability, options.box) : null,
     });
     const current = agent.engineConfig;
     const agentBox = options.agentKeys.boxFor(agent.id);

@@ -15,6 +15,15 @@ function groupByAgent<T extends { agentId: string }>(rows: T[]): Map<string, T[]
   return groups;
 }
 
+/** The resources that agents reference by a column of their own (at most one each), without repeats. */
+function distinctIds<K extends string>(agents: Record<K, string | null>[], column: K): string[] {
+  return [...new Set(agents.flatMap((agent) => agent[column] ?? []))];
+}
+
+function byId<T extends { id: string }>(rows: T[]): Map<string, T> {
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /** The agents of `agentIds` in id order; resources in the order they were created, as configs list them. */
 export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
   const where = { agentId: { in: agentIds } };
@@ -33,14 +42,17 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
       orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }],
     }),
   );
-  const ssoIds = [...new Set(agents.flatMap((agent) => (agent.ssoId ? [agent.ssoId] : [])))];
-  const ssos = new Map((await tx.ssoConfig.findMany({ where: { id: { in: ssoIds } } })).map((sso) => [sso.id, sso]));
+  const ssos = byId(await tx.ssoConfig.findMany({ where: { id: { in: distinctIds(agents, 'ssoId') } } }));
+  const observabilities = byId(
+    await tx.observabilityConfig.findMany({ where: { id: { in: distinctIds(agents, 'observabilityId') } } }),
+  );
   const configs = new Map((await tx.engineConfig.findMany({ where })).map((row) => [row.agentId, row]));
   return agents.map((agent) => ({
     ...agent,
     integrations: integrations.get(agent.id) ?? [],
     mcpServers: mcpServers.get(agent.id) ?? [],
     sso: agent.ssoId ? (ssos.get(agent.ssoId) ?? null) : null,
+    observability: agent.observabilityId ? (observabilities.get(agent.observabilityId) ?? null) : null,
     engineConfig: configs.get(agent.id) ?? null,
   }));
 }

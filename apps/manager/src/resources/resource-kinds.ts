@@ -1,10 +1,12 @@
-// The three managed resource types differ only in their typed object, its contract, how it is stored
+// The managed resource types differ only in their typed object, its contract, how it is stored
 // and how agents reference it; everything else is shared by resource-service and resource-routes.
 import {
   mapIntegrationSecrets,
   mapMcpServerSecrets,
+  mapObservabilitySecrets,
   type TIntegrationConfig,
   type TMcpServerConfig,
+  type TObservabilityConfig,
   type TSsoConfig,
   ZIntegration,
   ZIntegrationCreate,
@@ -12,6 +14,9 @@ import {
   ZMcpServer,
   ZMcpServerCreate,
   ZMcpServerUpdate,
+  ZObservability,
+  ZObservabilityCreate,
+  ZObservabilityUpdate,
   ZSso,
   ZSsoCreate,
   ZSsoUpdate,
@@ -143,5 +148,31 @@ export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {
   tenantUrls: (typed) => [
     { path: 'sso.issuer', url: typed.issuer },
     { path: 'sso.jwksUri', url: typed.jwksUri },
+  ],
+};
+
+export const OBSERVABILITY_CONFIGS: ResourceKind<TObservabilityConfig> = {
+  label: 'observability config',
+  segment: 'observability',
+  key: 'observability',
+  operationName: 'ObservabilityConfig',
+  createBody: ZObservabilityCreate,
+  updateBody: ZObservabilityUpdate,
+  response: ZObservability,
+  delegate: (db) => asDelegate(db.observabilityConfig),
+  storage: {
+    table: 'observability_configs',
+    typedColumns: 'r.config',
+    agentLinks: { table: 'agents', column: 'observability_id' },
+  },
+  mapSecrets: mapObservabilitySecrets,
+  toColumns: (typed, box) => ({ config: mapObservabilitySecrets(typed, box.seal) }),
+  fromRow: (row, box) => mapObservabilitySecrets(row.config as TObservabilityConfig, box.open),
+  agentsReferencing: (id) => ({ observabilityId: id }),
+  // Langfuse is reached at its host (its OTLP endpoint is a path below it).
+  tenantUrls: (typed) => [
+    typed.provider === 'LANGFUSE'
+      ? { path: 'observability.host', url: typed.host }
+      : { path: 'observability.endpoint', url: typed.endpoint },
   ],
 };

@@ -1,6 +1,14 @@
-// The common pattern, run for each managed resource kind: the same behaviour is owed by all three.
+// The common pattern, run for each managed resource kind: the same behaviour is owed by all of them.
 import { randomUUID } from 'node:crypto';
-import { ZIntegration, ZMcpServer, ZSso } from '@agentplane/contracts';
+import {
+  type TAgentResources,
+  type TEngineConfig,
+  ZAgent,
+  ZIntegration,
+  ZMcpServer,
+  ZObservability,
+  ZSso,
+} from '@agentplane/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import type { z } from 'zod';
@@ -12,7 +20,7 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
+import { agentBody, mcpServerBody, observabilityBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
 
 type KindCase = {
   segment: string;
@@ -23,6 +31,10 @@ type KindCase = {
   change: Record<string, unknown>;
   defaults: Record<string, unknown>;
   link: (id: string) => Record<string, unknown>;
+  /** The ids of this kind an agent references. */
+  linked: (resources: TAgentResources) => (string | null)[];
+  /** This kind's part of an engine config, when the agent references one. */
+  published: (config: TEngineConfig) => object | null | undefined;
 };
 
 const KINDS: KindCase[] = [
@@ -34,6 +46,8 @@ const KINDS: KindCase[] = [
     change: { enabled: false },
     defaults: { enabled: true, config: expect.objectContaining({ apiVersion: 'v21.0' }) },
     link: (id) => ({ integration_ids: [id] }),
+    linked: (resources) => resources.integration_ids,
+    published: (config) => config.integrations[0],
   },
   {
     segment: 'mcp-servers',
@@ -53,6 +67,8 @@ const KINDS: KindCase[] = [
       sessionKwargs: {},
     },
     link: (id) => ({ mcp_server_ids: [id] }),
+    linked: (resources) => resources.mcp_server_ids,
+    published: (config) => config.mcp_servers[0],
   },
   {
     segment: 'sso',
@@ -62,6 +78,19 @@ const KINDS: KindCase[] = [
     change: { audience: 'other-audience' },
     defaults: { enabled: true, algorithms: ['RS256', 'ES256'] },
     link: (id) => ({ sso_id: id }),
+    linked: (resources) => [resources.sso_id],
+    published: (config) => config.sso,
+  },
+  {
+    segment: 'observability',
+    key: 'observability',
+    body: observabilityBody,
+    schema: ZObservability,
+    change: { protocol: 'http/json' },
+    defaults: { protocol: 'http/protobuf', capture_content: false },
+    link: (id) => ({ observability_id: id }),
+    linked: (resources) => [resources.observability_id],
+    published: (config) => config.observability,
   },
 ];
 
@@ -237,5 +266,44 @@ describe.each(KINDS)('/api/v1/$segment', (kind) => {
     expect(
       (await member.agent.post(collection).set('x-workspace-id', owner.workspaceId).send(kind.body())).status,
     ).toBe(201);
+  });
+
+  it('PATCH republishes the engine config of every agent using it: the change is in it and its version moves', async () => {
+    const fresh = await signUpUser(ctx.app);
+    const created = await create(fresh);
+    const agent = await fresh.agent.post('/api/v1/agents/').send(agentBody(kind.link(created.id)));
+    const bystander = await fresh.agent.post('/api/v1/agents/').send(agentBody());
+    expect(agent.body.engine_config_version).toBe(1);
+    expect(kind.published(ZAgent.parse(agent.body).engine_config)).toBeTruthy();
+
+    expect((await fresh.agent.patch(item(created.id)).send(kind.body(kind.change))).status).toBe(200);
+    const read = ZAgent.parse((await fresh.agent.get(`/api/v1/agents/${agent.body.id}`)).body);
+    expect(read.engine_config_version).toBe(2);
+    expect(kind.published(read.engine_config)).toMatchObject(kind.change);
+    const row = await ctx.database.prisma.engineConfig.findUnique({ where: { agentId: agent.body.id } });
+    expect(row?.version).toBe(2n);
+    expect((await fresh.agent.get(`/api/v1/agents/${bystander.body.id}`)).body.engine_config_version).toBe(1);
+  });
+
+  it('a DELETE racing a PATCH of an agent that attaches it never leaves a dangling reference (50 rounds)', async () => {
+    const fresh = await signUpUser(ctx.app);
+    for (let round = 0; round < 50; round++) {
+      const created = await create(fresh);
+      const agent = await fresh.agent.post('/api/v1/agents/').send(agentBody());
+      const [deleted, patched] = await Promise.all([
+        fresh.agent.delete(item(created.id)),
+        fresh.agent
+          .patch(`/api/v1/agents/${agent.body.id}`)
+          .send(agentBody(kind.link(created.id), { name: agent.body.name })),
+      ]);
+      const outcome = `${deleted.status}/${patched.status}`;
+      expect(['204/422', '409/200']).toContain(outcome);
+
+      const exists = (await fresh.agent.get(item(created.id))).status === 200;
+      const read = ZAgent.parse((await fresh.agent.get(`/api/v1/agents/${agent.body.id}`)).body);
+      expect(exists).toBe(outcome === '409/200');
+      expect(kind.linked(read.resources).includes(created.id)).toBe(exists);
+      expect(Boolean(kind.published(read.engine_config))).toBe(exists);
+    }
   });
 });

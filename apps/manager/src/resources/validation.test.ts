@@ -7,7 +7,7 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
+import { mcpServerBody, observabilityBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
 
 let ctx: ManagerTestContext;
 let user: SignedInUser;
@@ -123,5 +123,55 @@ describe('SSO bodies', () => {
     ['no audience', { audience: undefined }, 'sso.audience'],
   ])('refuses %s', async (_case, overrides, fieldPath) => {
     await expectRefused('/api/v1/sso/', ssoBody(overrides), fieldPath);
+  });
+});
+
+describe('observability bodies', () => {
+  const langfuse = { provider: 'LANGFUSE', host: 'https://cloud.langfuse.com', public_key: 'pk-lf-1', secret_key: 's' };
+
+  it.each([
+    ['an unknown provider', { provider: 'DATADOG', endpoint: 'https://x.example.com' }, 'observability.provider'],
+    ['no provider', { endpoint: 'https://x.example.com' }, 'observability.provider'],
+    ['OTLP without endpoint', { provider: 'OTLP' }, 'observability.endpoint'],
+    ['an ftp endpoint', { provider: 'OTLP', endpoint: 'ftp://otel.example.com' }, 'observability.endpoint'],
+    [
+      'a gRPC protocol',
+      { provider: 'OTLP', endpoint: 'https://x.example.com', protocol: 'grpc' },
+      'observability.protocol',
+    ],
+    [
+      'a header name that is not an HTTP token',
+      { provider: 'OTLP', endpoint: 'https://x.example.com', headers: { 'X Key': 'v' } },
+      'observability.headers["X Key"]',
+    ],
+    [
+      'a header value with a line break',
+      { provider: 'OTLP', endpoint: 'https://x.example.com', headers: { 'X-Key': 'v\r\nX-Injected: 1' } },
+      'observability.headers["X-Key"]',
+    ],
+    ['Langfuse without secret_key', { ...langfuse, secret_key: undefined }, 'observability.secret_key'],
+    ['Langfuse without public_key', { ...langfuse, public_key: undefined }, 'observability.public_key'],
+    [
+      'Langfuse with an endpoint instead of a host',
+      { ...langfuse, host: undefined, endpoint: 'https://x.example.com' },
+      'observability.host',
+    ],
+    [
+      'PHOENIX with an empty api_key',
+      { provider: 'PHOENIX', endpoint: 'https://x.example.com', api_key: '' },
+      'observability.api_key',
+    ],
+    ['a non-boolean capture_content', { ...langfuse, capture_content: 'yes' }, 'observability.capture_content'],
+  ])('refuses %s', async (_case, observability, fieldPath) => {
+    await expectRefused('/api/v1/observability/', { name: 'traces', observability }, fieldPath);
+  });
+
+  it('accepts each provider, with content capture off unless asked', async () => {
+    const phoenix = { provider: 'PHOENIX', endpoint: 'https://app.phoenix.arize.com/v1/traces' };
+    for (const observability of [observabilityBody().observability, langfuse, phoenix]) {
+      const response = await user.agent.post('/api/v1/observability/').send({ name: 'traces', observability });
+      expect(response.status).toBe(201);
+      expect(response.body.observability).toMatchObject({ ...observability, capture_content: false });
+    }
   });
 });

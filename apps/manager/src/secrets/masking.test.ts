@@ -13,7 +13,13 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, createThroughApi, mcpServerBody, whatsappBody } from '../testing/resource-fixtures.js';
+import {
+  agentBody,
+  createThroughApi,
+  mcpServerBody,
+  observabilityBody,
+  whatsappBody,
+} from '../testing/resource-fixtures.js';
 import { MISMATCHED_MASK } from './keep-masked-secrets.js';
 
 let ctx: ManagerTestContext;
@@ -31,6 +37,7 @@ const SECRET = {
   header: 'Bearer mcp-header-value-0123456789-hdr3',
   env: 'mcp-env-value-0123456789abcdef-env4',
   apiKey: 'sk-model-api-key-0123456789abcdef-key5',
+  traceHeader: 'otlp-header-value-0123456789-trc6',
 };
 
 type Workspace = {
@@ -39,6 +46,7 @@ type Workspace = {
   viewer: SignedInUser;
   integrationId: string;
   mcpServerId: string;
+  observabilityId: string;
   agentId: string;
 };
 
@@ -53,6 +61,8 @@ const integrationBody = (config: Record<string, unknown> = {}) =>
     },
   });
 
+const traceExporterBody = () => observabilityBody({ headers: { Authorization: SECRET.traceHeader } });
+
 const serverBody = () => mcpServerBody({ headers: { Authorization: SECRET.header }, env: { API_TOKEN: SECRET.env } });
 
 const llmAgent = (resources: Record<string, unknown>, apiKey = SECRET.apiKey) =>
@@ -65,9 +75,14 @@ async function makeWorkspace(): Promise<Workspace> {
   await addToWorkspace(owner, viewer, 'viewer');
   const integrationId = await createThroughApi(owner, '/api/v1/integrations/', integrationBody());
   const mcpServerId = await createThroughApi(owner, '/api/v1/mcp-servers/', serverBody());
-  const resources = { integration_ids: [integrationId], mcp_server_ids: [mcpServerId] };
+  const observabilityId = await createThroughApi(owner, '/api/v1/observability/', traceExporterBody());
+  const resources = {
+    integration_ids: [integrationId],
+    mcp_server_ids: [mcpServerId],
+    observability_id: observabilityId,
+  };
   const agentId = await createThroughApi(owner, '/api/v1/agents/', llmAgent(resources));
-  return { owner, member, viewer, integrationId, mcpServerId, agentId };
+  return { owner, member, viewer, integrationId, mcpServerId, observabilityId, agentId };
 }
 
 /** Sends a request in the workspace's name (the header), as every non-owner must. */
@@ -79,6 +94,8 @@ const READ_PATHS = (ws: Workspace) => [
   '/api/v1/integrations/',
   `/api/v1/mcp-servers/${ws.mcpServerId}`,
   '/api/v1/mcp-servers/',
+  `/api/v1/observability/${ws.observabilityId}`,
+  '/api/v1/observability/',
   `/api/v1/agents/${ws.agentId}`,
   '/api/v1/agents/',
   '/api/v1/agents/?include=engine_config',
@@ -97,6 +114,7 @@ const MASKED_INTEGRATION_CONFIG = {
 };
 const MASKED_SERVER = { headers: { Authorization: '••••••••hdr3' }, env: { API_TOKEN: '••••••••env4' } };
 const MASKED_MODEL = { model: expect.objectContaining({ apiKey: '••••••••key5' }) };
+const MASKED_TRACE_EXPORTER = { headers: { Authorization: '••••••••trc6' } };
 
 function expectMaskedAgent(agent: Record<string, unknown>): void {
   expect(agent.agent).toMatchObject(MASKED_MODEL);
@@ -104,6 +122,7 @@ function expectMaskedAgent(agent: Record<string, unknown>): void {
   expect(config.agent.config).toMatchObject(MASKED_MODEL);
   expect(config.integrations[0]?.config).toMatchObject(MASKED_INTEGRATION_CONFIG);
   expect(config.mcp_servers[0]).toMatchObject(MASKED_SERVER);
+  expect(config.observability).toMatchObject(MASKED_TRACE_EXPORTER);
 }
 
 /** The agent's config as its engine reads it: its own row, through its own role, opened with its own key. */
@@ -135,6 +154,7 @@ function expectRealSecrets(config: TEngineConfig): void {
     headers: { Authorization: SECRET.header },
     env: { API_TOKEN: SECRET.env },
   });
+  expect(config.observability).toMatchObject({ headers: { Authorization: SECRET.traceHeader } });
 }
 
 /** A masked read turned into the PATCH body a form would send back. */
@@ -160,6 +180,11 @@ describe('a viewer', () => {
     });
     const servers = await inWorkspace(ws, ws.viewer.agent.get('/api/v1/mcp-servers/'));
     expect(servers.body[0].mcp_server).toMatchObject({ ...MASKED_SERVER, url: 'https://mcp.example.com/mcp' });
+    const exporter = await inWorkspace(ws, ws.viewer.agent.get(`/api/v1/observability/${ws.observabilityId}`));
+    expect(exporter.body.observability).toMatchObject({
+      ...MASKED_TRACE_EXPORTER,
+      endpoint: 'https://otel.example.com/v1/traces',
+    });
     const agents = await inWorkspace(ws, ws.viewer.agent.get('/api/v1/agents/?include=engine_config'));
     expectMaskedAgent(agents.body[0]);
     expectMaskedAgent((await inWorkspace(ws, ws.viewer.agent.get(`/api/v1/agents/${ws.agentId}`))).body);
@@ -293,6 +318,23 @@ describe('a PATCH that sends masks back', () => {
     expect(agent.body.engine_config_version).toBe(1);
   });
 
+  it("keeps an observability config's secrets, and the engine of an agent using it gets the real ones", async () => {
+    const ws = await makeWorkspace();
+    const path = `/api/v1/observability/${ws.observabilityId}`;
+    const read = await inWorkspace(ws, ws.member.agent.get(path).query({ secrets: 'masked' }));
+    expect(read.body.observability).toMatchObject(MASKED_TRACE_EXPORTER);
+    const form = { name: read.body.name, observability: { ...read.body.observability, capture_content: true } };
+    const patched = await inWorkspace(ws, ws.member.agent.patch(path).send(form));
+    expect(patched.status).toBe(200);
+    expect(patched.body.observability).toMatchObject({
+      headers: { Authorization: SECRET.traceHeader },
+      capture_content: true,
+    });
+    const published = await engineConfigAsTheEngineReadsIt(ws);
+    expectRealSecrets(published);
+    expect(published.observability?.capture_content).toBe(true);
+  });
+
   it('may mix masks and new secrets: each mask keeps its own field or key', async () => {
     const ws = await makeWorkspace();
     const serverPath = `/api/v1/mcp-servers/${ws.mcpServerId}`;
@@ -337,6 +379,13 @@ describe('a mask that does not stand for the stored secret', () => {
     expectRefused(
       await patch(`/api/v1/agents/${ws.agentId}`, llmAgent({}, maskSecret('sk-some-other-key-0123456789-xyz9'))),
       'agent.model.apiKey',
+    );
+    expectRefused(
+      await patch(
+        `/api/v1/observability/${ws.observabilityId}`,
+        observabilityBody({ headers: { Authorization: '••••••••abcd' } }),
+      ),
+      'observability.headers.Authorization',
     );
 
     const published = await engineConfigAsTheEngineReadsIt(ws);

@@ -1,6 +1,8 @@
 // Test wiring: the real manager app on a database of the suite's own, and users signed in through
 // the real HTTP API. Nothing of ours is mocked.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { TMe } from '@agentplane/contracts';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger, LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
@@ -33,6 +35,8 @@ export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<
     AUTH_FAILURES_BEFORE_BACKOFF: '100000',
     // Test peers listen on loopback, as the launcher allows; the egress suite sets EGRESS_ALLOW itself.
     EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+    // Whether apps/console is built must not change what a suite sees; the console's suite sets its own.
+    CONSOLE_DIR: path.join(tmpdir(), 'agentplane-no-console'),
     ...env,
   });
   const logger = createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });

@@ -36,6 +36,19 @@ export function ssoBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** An OTLP exporter by default; `overrides` replace fields of the config, or the whole of it with a provider. */
+export function observabilityBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: `observability-${suffix()}`,
+    observability: {
+      provider: 'OTLP',
+      endpoint: 'https://otel.example.com/v1/traces',
+      headers: { 'X-Api-Key': 'otlp-secret-header' },
+      ...overrides,
+    },
+  };
+}
+
 export function agentBody(resources: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) {
   return {
     name: `agent-${suffix()}`,

@@ -1,5 +1,11 @@
 import { ZMe, ZMember, ZWorkspace } from '@agentplane/contracts';
-import { makeAgent, makeIntegration, makeMcpServer, makeSsoConfig } from '@agentplane/db/testing';
+import {
+  makeAgent,
+  makeIntegration,
+  makeMcpServer,
+  makeObservabilityConfig,
+  makeSsoConfig,
+} from '@agentplane/db/testing';
 import { AppError } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type request from 'supertest';
@@ -217,12 +223,13 @@ describe('DELETE /workspaces/:id', () => {
     await addToWorkspace(erin, member, 'admin', doomed.id);
 
     // A full workspace: an agent that references every kind of resource, with its published config.
-    const [integration, mcpServer, sso] = await Promise.all([
+    const [integration, mcpServer, sso, observability] = await Promise.all([
       makeIntegration(db, doomed.id),
       makeMcpServer(db, doomed.id),
       makeSsoConfig(db, doomed.id),
+      makeObservabilityConfig(db, doomed.id),
     ]);
-    const agent = await makeAgent(db, doomed.id, { ssoId: sso.id });
+    const agent = await makeAgent(db, doomed.id, { ssoId: sso.id, observabilityId: observability.id });
     await db.agentIntegration.create({ data: { agentId: agent.id, integrationId: integration.id } });
     await db.agentMcpServer.create({ data: { agentId: agent.id, mcpServerId: mcpServer.id } });
     await db.engineConfig.create({ data: { agentId: agent.id, workspaceId: doomed.id, version: 1n, config: {} } });
@@ -242,11 +249,12 @@ describe('DELETE /workspaces/:id', () => {
         db.integration.count({ where }),
         db.mcpServer.count({ where }),
         db.ssoConfig.count({ where }),
+        db.observabilityConfig.count({ where }),
         db.engineConfig.count({ where }),
         db.agentIntegration.count({ where: { agentId: agent.id } }),
         db.agentMcpServer.count({ where: { agentId: agent.id } }),
       ]),
-    ).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    ).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     expect(await db.integration.count({ where: { id: survivor.id } })).toBe(1);
     expect(await db.user.count({ where: { id: { in: [erin.userId, member.userId] } } })).toBe(2);
 

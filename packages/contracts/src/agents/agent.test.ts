@@ -12,7 +12,12 @@ function pathsOf(input: unknown): string[] {
 
 describe('ZAgentCreate', () => {
   it('defaults the resources to none', () => {
-    expect(ZAgentCreate.parse(llm).resources).toEqual({ integration_ids: [], mcp_server_ids: [], sso_id: null });
+    expect(ZAgentCreate.parse(llm).resources).toEqual({
+      integration_ids: [],
+      mcp_server_ids: [],
+      sso_id: null,
+      observability_id: null,
+    });
   });
 
   it('validates the agent object against its framework', () => {
@@ -30,6 +35,7 @@ describe('ZAgentCreate', () => {
   it('rejects ids that are not UUIDs and unknown fields', () => {
     expect(pathsOf({ ...llm, resources: { mcp_server_ids: ['nope'] } })).toEqual(['resources.mcp_server_ids.0']);
     expect(pathsOf({ ...llm, resources: { sso_id: 'nope' } })).toEqual(['resources.sso_id']);
+    expect(pathsOf({ ...llm, resources: { observability_id: 'nope' } })).toEqual(['resources.observability_id']);
     expect(pathsOf({ ...llm, owner: 'x' })).toEqual(['']);
   });
 });

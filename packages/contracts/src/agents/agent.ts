@@ -23,6 +23,7 @@ export const ZAgentResources = z
     integration_ids: uniqueIds('integration'),
     mcp_server_ids: uniqueIds('MCP server'),
     sso_id: ZUuid.nullable().default(null),
+    observability_id: ZUuid.nullable().default(null),
   })
   .meta({ id: 'AgentResources', description: 'The managed resources the agent uses, by id' });
 export type TAgentResources = z.infer<typeof ZAgentResources>;
@@ -40,7 +41,12 @@ function agentBody<F extends TAgentFramework>(framework: F) {
     description: z.string().trim().max(DESCRIPTION_MAX_LENGTH).nullable().optional(),
     framework: z.literal(framework),
     agent: AGENT_CONFIG_BY_FRAMEWORK[framework],
-    resources: ZAgentResources.default(() => ({ integration_ids: [], mcp_server_ids: [], sso_id: null })),
+    resources: ZAgentResources.default(() => ({
+      integration_ids: [],
+      mcp_server_ids: [],
+      sso_id: null,
+      observability_id: null,
+    })),
     engine_url: ZEngineUrl.nullable().optional(),
   });
 }
@@ -63,6 +69,7 @@ const AGENT_EXAMPLE = {
     integration_ids: ['9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d'],
     mcp_server_ids: ['6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11'],
     sso_id: null,
+    observability_id: null,
   },
 };
 
@@ -87,6 +94,7 @@ function agentResponse<F extends TAgentFramework>(framework: F) {
       integration_ids: z.array(ZUuid),
       mcp_server_ids: z.array(ZUuid),
       sso_id: ZUuid.nullable(),
+      observability_id: ZUuid.nullable(),
     }),
     engine_url: z.string().nullable(),
     engine_config: ZEngineConfig,

@@ -1,4 +1,4 @@
-// The managed resources (integrations, MCP servers, SSO) share one envelope and differ only in
+// The managed resources (integrations, MCP servers, SSO, observability) share one envelope and differ only in
 // the key and schema of their typed configuration object, so both body and response are built here.
 import { z } from 'zod';
 import { ZIsoDateTime, ZResourceName, ZUuid } from './primitives.js';

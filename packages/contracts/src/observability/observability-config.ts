@@ -55,7 +55,7 @@ const ZLangfuse = z.strictObject({
   provider: z.literal('LANGFUSE'),
   host: ZHttpUrl.describe(`The Langfuse host, for example https://cloud.langfuse.com. ${EGRESS_RULE}`),
   public_key: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
-  secret_key: ZSecret.describe(SECRET_FIELD_RULE),
+  secret_key: ZSecret.min(1).describe(SECRET_FIELD_RULE),
   capture_content: ZCaptureContent,
 });
 
@@ -64,7 +64,7 @@ const ZPhoenix = z.strictObject({
   endpoint: ZHttpUrl.describe(
     `Phoenix's OTLP/HTTP traces endpoint, for example https://app.phoenix.arize.com/v1/traces. ${EGRESS_RULE}`,
   ),
-  api_key: ZSecret.optional().describe(SECRET_FIELD_RULE),
+  api_key: ZSecret.min(1).optional().describe(SECRET_FIELD_RULE),
   capture_content: ZCaptureContent,
 });
 

@@ -5,6 +5,7 @@ import {
   mapEngineConfigSecrets,
   mapIntegrationSecrets,
   mapMcpServerSecrets,
+  mapObservabilitySecrets,
 } from './secret-fields.js';
 
 const upper = (value: string) => value.toUpperCase();
@@ -87,9 +88,11 @@ describe('secret fields', () => {
         },
       ],
       sso: null,
+      observability: { provider: 'PHOENIX', endpoint: 'https://phoenix.example.com/v1/traces', api_key: 'px' },
     });
     const mapped = mapEngineConfigSecrets(config, () => '***');
     expect(mapped.mcp_servers[0]?.headers).toEqual({ 'X-Key': '***' });
+    expect(mapped.observability).toMatchObject({ endpoint: 'https://phoenix.example.com/v1/traces', api_key: '***' });
     expect(mapped.integrations[0]?.config).toMatchObject({
       accessToken: '***',
       verifyToken: '***',
@@ -118,5 +121,43 @@ describe('secret fields', () => {
       model: { provider: 'mock', name: 'echo' },
     });
     expect(mapAgentConfigSecrets('CUSTOM', { module: 'a.js:x' }, upper)).toEqual({ module: 'a.js:x' });
+  });
+
+  it("maps each observability provider's secrets, by path, and leaves the rest", () => {
+    const seen: string[] = [];
+    const record = (value: string, path: readonly string[]) => {
+      seen.push(`${path.join('/')}=${value}`);
+      return value.toUpperCase();
+    };
+    const otlp = mapObservabilitySecrets(
+      {
+        provider: 'OTLP',
+        endpoint: 'https://otel.example.com/v1/traces',
+        protocol: 'http/json',
+        headers: { 'X-Api-Key': 'h1', Authorization: 'h2' },
+        capture_content: false,
+      },
+      record,
+    );
+    const langfuse = mapObservabilitySecrets(
+      {
+        provider: 'LANGFUSE',
+        host: 'https://cloud.langfuse.com',
+        public_key: 'pk',
+        secret_key: 'sk',
+        capture_content: true,
+      },
+      record,
+    );
+    const phoenix = {
+      provider: 'PHOENIX' as const,
+      endpoint: 'https://p.example.com/v1/traces',
+      capture_content: false,
+    };
+    expect(mapObservabilitySecrets(phoenix, record)).toEqual(phoenix);
+    expect(mapObservabilitySecrets({ ...phoenix, api_key: 'ak' }, record)).toEqual({ ...phoenix, api_key: 'AK' });
+    expect(otlp).toMatchObject({ headers: { 'X-Api-Key': 'H1', Authorization: 'H2' }, protocol: 'http/json' });
+    expect(langfuse).toMatchObject({ public_key: 'pk', secret_key: 'SK', host: 'https://cloud.langfuse.com' });
+    expect(seen).toEqual(['headers/X-Api-Key=h1', 'headers/Authorization=h2', 'secret_key=sk', 'api_key=ak']);
   });
 });

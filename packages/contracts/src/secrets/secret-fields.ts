@@ -6,6 +6,7 @@ import type { TEngineAgent, TEngineConfig } from '../engine/engine-config.js';
 import type { TIntegrationConfig } from '../integrations/integration-config.js';
 import { WHATSAPP_SECRET_FIELDS } from '../integrations/whatsapp-config.js';
 import type { TMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
+import type { TObservabilityConfig } from '../observability/observability-config.js';
 
 /** `path` locates the secret inside the object being mapped, e.g. `['config', 'accessToken']`. */
 export type SecretTransform = (value: string, path: readonly string[]) => string;
@@ -40,6 +41,21 @@ export function mapMcpServerSecrets<T extends Pick<TMcpServerConfig, 'headers' |
   };
 }
 
+/** An OTLP exporter's header values (they carry the backend's API key), Langfuse's secret key, Phoenix's API key. */
+export function mapObservabilitySecrets(
+  config: TObservabilityConfig,
+  transform: SecretTransform,
+): TObservabilityConfig {
+  switch (config.provider) {
+    case 'OTLP':
+      return { ...config, headers: mapValues('headers', config.headers, transform) };
+    case 'LANGFUSE':
+      return { ...config, secret_key: transform(config.secret_key, ['secret_key']) };
+    case 'PHOENIX':
+      return config.api_key === undefined ? config : { ...config, api_key: transform(config.api_key, ['api_key']) };
+  }
+}
+
 /** An LLM agent's `model.apiKey`. */
 export function mapLlmConfigSecrets<T extends Pick<TLlmAgentConfig, 'model'>>(
   config: T,
@@ -60,12 +76,13 @@ function mapEngineAgentSecrets(agent: TEngineAgent, transform: SecretTransform):
   return agent.framework === 'LLM' ? { ...agent, config: mapLlmConfigSecrets(agent.config, transform) } : agent;
 }
 
-/** Paths given to `transform` are relative to the agent's config, the MCP server or the integration. */
+/** Paths given to `transform` are relative to the agent's config, the MCP server, the integration or the observability config. */
 export function mapEngineConfigSecrets(config: TEngineConfig, transform: SecretTransform): TEngineConfig {
   return {
     ...config,
     agent: mapEngineAgentSecrets(config.agent, transform),
     mcp_servers: config.mcp_servers.map((server) => mapMcpServerSecrets(server, transform)),
     integrations: config.integrations.map((integration) => mapIntegrationSecrets(integration, transform)),
+    observability: config.observability && mapObservabilitySecrets(config.observability, transform),
   };
 }

@@ -89,6 +89,7 @@ describe("an engine's database role", () => {
     'integrations',
     'mcp_servers',
     'sso_configs',
+    'observability_configs',
     'agents',
     'workspaces',
   ])('cannot read %s', async (table) => {

@@ -41,7 +41,21 @@ export function makeSsoConfig(db: Db, workspaceId: string) {
   });
 }
 
-export function makeAgent(db: Db, workspaceId: string, overrides: { ssoId?: string | null } = {}) {
+export function makeObservabilityConfig(db: Db, workspaceId: string) {
+  return db.observabilityConfig.create({
+    data: {
+      workspaceId,
+      name: `observability-${unique()}`,
+      config: { provider: 'OTLP', endpoint: 'https://otel.example.test/v1/traces' },
+    },
+  });
+}
+
+export function makeAgent(
+  db: Db,
+  workspaceId: string,
+  overrides: { ssoId?: string | null; observabilityId?: string | null } = {},
+) {
   return db.agent.create({
     data: {
       workspaceId,

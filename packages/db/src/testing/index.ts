@@ -3,6 +3,7 @@ export {
   makeAgent,
   makeIntegration,
   makeMcpServer,
+  makeObservabilityConfig,
   makeSsoConfig,
   makeUser,
   makeWorkspace,
