@@ -10,6 +10,7 @@ WORKDIR /repo
 # Manifests first, so the dependency layer is cached until a lockfile or manifest changes.
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .pnpmfile.cjs docker/build-stage.sh ./
 COPY apps/console/package.json apps/console/
+COPY apps/console-e2e/package.json apps/console-e2e/
 COPY apps/launcher/package.json apps/launcher/
 COPY apps/manager/package.json apps/manager/
 COPY apps/engine/package.json apps/engine/

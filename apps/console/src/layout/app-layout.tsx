@@ -43,7 +43,9 @@ export function AppLayout() {
       </header>
       <main>
         <Suspense fallback={<p aria-busy="true">Loading…</p>}>
-          <Outlet />
+          {/* Keyed by section: the resource kinds share one list component, whose page and kept data
+              must not carry over from MCP servers to Integrations (it rendered one kind's rows as another's). */}
+          <Outlet key={location.pathname.split('/')[1]} />
         </Suspense>
       </main>
     </div>

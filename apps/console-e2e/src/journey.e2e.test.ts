@@ -1,0 +1,202 @@
+// The console's whole journey in a real headless Chromium, against the platform as `pnpm start` starts
+// it: sign up, configure an MCP server and an integration, build an agent on them, chat with it through
+// its engine, change what it uses, and tear it all down, with axe on every page on the way.
+import { randomUUID } from 'node:crypto';
+import type { TEngineCredentials } from '@agentplane/contracts';
+import { ManagerClient } from '@agentplane/manager-client';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page, Response } from 'playwright-core';
+import { saveScreenshot } from './checks/screenshots.js';
+import { signUpInConsole } from './console/account-flows.js';
+import {
+  arriveAt,
+  callApiFromPage,
+  control,
+  deleteAndConfirm,
+  field,
+  inspect,
+  navigateTo,
+  shown,
+} from './console/console-ui.js';
+import { type AgentEngine, startAgentEngine } from './platform/agent-engine.js';
+import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
+
+type McpServer = { id: string; name: string; mcp_server: { command: string; args: string[] } };
+type Agent = { id: string; name: string; engine_config_version: number };
+
+let platform: ConsolePlatform;
+let engine: AgentEngine | undefined;
+
+beforeAll(async () => {
+  platform = await startConsolePlatform();
+});
+
+afterAll(async () => {
+  await engine?.stop();
+  await platform?.close();
+});
+
+/** The bundled MCP server's command line, as the demo agent's MCP server entry holds it. */
+async function bundledServerCommandLine(): Promise<{ command: string; args: string[] }> {
+  const demo = new ManagerClient(platform.consoleUrl);
+  await demo.expect(200, 'POST', '/auth/login', { email: platform.demo.email, password: platform.demo.password });
+  const [server] = await demo.expect<McpServer[]>(200, 'GET', '/mcp-servers/');
+  if (!server) throw new Error('the demo has no MCP server');
+  return { command: server.mcp_server.command, args: server.mcp_server.args };
+}
+
+function rowOf(page: Page, name: string) {
+  return page.getByRole('row').filter({ hasText: name }).first();
+}
+
+/** The agent count a resource's row shows, as a cell of its own. */
+async function waitForAgentCount(page: Page, resourcePage: string, name: string, count: number) {
+  await navigateTo(page, resourcePage);
+  // Its own text, whatever label the cell gives assistive technology ("Used by 1 agents").
+  await rowOf(page, name)
+    .getByRole('cell')
+    .filter({ hasText: new RegExp(`^${count}$`) })
+    .waitFor();
+}
+
+/** Opens an item from its list page: an agent from Agents, a resource from its kind's page. */
+async function openResource(page: Page, listPage: string, name: string) {
+  await navigateTo(page, listPage);
+  await page.getByRole('main').getByRole('link', { name, exact: true }).click();
+  await arriveAt(page, name);
+}
+
+const openAgent = (page: Page, name: string) => openResource(page, 'Agents', name);
+
+describe('the console, in a browser', () => {
+  it('takes a new user from sign-up to a conversation with their agent, then through changing and removing it', async () => {
+    const commandLine = await bundledServerCommandLine();
+    const { page } = await platform.newVisitor();
+    await signUpInConsole(page, platform.consoleUrl, {
+      email: `journey-${randomUUID()}@example.test`,
+      password: 'a journey password',
+      name: 'Journey',
+    });
+
+    // An MCP server: the bundled one, on the command line the operator permits.
+    await navigateTo(page, 'MCP servers');
+    await control(page, 'Create MCP server').click();
+    await arriveAt(page, 'New MCP server');
+    await field(page, 'Name').fill('Everything');
+    await field(page, 'Server name').fill('everything');
+    await field(page, 'Transport').selectOption('stdio');
+    await field(page, 'Command').fill(commandLine.command);
+    await field(page, 'Arguments').fill(commandLine.args.join('\n'));
+    await inspect(page, 'the MCP server form', { screenshot: 'mcp-server-form' });
+    await page.getByRole('button', { name: 'Create MCP server', exact: true }).click();
+    await waitForAgentCount(page, 'MCP servers', 'Everything', 0);
+
+    // An integration.
+    await navigateTo(page, 'Integrations');
+    await control(page, 'Create integration').click();
+    await arriveAt(page, 'New integration');
+    await field(page, 'Name').fill('Support line');
+    await field(page, 'Access token').fill('EAAG-journey-token');
+    await field(page, 'Phone number ID').fill('1065550123');
+    await field(page, 'Verify token').fill('journey-verify');
+    await field(page, 'App secret').fill('journey-app-secret');
+    await page.getByRole('button', { name: 'Create integration', exact: true }).click();
+    await waitForAgentCount(page, 'Integrations', 'Support line', 0);
+
+    // An agent using both, on the deterministic mock model.
+    await navigateTo(page, 'Agents');
+    await control(page, 'Create agent').click();
+    await arriveAt(page, 'New agent');
+    await field(page, 'Name').fill('Journey agent');
+    await field(page, 'Framework').selectOption('LLM');
+    await field(page, 'Model provider').selectOption('mock');
+    await field(page, 'Model name').fill('echo');
+    await page.getByRole('checkbox', { name: 'Everything', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'Support line', exact: true }).check();
+    await inspect(page, 'the agent form', { screenshot: 'agent-form' });
+    await page.getByRole('button', { name: 'Create agent', exact: true }).click();
+    await arriveAt(page, 'Journey agent');
+    await shown(page.getByText('Config version 1', { exact: true }), '"Config version 1"');
+
+    await waitForAgentCount(page, 'MCP servers', 'Everything', 1);
+    await saveScreenshot(page, 'mcp-servers');
+    await waitForAgentCount(page, 'Integrations', 'Support line', 1);
+    await saveScreenshot(page, 'integrations');
+
+    // Its engine, deployed by the operator on the credentials the workspace's owner may issue, and the
+    // agent told where it answers.
+    const agents = await callApiFromPage<Agent[]>(page, 'GET', '/agents/');
+    const agent = agents.body.find((candidate) => candidate.name === 'Journey agent');
+    if (!agent) throw new Error('the agent the console created is not in the API');
+    const credentials = await callApiFromPage<TEngineCredentials>(
+      page,
+      'POST',
+      `/agents/${agent.id}/engine-credentials`,
+    );
+    expect(credentials.status).toBe(201);
+    engine = await startAgentEngine({
+      credentials: credentials.body,
+      managerIssuer: await new ManagerClient(platform.consoleUrl).issuer(),
+      consoleOrigin: platform.consoleUrl,
+      stdioCommands: JSON.stringify([commandLine]),
+    });
+    const engineUrl = `http://localhost:${new URL(engine.url).port}`;
+    await openAgent(page, 'Journey agent');
+    await field(page, 'Engine URL').fill(engineUrl);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // Its /health beside it: the engine serves the agent's config.
+    await shown(page.getByRole('main').getByText('ok', { exact: true }), 'the engine status "ok"');
+
+    // The playground: a streamed reply, then a tool call with its arguments and its result.
+    const conversation = page.getByRole('log', { name: 'Conversation' });
+    const runs: Response[] = [];
+    page.on('response', (response) => {
+      if (response.url().startsWith(`${engineUrl}/agent/run`)) runs.push(response);
+    });
+    await field(page, 'Message').fill('Hello from the browser');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await shown(conversation.getByText('You said: Hello from the browser'), 'the streamed reply');
+    expect(runs[0]?.headers()['content-type']).toContain('text/event-stream');
+
+    await field(page, 'Message').fill('call echo {"message":"ping from the console"}');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const toolCall = conversation.getByRole('article').filter({ hasText: 'everything__echo' }).first();
+    await toolCall
+      .getByText(/ping from the console/)
+      .first()
+      .waitFor();
+    await shown(conversation.getByText(/The tool answered: .*ping from the console/), 'the reply to the tool result');
+    await arriveAt(page, 'Journey agent', { screenshot: 'agent-playground' });
+
+    // Editing the MCP server republishes the agent's config: its version moves.
+    await openResource(page, 'MCP servers', 'Everything');
+    await field(page, 'Timeout seconds').fill('45');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await shown(page.getByRole('status').filter({ hasText: 'Saved' }), '"Saved."');
+    await openAgent(page, 'Journey agent');
+    await shown(page.getByText('Config version 2', { exact: true }), '"Config version 2"');
+
+    // Still in use: the console says which agent holds it.
+    await openResource(page, 'MCP servers', 'Everything');
+    await deleteAndConfirm(page, page.getByRole('alert').filter({ hasText: 'Journey agent' }));
+    await inspect(page, 'the refused delete', { screenshot: 'mcp-server-in-use' });
+
+    // Deleted in order: the agent, then what it used.
+    await openAgent(page, 'Journey agent');
+    await deleteAndConfirm(page, page.getByRole('heading', { name: 'Agents', exact: true }));
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: 'Journey agent', exact: true })
+      .waitFor({ state: 'detached' });
+    for (const [resourcePage, name] of [
+      ['MCP servers', 'Everything'],
+      ['Integrations', 'Support line'],
+    ] as const) {
+      await openResource(page, resourcePage, name);
+      await deleteAndConfirm(page, page.getByRole('heading', { name: resourcePage, exact: true }));
+      await rowOf(page, name).waitFor({ state: 'detached' });
+    }
+    const left = await callApiFromPage<unknown[]>(page, 'GET', '/mcp-servers/');
+    expect(left.body).toEqual([]);
+  });
+});
