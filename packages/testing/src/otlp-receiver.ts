@@ -48,16 +48,16 @@ type OtlpTraceRequest = {
   resourceSpans?: { resource?: { attributes?: OtlpKeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
 };
 
-function valueOf(value: OtlpAnyValue): AttributeValue {
+function decodeValue(value: OtlpAnyValue): AttributeValue {
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.intValue !== undefined) return Number(value.intValue);
   if (value.doubleValue !== undefined) return value.doubleValue;
   if (value.boolValue !== undefined) return value.boolValue;
-  return value.arrayValue?.values?.map(valueOf);
+  return value.arrayValue?.values?.map(decodeValue);
 }
 
 function attributesOf(list: OtlpKeyValue[] = []): Record<string, AttributeValue> {
-  return Object.fromEntries(list.map(({ key, value }) => [key, valueOf(value)]));
+  return Object.fromEntries(list.map(({ key, value }) => [key, decodeValue(value)]));
 }
 
 function decodeJsonSpans(body: Buffer): ReceivedSpan[] {
