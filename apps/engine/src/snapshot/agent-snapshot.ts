@@ -12,6 +12,7 @@ import { managerTokenSettings } from '../auth/manager-tokens.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
 import { connectMcpToolset, type McpToolset, type McpToolsetOptions } from '../mcp/mcp-toolset.js';
 import type { StdioPolicy } from '../mcp/stdio-policy.js';
+import { type AgentTracing, createAgentTracing } from '../tracing/agent-tracing.js';
 
 export type AgentSnapshot = {
   version: number;
@@ -21,6 +22,8 @@ export type AgentSnapshot = {
   loadFailure: AgentLoadFailure | undefined;
   toolset: McpToolset;
   auth: Authenticator;
+  /** Where this config's runs send their spans (nowhere without an observability config). */
+  tracing: AgentTracing;
   /** Keeps the snapshot open until the returned release is called. */
   lease: () => () => void;
   /** Marks the snapshot replaced; resolves once its last lease is released and its resources are closed. */
@@ -78,6 +81,8 @@ export async function createAgentSnapshot(
     await toolset.close();
     throw error;
   });
+  // Built last, so that a runtime that fails to build leaves no exporter behind.
+  const tracing = createAgentTracing(config, { egress: deps.egress, logger });
   const { runtime } = choice;
 
   let leases = 0;
@@ -89,7 +94,8 @@ export async function createAgentSnapshot(
   });
   const closeIfIdle = () => {
     if (!retired || leases > 0 || closed !== undefined) return;
-    closed = Promise.all([toolset.close(), runtime?.close?.()])
+    // The exporter goes last of all, with its runs: every span they ended is sent before it closes.
+    closed = Promise.all([toolset.close(), runtime?.close?.(), tracing.shutdown()])
       .then(
         () => undefined,
         (error: unknown) => logger.warn({ err: error }, 'could not close the agent runtime'),
@@ -104,6 +110,7 @@ export async function createAgentSnapshot(
     loadFailure: choice.runtime === undefined ? choice.loadFailure : undefined,
     toolset,
     auth,
+    tracing,
     lease: () => {
       leases++;
       let released = false;

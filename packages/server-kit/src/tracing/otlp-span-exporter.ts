@@ -10,6 +10,7 @@ import {
   ProtobufTraceSerializer,
   TraceExporterMetricsHelper,
 } from '@opentelemetry/otlp-transformer';
+import { ExportResultCode } from '@opentelemetry/core';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
@@ -22,6 +23,8 @@ export type OtlpExporterSettings = {
   /** Makes the connection; the engine's checks the address against its egress policy. */
   agentFactory: (protocol: string) => http.Agent | https.Agent;
   timeoutMillis?: number;
+  /** Told of each export that failed (an unreachable or refused endpoint), which the SDK would drop silently. */
+  onFailure?: (error: Error | undefined, spans: number) => void;
 };
 
 const CONTENT_TYPES: Record<OtlpProtocol, string> = {
@@ -46,5 +49,16 @@ export function createOtlpSpanExporter(settings: OtlpExporterSettings): SpanExpo
     TraceExporterMetricsHelper,
     undefined,
   );
-  return new OTLPExporterBase(delegate);
+  const exporter = new OTLPExporterBase(delegate);
+  const { onFailure } = settings;
+  if (onFailure === undefined) return exporter;
+  return {
+    export: (spans, done) =>
+      exporter.export(spans, (result) => {
+        if (result.code === ExportResultCode.FAILED) onFailure(result.error, spans.length);
+        done(result);
+      }),
+    forceFlush: () => exporter.forceFlush(),
+    shutdown: () => exporter.shutdown(),
+  };
 }

@@ -5,6 +5,8 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, type SpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
+const EXPORT_DELAY_MS = 1000;
+
 export type SpanPipeline = {
   tracer: Tracer;
   /** Sends every span already ended, then stops the exporter: nothing ended before this is lost. */
@@ -16,9 +18,10 @@ export function createSpanPipeline(options: {
   exporter: SpanExporter;
   attributes?: Record<string, string>;
 }): SpanPipeline {
+  // A second between batches (the SDK's default is five): traces show up while a person still looks.
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName, ...options.attributes }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: options.exporter })],
+    spanProcessors: [new BatchSpanProcessor({ exporter: options.exporter, scheduledDelayMillis: EXPORT_DELAY_MS })],
   });
   return {
     tracer: provider.getTracer('agentplane'),
