@@ -3,6 +3,7 @@
 // those headers into its own: for a tenant's backend that would hand it the operator's credentials.
 import type http from 'node:http';
 import type https from 'node:https';
+import { ExportResultCode } from '@opentelemetry/core';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import { createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import {
@@ -10,7 +11,6 @@ import {
   ProtobufTraceSerializer,
   TraceExporterMetricsHelper,
 } from '@opentelemetry/otlp-transformer';
-import { ExportResultCode } from '@opentelemetry/core';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
