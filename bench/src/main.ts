@@ -79,6 +79,7 @@ async function main(): Promise<void> {
 
     const runs = await benchEngineRuns({
       managerUrl: manager.url,
+      databaseUrl: database.url,
       durationSeconds: DURATION_SECONDS,
       streams: 1000,
     });
@@ -88,6 +89,17 @@ async function main(): Promise<void> {
     );
     console.log(
       `   time to first event (${runs.firstEvent.runs} runs, 10 at a time): p50 ${round(runs.firstEvent.p50Ms)} ms, p99 ${round(runs.firstEvent.p99Ms)} ms`,
+    );
+    const { traced } = runs;
+    const runsDrop =
+      ((runs.load.requestsPerSecond - traced.load.requestsPerSecond) / runs.load.requestsPerSecond) * 100;
+    const firstEventRise = traced.firstEvent.p50Ms - runs.firstEvent.p50Ms;
+    const verdict = (met: boolean) => (met ? 'PASS' : 'MISS');
+    console.log(
+      `   traced (spans batched to a local OTLP receiver, ${traced.exportBatches} exports): ${round(traced.load.requestsPerSecond)} runs/s, time to first event p50 ${round(traced.firstEvent.p50Ms)} ms, p99 ${round(traced.firstEvent.p99Ms)} ms`,
+    );
+    console.log(
+      `   tracing cost: ${runsDrop.toFixed(1)} % fewer runs/s (target <= 10 %: ${verdict(runsDrop <= 10)}), time to first event p50 ${firstEventRise >= 0 ? '+' : ''}${firstEventRise.toFixed(2)} ms (target <= 1 ms: ${verdict(firstEventRise <= 1)})`,
     );
     console.log(
       `   ${runs.streams.open} concurrent open streams: peak RSS ${round(runs.streams.peakRssMiB)} MiB (idle ${round(runs.streams.idleRssMiB)} MiB; target < 400 MB)`,
