@@ -3,7 +3,14 @@
 // publish a write makes as its child.
 
 import { type OperatorTracing, readOperatorTracingSettings, startOperatorTracing } from '@agentplane/server-kit';
-import { type OtlpReceiver, overrideEnvironment, type ReceivedSpan, startOtlpReceiver } from '@agentplane/testing';
+import {
+  type OtlpReceiver,
+  overrideEnvironment,
+  type ReceivedSpan,
+  sampleValue,
+  scrapeMetrics,
+  startOtlpReceiver,
+} from '@agentplane/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import {
   type ManagerTestContext,
@@ -28,7 +35,7 @@ beforeAll(async () => {
   // The packaged exporter reads its endpoint from the environment, as the operator sets it.
   const env = { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
   restoreEnvironment = overrideEnvironment(env);
-  ctx = await startManagerTestApp(env);
+  ctx = await startManagerTestApp({ ...env, METRICS_PORT: '0' });
   tracing = startOperatorTracing('agentplane-manager', ctx.config.tracing);
   owner = await signUpUser(ctx.app);
   const agentId = await createThroughApi(owner, '/api/v1/agents/', agentBody());
@@ -56,6 +63,13 @@ it('opens a SERVER span per request named by its route pattern, never by the ids
   expect(reads[0]).toMatchObject({ kind: 2, service: 'agentplane-manager' });
   expect(reads[0]?.attributes['http.route']).toBe('/api/v1/agents/:id');
   expect(spans.some((span) => span.name.includes('00000000-0000'))).toBe(false);
+});
+
+it('leaves the request metrics their route patterns (both follow the route)', async () => {
+  const samples = await scrapeMetrics(ctx.metricsUrl as string);
+  const byId = { method: 'GET', route: '/api/v1/agents/:id' };
+  expect(sampleValue(samples, 'agentplane_http_request_duration_seconds_count', { ...byId, status: '200' })).toBe(1);
+  expect(sampleValue(samples, 'agentplane_http_request_duration_seconds_count', { ...byId, status: '404' })).toBe(1);
 });
 
 it("continues a caller's trace from its traceparent", () => {
