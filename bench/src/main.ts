@@ -83,7 +83,7 @@ async function main(): Promise<void> {
       durationSeconds: DURATION_SECONDS,
       streams: 1000,
     });
-    console.log('\n4. POST /agent/run on one engine, mock model');
+    console.log('\n4. POST /agent/run on one engine, mock model; tracing off and on in turns, medians of 4 rounds');
     console.log(
       `   ${round(runs.load.requestsPerSecond)} runs/s (20 connections), p99 ${runs.load.p99Ms} ms per whole run`,
     );

@@ -1,11 +1,11 @@
-// Turns tracing on for an agent's engine in the bench by publishing its config again with an
-// observability section, as the manager's observability resource will: the same row, version + 1.
+// Turns tracing on or off for an agent's engine in the bench by publishing its config again with an
+// observability section (or null), as the manager's observability resource will: the same row, version + 1.
 import pg from 'pg';
 
 export async function publishObservability(
   databaseUrl: string,
   agentId: string,
-  observability: Record<string, unknown>,
+  observability: Record<string, unknown> | null,
 ): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
