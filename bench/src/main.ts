@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     if (included('1')) await printManagerRead(manager.url, database.url);
     if (included('2')) await printResourceFanout(manager.url);
     if (included('3')) await printConfigPropagation(manager.url);
-    if (included('4')) await printEngineRuns(manager.url);
+    if (included('4')) await printEngineRuns(manager.url, database.url);
     if (included('5', '6')) await printRunRecords(manager.url, database.url);
   } finally {
     await manager.stop();
@@ -101,18 +101,29 @@ async function printConfigPropagation(managerUrl: string): Promise<void> {
   );
 }
 
-async function printEngineRuns(managerUrl: string): Promise<void> {
+async function printEngineRuns(managerUrl: string, databaseUrl: string): Promise<void> {
   const runs = await benchEngineRuns({
     managerUrl,
+    databaseUrl,
     durationSeconds: DURATION_SECONDS,
     streams: 1000,
   });
-  console.log('\n4. POST /agent/run on one engine, mock model');
+  console.log('\n4. POST /agent/run on one engine, mock model; tracing off and on in turns, medians of 4 rounds');
   console.log(
     `   ${round(runs.load.requestsPerSecond)} runs/s (20 connections), p99 ${runs.load.p99Ms} ms per whole run`,
   );
   console.log(
     `   time to first event (${runs.firstEvent.runs} runs, 10 at a time): p50 ${round(runs.firstEvent.p50Ms)} ms, p99 ${round(runs.firstEvent.p99Ms)} ms`,
+  );
+  const { traced } = runs;
+  const runsDrop = -change(traced.load.requestsPerSecond, runs.load.requestsPerSecond);
+  const firstEventRise = traced.firstEvent.p50Ms - runs.firstEvent.p50Ms;
+  const verdict = (met: boolean) => (met ? 'PASS' : 'MISS');
+  console.log(
+    `   traced (spans batched to a local OTLP receiver, ${traced.exportBatches} exports): ${round(traced.load.requestsPerSecond)} runs/s, time to first event p50 ${round(traced.firstEvent.p50Ms)} ms, p99 ${round(traced.firstEvent.p99Ms)} ms`,
+  );
+  console.log(
+    `   tracing cost: ${runsDrop.toFixed(1)} % fewer runs/s (target <= 10 %: ${verdict(runsDrop <= 10)}), time to first event p50 ${firstEventRise >= 0 ? '+' : ''}${firstEventRise.toFixed(2)} ms (target <= 1 ms: ${verdict(firstEventRise <= 1)})`,
   );
   console.log(
     `   ${runs.streams.open} concurrent open streams: peak RSS ${round(runs.streams.peakRssMiB)} MiB (idle ${round(runs.streams.idleRssMiB)} MiB; target < 400 MB)`,

@@ -53,9 +53,9 @@ export function createEngineApp({
     corsForAllowedOrigins(corsOrigins, {
       credentials: false,
       methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'traceparent', 'tracestate'],
       // WWW-Authenticate tells a browser an expired token (refresh it) from a refused one.
-      exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id', 'WWW-Authenticate'],
+      exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id', 'WWW-Authenticate', 'traceresponse'],
     }),
   );
   app.use(healthRouter(holder));

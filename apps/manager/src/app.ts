@@ -8,6 +8,7 @@ import {
   problemHandler,
   refuseUnstorableInput,
   requestLogger,
+  traceHttpRequests,
 } from '@agentplane/server-kit';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import { addAgentRunRoutes } from './agent-runs/agent-run-routes.js';
@@ -81,6 +82,7 @@ export function createManagerApp({
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy ?? false);
   if (metrics !== undefined) app.use(measureHttpRequests(metrics.registry));
+  if (config.tracing !== undefined) app.use(traceHttpRequests());
   app.use(requestLogger(logger));
   app.use(securityHeaders());
   app.use(

@@ -6,8 +6,11 @@ import {
   METRICS_ENV_FIELDS,
   type MetricsSettings,
   NO_EGRESS_ALLOWED,
+  OPERATOR_TRACING_ENV_FIELDS,
+  type OperatorTracingSettings,
   parseEnv,
   readMetricsSettings,
+  readOperatorTracingSettings,
   ZEgressAllowList,
   ZLogLevel,
   ZPort,
@@ -43,6 +46,7 @@ const ZManagerEnv = z
     DATABASE_PREPARED_STATEMENTS: ZBooleanFlag.default(true),
     LOG_LEVEL: ZLogLevel,
     ...METRICS_ENV_FIELDS,
+    ...OPERATOR_TRACING_ENV_FIELDS,
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SESSION_SECRET_PREVIOUS: ZCommaList.optional(),
     COOKIE_SECURE: ZBooleanFlag.optional(),
@@ -141,6 +145,8 @@ export type ManagerConfig = {
   host: string;
   /** The /metrics listener (METRICS_PORT, METRICS_HOST); undefined: no metrics are served. */
   metrics: MetricsSettings;
+  /** Where the manager's own traces go (OTEL_EXPORTER_OTLP_*); undefined: not traced. */
+  tracing: OperatorTracingSettings;
   databaseUrl: string;
   /** Off behind a pooler that cannot keep prepared statements (PgBouncer in transaction mode before 1.21). */
   preparedStatements: boolean;
@@ -204,6 +210,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     port: parsed.PORT,
     host: parsed.HOST,
     metrics: readMetricsSettings(parsed),
+    tracing: readOperatorTracingSettings(parsed),
     databaseUrl: parsed.DATABASE_URL,
     preparedStatements: parsed.DATABASE_PREPARED_STATEMENTS,
     logLevel: parsed.LOG_LEVEL,

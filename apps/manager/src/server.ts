@@ -1,5 +1,5 @@
 import { createAgentKeyring, createPrisma, createSecretBox, readMigrationStatus } from '@agentplane/db';
-import { ConfigError, createLogger, serve } from '@agentplane/server-kit';
+import { ConfigError, createLogger, serve, startOperatorTracing } from '@agentplane/server-kit';
 import { createManagerApp } from './app.js';
 import { pruneRateLimitCounters } from './auth/postgres-rate-limit-store.js';
 import { PrismaSessionStore } from './auth/session-store.js';
@@ -14,6 +14,7 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 async function main(): Promise<void> {
   const config = loadManagerConfig();
   const logger = createLogger({ name: 'manager', level: config.logLevel });
+  const tracing = startOperatorTracing('agentplane-manager', config.tracing);
   if (config.session.secretIsEphemeral) {
     logger.warn(
       'SESSION_SECRET is not set: using a random secret, so every restart signs everybody out. Set it in any shared deployment.',
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
         clearInterval(prune);
         await served?.listener.close();
         await db.$disconnect();
+        await tracing?.shutdown();
       },
     },
   );

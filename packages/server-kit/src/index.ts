@@ -20,5 +20,17 @@ export { createMetricsRegistry, METRIC_PREFIX } from './metrics/metrics-registry
 export { perTurnLoader } from './per-turn-loader.js';
 export { notFoundHandler, problemHandler, sendProblem, toAppError } from './problem-handler.js';
 export { type RequestLoggerOptions, requestLogger } from './request-logger.js';
+export { followRoutePattern, onResponseEnd, UNMATCHED_ROUTE } from './route-pattern.js';
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
+export { TRACER_NAME, traceHttpRequests } from './tracing/http-request-spans.js';
+export {
+  OPERATOR_TRACING_ENV_FIELDS,
+  type OperatorTracing,
+  type OperatorTracingSettings,
+  readOperatorTracingSettings,
+  startOperatorTracing,
+} from './tracing/operator-tracing.js';
+export { createOtlpSpanExporter, type OtlpExporterSettings, type OtlpProtocol } from './tracing/otlp-span-exporter.js';
+export { createSpanPipeline, type SpanPipeline } from './tracing/span-pipeline.js';
+export { contextFromHeaders, formatTraceresponse } from './tracing/trace-context.js';
 export { refuseUnstorableInput } from './unstorable-input.js';

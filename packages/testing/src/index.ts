@@ -7,6 +7,13 @@ export {
   startFakeOpenAiServer,
 } from './fake-openai-server.js';
 export { listenOnLoopback } from './listen-on-loopback.js';
+export {
+  type AttributeValue,
+  type OtlpReceiver,
+  type ReceivedExport,
+  type ReceivedSpan,
+  startOtlpReceiver,
+} from './otlp-receiver.js';
 export { type PrometheusSample, parsePrometheusText, sampleValue, scrapeMetrics } from './prometheus-text.js';
 export { makeRunAgentInput } from './run-agent-input.js';
 export { waitUntil } from './wait-until.js';

@@ -2,6 +2,7 @@
 // today, LangGraph graphs and custom AG-UI agents plug in behind the same shape.
 import type { AgentCapabilities, BaseEvent, RunAgentInput } from '@ag-ui/core';
 import type { ThreadCaller } from '../threads/thread-scope.js';
+import type { RunTrace } from '../tracing/run-trace.js';
 
 /** A server-side tool, described the way a model sees it. */
 export type AgentTool = {
@@ -9,6 +10,8 @@ export type AgentTool = {
   description: string;
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
+  /** The agent's name for the MCP server the tool comes from (its spans say which server ran it). */
+  server?: string;
 };
 
 export type ToolOutcome = { text: string; isError: boolean };
@@ -32,6 +35,8 @@ export type AgentRunRequest = {
   caller?: ThreadCaller | undefined;
   /** Called after each model call the provider counted; the run's record sums them. */
   reportUsage?: (usage: TokenUsage) => void;
+  /** The run's trace, when the agent's observability config turns tracing on: frameworks open model and tool spans in it. */
+  trace?: RunTrace | undefined;
 };
 
 /**

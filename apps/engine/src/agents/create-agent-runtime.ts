@@ -86,7 +86,7 @@ function loadRuntime(config: TEngineConfig, options: AgentRuntimeOptions): Promi
     case 'LLM':
       return createLlmAgent({
         model: createChatModel(agent.config, options),
-        modelId: `${agent.config.model.provider}/${agent.config.model.name}`,
+        modelRef: { provider: agent.config.model.provider, name: agent.config.model.name },
         instructions: agent.config.instructions,
         maxSteps: agent.config.maxSteps,
       });

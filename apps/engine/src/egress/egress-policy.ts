@@ -4,7 +4,9 @@
 // fail before any byte is sent. Operator-chosen URLs (OPENAI_BASE_URL, ENGINE_OIDC_*, the manager's
 // issuer, the Graph API) do not go through it.
 import { type LookupAddress, lookup as lookupDns } from 'node:dns';
-import type { LookupFunction } from 'node:net';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction, Socket } from 'node:net';
 import { type EgressAllowList, isAllowedHost, literalAddressOf, refusedRangeOf } from '@agentplane/server-kit';
 import { Agent, buildConnector, fetch as undiciFetch, WebSocket } from 'undici';
 
@@ -29,6 +31,8 @@ export type EgressPolicy = {
   fetch: typeof globalThis.fetch;
   /** A WebSocket whose handshake connection is checked. */
   openWebSocket: (url: URL, protocols: string[]) => WebSocket;
+  /** A node:http(s) Agent whose every connection is checked, for clients built on node:http (the OTLP exporter). */
+  createHttpAgent: (protocol: string) => http.Agent;
   close: () => Promise<void>;
 };
 
@@ -87,6 +91,26 @@ function createCheckingLookup(policy: EgressPolicyOptions): LookupFunction {
   };
 }
 
+type CreateConnection = (
+  options: { host?: string | null },
+  callback: (error: Error | null, socket?: Socket) => void,
+) => Socket | undefined;
+
+/** node:http's Agent with the checking lookup; a literal address, which sockets never look up, is judged before connecting. */
+function createCheckedHttpAgent(protocol: string, policy: EgressPolicyOptions): http.Agent {
+  const options = { keepAlive: true, lookup: createCheckingLookup(policy) };
+  const agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+  const connect = (agent as unknown as { createConnection: CreateConnection }).createConnection.bind(agent);
+  (agent as unknown as { createConnection: CreateConnection }).createConnection = (connection, callback) => {
+    const literal = literalAddressOf(connection.host ?? '');
+    const refused = literal === undefined ? undefined : findRefusal(literal, literal, policy);
+    if (refused === undefined) return connect(connection, callback);
+    callback(refused);
+    return undefined;
+  };
+  return agent;
+}
+
 export function createEgressPolicy(policy: EgressPolicyOptions): EgressPolicy {
   const connect = buildConnector({ lookup: createCheckingLookup(policy) });
   const dispatcher = new Agent({
@@ -105,6 +129,7 @@ export function createEgressPolicy(policy: EgressPolicyOptions): EgressPolicy {
   return {
     fetch,
     openWebSocket: (url, protocols) => new WebSocket(url, { protocols, dispatcher }),
+    createHttpAgent: (protocol) => createCheckedHttpAgent(protocol, policy),
     close: () => dispatcher.close(),
   };
 }

@@ -159,10 +159,11 @@ export async function connectMcpToolset(
       });
     }
   }
-  const tools: AgentTool[] = [...routes.values()].map(({ name, description, parameters }) => ({
+  const tools: AgentTool[] = [...routes.values()].map(({ name, description, parameters, connection }) => ({
     name,
     description,
     parameters,
+    server: connection.server.name,
   }));
 
   const call = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> => {

@@ -9,6 +9,8 @@ import type { McpToolset } from '../mcp/mcp-toolset.js';
 import { type AguiThread, storeAguiRun } from '../threads/agui-threads.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import { createStateTracker } from '../threads/thread-state.js';
+import type { RunTrace } from '../tracing/run-trace.js';
+import { runTraced } from '../tracing/traced-events.js';
 import type { ActiveRun } from './active-runs.js';
 import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
@@ -28,6 +30,8 @@ export type DrivenRun = {
   thread: { store: RunStore; thread: AguiThread } | undefined;
   send: (event: BaseEvent, id: string, data: string) => Promise<void>;
   log: Logger;
+  /** The run's trace, when the agent traces its runs. */
+  trace: RunTrace | undefined;
 };
 
 export async function driveRun(run: DrivenRun): Promise<void> {
@@ -41,12 +45,13 @@ export async function driveRun(run: DrivenRun): Promise<void> {
     await run.send(event, id, data);
   };
   try {
-    const events = run.runtime.run({
+    const events = runTraced(run.runtime, {
       input,
       signal,
       toolbox: run.toolset,
       caller: run.caller,
       reportUsage: recorded.countUsage,
+      trace: run.trace,
     });
     for await (const event of guardEventOrder(events, input, signal, log)) {
       collector.observe(event);

@@ -4,7 +4,7 @@
 // `rollback` (database mode) the run goes through its thread's queue like a background run, and the
 // response follows it as a rejoin would: keepalives while it waits, RUN_STARTED once it starts.
 import type { RunAgentInput } from '@ag-ui/core';
-import { AppError, type Logger } from '@agentplane/server-kit';
+import { AppError, contextFromHeaders, type Logger } from '@agentplane/server-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
@@ -99,7 +99,7 @@ async function recordStreamRun(
 
 export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestHandler {
   return async (req, res) => {
-    const { runtime, loadFailure, toolset, config } = getSnapshot(res);
+    const { runtime, loadFailure, toolset, config, tracing } = getSnapshot(res);
     // The agent's module did not load (the log says why); the next config version loads it afresh.
     if (runtime === undefined) throw new AppError('service_unavailable', describeLoadFailure(loadFailure));
     const request = parseRunRequest(req, config);
@@ -130,6 +130,10 @@ export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestH
     // The client going away aborts the model call and any MCP call through this signal, unless the
     // client asked the run to go on (it can rejoin the stream then). A cancel asked for on any replica
     // aborts it too (active-runs.ts).
+    // The caller's traceparent makes the run's span a child of its own; the traceresponse header tells
+    // it which trace the run is before the first event.
+    const trace = tracing.startRun(input, contextFromHeaders(req.headers));
+    if (trace !== undefined) res.setHeader('traceresponse', trace.traceresponse);
     const abort = new AbortController();
     if (request.onDisconnect === 'cancel') res.on('close', () => abort.abort());
     const active = store?.active.add(input.runId, abort);
@@ -147,6 +151,7 @@ export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestH
         thread: store === undefined || thread === undefined ? undefined : { store, thread },
         send: (event, id, data) => stream.send(event, id, data),
         log,
+        trace,
       });
     } finally {
       stream.end();

@@ -9,6 +9,7 @@ import type { McpToolset } from '../mcp/mcp-toolset.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import type { SnapshotSource } from '../snapshot/use-snapshot.js';
 import { continueAguiThread } from '../threads/agui-threads.js';
+import type { AgentTracing } from '../tracing/agent-tracing.js';
 import { driveRun } from './drive-run.js';
 import { meterRun } from './metered-run.js';
 import { type RunStore, recordRun } from './recorded-run.js';
@@ -25,7 +26,7 @@ export type RunQueue = {
 
 async function executeClaimed(
   store: RunStore,
-  { runtime, toolset }: { runtime: AgentRuntime; toolset: McpToolset },
+  { runtime, toolset, tracing }: { runtime: AgentRuntime; toolset: McpToolset; tracing: AgentTracing },
   claimed: ClaimedRun,
   logger: Logger,
 ) {
@@ -44,10 +45,11 @@ async function executeClaimed(
     log.warn({ err: error }, 'could not load the stored thread; running without it');
     return undefined;
   });
+  const input = thread?.input ?? claimed.input;
   await driveRun({
     runtime,
     toolset,
-    input: thread?.input ?? claimed.input,
+    input,
     caller,
     recorded,
     signal: controller.signal,
@@ -55,6 +57,7 @@ async function executeClaimed(
     thread: thread === undefined ? undefined : { store, thread },
     send: async () => undefined,
     log,
+    trace: tracing.startRun(input),
   });
 }
 
@@ -75,7 +78,7 @@ export function startRunQueue(options: {
 
   const start = (snapshot: AgentSnapshot, runtime: AgentRuntime, claimed: ClaimedRun) => {
     const release = snapshot.lease();
-    const run = executeClaimed(store, { runtime, toolset: snapshot.toolset }, claimed, log)
+    const run = executeClaimed(store, { runtime, toolset: snapshot.toolset, tracing: snapshot.tracing }, claimed, log)
       .catch((error: unknown) => log.error({ err: error, run_id: claimed.id }, 'the queued run failed'))
       .finally(() => {
         release();

@@ -5,6 +5,7 @@ import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag
 import type { Logger } from '@agentplane/server-kit';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
+import { runTraced } from '../tracing/traced-events.js';
 import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
 import { type RecordedRun, unrecordedRun } from './recorded-run.js';
@@ -28,7 +29,8 @@ export async function runToCompletion(
   const collector = createMessageCollector();
   let last: BaseEvent | undefined;
   try {
-    const events = runtime.run({ input, signal, toolbox: toolset, reportUsage: recorded.countUsage });
+    const trace = snapshot.tracing.startRun(input);
+    const events = runTraced(runtime, { input, signal, toolbox: toolset, reportUsage: recorded.countUsage, trace });
     for await (const event of guardEventOrder(events, input, signal, logger)) {
       collector.observe(event);
       recorded.record(event);

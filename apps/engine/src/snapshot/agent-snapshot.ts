@@ -13,6 +13,7 @@ import { type BudgetLedger, enforceBudgets } from '../budgets/budget-guard.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
 import { connectMcpToolset, type McpToolset, type McpToolsetOptions } from '../mcp/mcp-toolset.js';
 import type { StdioPolicy } from '../mcp/stdio-policy.js';
+import { type AgentTracing, createAgentTracing } from '../tracing/agent-tracing.js';
 
 export type AgentSnapshot = {
   version: number;
@@ -22,6 +23,8 @@ export type AgentSnapshot = {
   loadFailure: AgentLoadFailure | undefined;
   toolset: McpToolset;
   auth: Authenticator;
+  /** Where this config's runs send their spans (nowhere without an observability config). */
+  tracing: AgentTracing;
   /** Keeps the snapshot open until the returned release is called. */
   lease: () => () => void;
   /** Marks the snapshot replaced; resolves once its last lease is released and its resources are closed. */
@@ -81,6 +84,8 @@ export async function createAgentSnapshot(
     await toolset.close();
     throw error;
   });
+  // Built last, so that a runtime that fails to build leaves no exporter behind.
+  const tracing = createAgentTracing(config, { egress: deps.egress, logger });
   const runtime =
     choice.runtime === undefined || deps.budgets === undefined
       ? choice.runtime
@@ -95,7 +100,8 @@ export async function createAgentSnapshot(
   });
   const closeIfIdle = () => {
     if (!retired || leases > 0 || closed !== undefined) return;
-    closed = Promise.all([toolset.close(), runtime?.close?.()])
+    // The exporter goes last of all, with its runs: every span they ended is sent before it closes.
+    closed = Promise.all([toolset.close(), runtime?.close?.(), tracing.shutdown()])
       .then(
         () => undefined,
         (error: unknown) => logger.warn({ err: error }, 'could not close the agent runtime'),
@@ -110,6 +116,7 @@ export async function createAgentSnapshot(
     loadFailure: choice.runtime === undefined ? choice.loadFailure : undefined,
     toolset,
     auth,
+    tracing,
     lease: () => {
       leases++;
       let released = false;

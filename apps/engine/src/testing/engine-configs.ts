@@ -1,6 +1,11 @@
 // Valid engine_config inputs for tests, with overridable parts.
 import { randomUUID } from 'node:crypto';
-import type { TEngineConfigInput, TMcpServerConfigInput, TSsoConfigInput } from '@agentplane/contracts';
+import type {
+  TEngineConfigInput,
+  TMcpServerConfigInput,
+  TObservabilityConfigInput,
+  TSsoConfigInput,
+} from '@agentplane/contracts';
 
 export type TestConfigOptions = {
   agentId?: string;
@@ -11,6 +16,7 @@ export type TestConfigOptions = {
   maxSteps?: number;
   mcpServers?: TMcpServerConfigInput[];
   sso?: TSsoConfigInput | null;
+  observability?: TObservabilityConfigInput | null;
 };
 
 export function makeLlmEngineConfig(options: TestConfigOptions = {}): TEngineConfigInput {
@@ -29,5 +35,6 @@ export function makeLlmEngineConfig(options: TestConfigOptions = {}): TEngineCon
     mcp_servers: options.mcpServers ?? [],
     integrations: [],
     sso: options.sso ?? null,
+    observability: options.observability ?? null,
   };
 }

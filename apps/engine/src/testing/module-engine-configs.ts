@@ -1,12 +1,13 @@
 // Engine configs for agents whose code is a module: LANGGRAPH graphs and CUSTOM agent factories.
 import { randomUUID } from 'node:crypto';
-import type { TEngineConfigInput, TMcpServerConfigInput } from '@agentplane/contracts';
+import type { TEngineConfigInput, TMcpServerConfigInput, TObservabilityConfigInput } from '@agentplane/contracts';
 
 export type ModuleConfigOptions = {
   agentId?: string;
   workspaceId?: string;
   name?: string;
   mcpServers?: TMcpServerConfigInput[];
+  observability?: TObservabilityConfigInput | null;
 };
 
 function makeModuleConfig(
@@ -25,6 +26,7 @@ function makeModuleConfig(
     mcp_servers: options.mcpServers ?? [],
     integrations: [],
     sso: null,
+    observability: options.observability ?? null,
   };
 }
 

@@ -11,7 +11,8 @@ import {
   type TEngineConfig,
 } from '@agentplane/contracts';
 import { type AgentKeyring, isSealedWithOtherKey, type SecretBox, type Tx } from '@agentplane/db';
-import { AppError } from '@agentplane/server-kit';
+import { AppError, TRACER_NAME } from '@agentplane/server-kit';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { engineBudgetsOf } from '../budgets/engine-budgets.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import { INTEGRATIONS, MCP_SERVERS, OBSERVABILITY_CONFIGS, SSO_CONFIGS } from '../resources/resource-kinds.js';
@@ -47,14 +48,21 @@ export async function publishEngineConfigs(
   },
 ): Promise<Map<string, PublishedConfig>> {
   const { metrics } = options;
-  if (metrics === undefined) return publish(tx, options);
-  const timed = metrics.duration.startTimer();
-  try {
-    return await publish(tx, options);
-  } finally {
-    timed();
-    metrics.fanOut.observe(options.agentIds.length);
-  }
+  // A no-op span unless the operator turned tracing on (OTEL_EXPORTER_OTLP_*): then a child of the request's.
+  return trace.getTracer(TRACER_NAME).startActiveSpan('publish engine_configs', async (span) => {
+    span.setAttribute('agentplane.publish.agents', options.agentIds.length);
+    const timed = metrics?.duration.startTimer();
+    try {
+      return await publish(tx, options);
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw error;
+    } finally {
+      span.end();
+      timed?.();
+      metrics?.fanOut.observe(options.agentIds.length);
+    }
+  });
 }
 
 async function publish(

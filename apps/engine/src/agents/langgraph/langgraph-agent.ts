@@ -18,6 +18,7 @@ import { type EngineToolContext, runInEngineTools, withEngineTools } from './eng
 import { createGraphEventMapper, type GraphStreamEvent } from './map-graph-events.js';
 import { readRememberedThread, selectNewMessages } from './to-langchain-messages.js';
 import { toLangChainTools } from './to-langchain-tools.js';
+import { createGraphTracer } from './trace-graph-events.js';
 
 type GraphConfig = { configurable: { thread_id: string }; signal?: AbortSignal };
 type GraphState = {
@@ -158,8 +159,16 @@ async function* runGraph(
     messages: selectNewMessages(input.messages, remembered),
   };
   const mapper = createGraphEventMapper(request.reportUsage);
+  const tracer = request.trace === undefined ? undefined : createGraphTracer(request.trace, request.toolbox);
   const events = graph.streamEvents(graphInput, { ...config, signal, version: 'v2' });
-  for await (const event of pullWithTools(tools, events)) yield* mapper.map(event);
+  try {
+    for await (const event of pullWithTools(tools, events)) {
+      tracer?.observe(event);
+      yield* mapper.map(event);
+    }
+  } finally {
+    tracer?.finish();
+  }
   yield* mapper.finish();
 
   const after = hasMemory ? await graph.getState(config) : undefined;

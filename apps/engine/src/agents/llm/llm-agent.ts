@@ -7,14 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import { AgentRunError, type AgentRunRequest, type AgentRuntime, type ToolOutcome } from '../agent-runtime.js';
-import type { ChatMessage, ChatModel } from './chat-model.js';
+import type { ChatMessage, ChatModel, ChatTool } from './chat-model.js';
 import { type ModelTurn, streamModelTurn, type TurnToolCall } from './stream-model-turn.js';
 import { toChatMessages, toChatTool } from './to-chat-messages.js';
 
 export type LlmAgentOptions = {
   model: ChatModel;
-  /** "<provider>/<name>" of the agent's model config, reported with each call's usage. */
-  modelId: string;
+  /** The agent's model config: reported with each call's usage ("<provider>/<name>") and on its spans. */
+  modelRef: { provider: string; name: string };
   instructions: string | undefined;
   maxSteps: number;
 };
@@ -46,14 +46,54 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
   }
 }
 
-async function runServerTool(call: TurnToolCall, request: AgentRunRequest): Promise<ToolOutcome> {
+async function callServerTool(call: TurnToolCall, request: AgentRunRequest): Promise<ToolOutcome> {
   const args = parseArguments(call.arguments);
   if (args === undefined) return { text: `The arguments of "${call.name}" are not a JSON object.`, isError: true };
   return request.toolbox.call(call.name, args, request.signal);
 }
 
+async function runServerTool(call: TurnToolCall, request: AgentRunRequest): Promise<ToolOutcome> {
+  const server = request.toolbox.tools.find((tool) => tool.name === call.name)?.server;
+  const span = request.trace?.startTool({ ...call, server, arguments: () => call.arguments });
+  try {
+    const outcome = await callServerTool(call, request);
+    span?.end({ isError: outcome.isError, result: () => outcome.text });
+    return outcome;
+  } catch (error) {
+    span?.fail(error);
+    throw error;
+  }
+}
+
+/** One model call, in its `chat` span when the run is traced. */
+async function* callModel(
+  request: AgentRunRequest,
+  options: LlmAgentOptions,
+  messages: ChatMessage[],
+  tools: ChatTool[],
+): AsyncGenerator<BaseEvent, ModelTurn> {
+  const span = request.trace?.startChat(options.modelRef, () => messages);
+  try {
+    const turn = yield* streamModelTurn(options.model.stream({ messages, tools, signal: request.signal }));
+    span?.end({
+      inputTokens: turn.usage?.inputTokens,
+      outputTokens: turn.usage?.outputTokens,
+      // The chat shapes here carry no provider finish reason; a turn that asks for tools stopped for them.
+      finishReasons: [turn.toolCalls.length > 0 ? 'tool_calls' : 'stop'],
+      output: () => toAssistantMessage(turn),
+    });
+    return turn;
+  } catch (error) {
+    span?.fail(error);
+    throw error;
+  } finally {
+    // Reached without an end only when the run stopped pulling: the client left or a cancel came.
+    span?.fail(undefined, 'aborted');
+  }
+}
+
 async function* runLlmAgent(request: AgentRunRequest, options: LlmAgentOptions): AsyncGenerator<BaseEvent> {
-  const { input, signal, toolbox } = request;
+  const { input, toolbox } = request;
   const { threadId, runId } = input;
   yield { type: EventType.RUN_STARTED, threadId, runId };
 
@@ -65,8 +105,10 @@ async function* runLlmAgent(request: AgentRunRequest, options: LlmAgentOptions):
   const messages = toChatMessages(input, options.instructions);
 
   for (let step = 1; step <= options.maxSteps; step++) {
-    const turn = yield* streamModelTurn(options.model.stream({ messages, tools, signal }));
-    if (turn.usage !== undefined) request.reportUsage?.({ ...turn.usage, model: options.modelId });
+    const turn = yield* callModel(request, options, messages, tools);
+    if (turn.usage !== undefined) {
+      request.reportUsage?.({ ...turn.usage, model: `${options.modelRef.provider}/${options.modelRef.name}` });
+    }
     messages.push(toAssistantMessage(turn));
     if (turn.toolCalls.length === 0) {
       yield { type: EventType.RUN_FINISHED, threadId, runId };

@@ -1,0 +1,56 @@
+// The tracing of one applied config: a tracer whose spans go to the backend the agent's observability
+// config names, through the egress policy (the endpoint is the tenant's choice). It lives and dies
+// with its config's snapshot: a new config gets a new exporter for the runs that start on it, and
+// the old one is flushed and shut down once the last run on the old config ended, so the spans of runs
+// in flight during a change all reach the backend they started with.
+import type http from 'node:http';
+import type { RunAgentInput } from '@ag-ui/core';
+import type { TEngineConfig } from '@agentplane/contracts';
+import { createOtlpSpanExporter, createSpanPipeline, type Logger } from '@agentplane/server-kit';
+import type { Context } from '@opentelemetry/api';
+import type { EgressPolicy } from '../egress/egress-policy.js';
+import { tenantExporterSettings } from './exporter-settings.js';
+import { type RunTrace, startRunTrace } from './run-trace.js';
+
+export type AgentTracing = {
+  /** Opens the run's span, under `parent` when the caller sent a traceparent; undefined when tracing is off. */
+  startRun: (input: RunAgentInput, parent?: Context) => RunTrace | undefined;
+  /** Sends what is left, then closes the exporter and its connections. */
+  shutdown: () => Promise<void>;
+};
+
+export const TRACING_OFF: AgentTracing = { startRun: () => undefined, shutdown: async () => undefined };
+
+export const ENGINE_SERVICE_NAME = 'agentplane-engine';
+
+export function createAgentTracing(
+  config: TEngineConfig,
+  deps: { egress: EgressPolicy; logger: Logger },
+): AgentTracing {
+  const { observability, agent } = config;
+  if (observability === null) return TRACING_OFF;
+  const agents: http.Agent[] = [];
+  const exporter = createOtlpSpanExporter({
+    ...tenantExporterSettings(observability),
+    agentFactory: (protocol) => {
+      const made = deps.egress.createHttpAgent(protocol);
+      agents.push(made);
+      return made;
+    },
+    onFailure: (error, spans) =>
+      deps.logger.warn({ err: error, spans }, 'could not export traces to the observability backend'),
+  });
+  const pipeline = createSpanPipeline({
+    serviceName: ENGINE_SERVICE_NAME,
+    exporter,
+    attributes: { 'agentplane.agent.id': agent.id, 'agentplane.workspace.id': agent.workspace_id },
+  });
+  const settings = { tracer: pipeline.tracer, agent, captureContent: observability.capture_content };
+  return {
+    startRun: (input, parent) => startRunTrace(settings, input, parent),
+    shutdown: async () => {
+      await pipeline.shutdown();
+      for (const made of agents) made.destroy();
+    },
+  };
+}
