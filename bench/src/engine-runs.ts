@@ -6,7 +6,7 @@ import { makeRunAgentInput, startOtlpReceiver } from '@agentplane/testing';
 import { currentRssMiB, peakRssMiB, startEngine } from './engine-process.js';
 import { type LoadResult, percentile, runLoad } from './load.js';
 import { startStalledModel } from './stalled-model.js';
-import { publishObservability, waitForConfigVersion } from './traced-config.js';
+import { waitForConfigVersion } from './traced-config.js';
 
 export type RunsMeasure = { load: LoadResult; firstEvent: { runs: number; p50Ms: number; p99Ms: number } };
 
@@ -95,8 +95,6 @@ async function measureRuns(
 
 export async function benchEngineRuns(options: {
   managerUrl: string;
-  /** Where the bench publishes the agent's observability config (the manager has no resource for it yet). */
-  databaseUrl: string;
   durationSeconds: number;
   streams: number;
 }): Promise<EngineRunsResult> {
@@ -121,12 +119,22 @@ export async function benchEngineRuns(options: {
     const untracedRounds: RunsMeasure[] = [];
     const tracedRounds: RunsMeasure[] = [];
     const roundSeconds = Math.max(2, Math.round(options.durationSeconds / TRACING_ROUNDS));
-    const observe = async (observability: Record<string, unknown> | null) =>
-      waitForConfigVersion(engine.url, await publishObservability(options.databaseUrl, agent.id, observability));
+    const exporter = await client.expect<{ id: string }>(201, 'POST', '/observability/', {
+      name: 'bench receiver',
+      observability: { provider: 'OTLP', endpoint: receiver.url, protocol: 'http/protobuf' },
+    });
+    // Tracing goes on and off the way an operator turns it: the agent references the resource or not.
+    const observe = async (observabilityId: string | null) => {
+      const patched = await client.expect<{ engine_config_version: number }>(200, 'PATCH', `/agents/${agent.id}`, {
+        ...mock,
+        resources: { observability_id: observabilityId },
+      });
+      await waitForConfigVersion(engine.url, patched.engine_config_version);
+    };
     for (let round = 0; round < TRACING_ROUNDS; round++) {
       await observe(null);
       untracedRounds.push(await measureRuns(url, headers, roundSeconds));
-      await observe({ provider: 'OTLP', endpoint: receiver.url, protocol: 'http/protobuf' });
+      await observe(exporter.id);
       tracedRounds.push(await measureRuns(url, headers, roundSeconds));
     }
     const untraced = medianOf(untracedRounds);

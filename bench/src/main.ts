@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     if (included('1')) await printManagerRead(manager.url, database.url);
     if (included('2')) await printResourceFanout(manager.url);
     if (included('3')) await printConfigPropagation(manager.url);
-    if (included('4')) await printEngineRuns(manager.url, database.url);
+    if (included('4')) await printEngineRuns(manager.url);
     if (included('5', '6')) await printRunRecords(manager.url, database.url);
   } finally {
     await manager.stop();
@@ -101,10 +101,9 @@ async function printConfigPropagation(managerUrl: string): Promise<void> {
   );
 }
 
-async function printEngineRuns(managerUrl: string, databaseUrl: string): Promise<void> {
+async function printEngineRuns(managerUrl: string): Promise<void> {
   const runs = await benchEngineRuns({
     managerUrl,
-    databaseUrl,
     durationSeconds: DURATION_SECONDS,
     streams: 1000,
   });

@@ -1,26 +1,5 @@
-// Turns tracing on or off for an agent's engine in the bench by publishing its config again with an
-// observability section (or null), as the manager's observability resource will: the same row, version + 1.
-import pg from 'pg';
-
-export async function publishObservability(
-  databaseUrl: string,
-  agentId: string,
-  observability: Record<string, unknown> | null,
-): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ version: string }>(
-      `UPDATE engine_configs SET config = jsonb_set(config, '{observability}', $2::jsonb), version = version + 1
-        WHERE agent_id = $1 RETURNING version`,
-      [agentId, JSON.stringify(observability)],
-    );
-    await client.query("SELECT pg_notify('engine_config_changed', $1)", [agentId]);
-    return Number(rows[0]?.version);
-  } finally {
-    await client.end();
-  }
-}
+// Waits for an agent's engine to serve the config the manager published after a change (bench 4 turns
+// tracing on and off through the observability resource, and each round must measure the new config).
 
 /** Resolves once the engine at `engineUrl` serves config `version` or a later one. */
 export async function waitForConfigVersion(engineUrl: string, version: number): Promise<void> {
