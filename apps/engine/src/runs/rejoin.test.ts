@@ -101,8 +101,9 @@ describe('a stream cut in the middle, with onDisconnect "continue"', () => {
     const body = slowRun(80, 5, 'continue');
     const response = await postRun(first, body);
     expect(response.status).toBe(200);
-    const cut = await readSseFrames(response, (frames) => frames.length === 10);
-    expect(cut.map((frame) => frame.id)).toEqual(Array.from({ length: 10 }, (_, i) => `${body.runId}:${i + 1}`));
+    const cut = await readSseFrames(response, (frames) => frames.length >= 10);
+    // One read may carry several frames, so the cut falls at the tenth frame or a little after it.
+    expect(cut.map((frame) => frame.id)).toEqual(cut.map((_, i) => `${body.runId}:${i + 1}`));
 
     const rest = await readSseFrames(await rejoin(second, body.runId, cut.at(-1)?.id));
     expect(await runStatus(body.runId)).toBe('succeeded');
@@ -140,7 +141,7 @@ describe('a stream cut in the middle, with onDisconnect "continue"', () => {
 describe('the disconnect policy', () => {
   it('cancels the run when its client leaves, by default', async () => {
     const body = slowRun(100_000, 5);
-    await readSseFrames(await postRun(first, body), (frames) => frames.length === 3);
+    await readSseFrames(await postRun(first, body), (frames) => frames.length >= 3);
     await waitUntil(async () => (await runStatus(body.runId)) === 'cancelled', { what: 'the run to be cancelled' });
   });
 

@@ -51,7 +51,8 @@ describe('an engine SIGKILLed in the middle of a run', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ ...input, forwardedProps: { agentplane: { onDisconnect: 'continue' } } }),
     });
-    const seen = await readSseFrames(started, (frames) => frames.length === 5);
+    // At least 5: one read may carry several frames (a busy machine sends them in fewer chunks).
+    const seen = await readSseFrames(started, (frames) => frames.length >= 5);
 
     // Followed live through the other replica, from where the first client left.
     const followed = readSseFrames(
@@ -71,7 +72,7 @@ describe('an engine SIGKILLed in the middle of a run', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toBe('engine lost');
     expect(rest.length).toBeGreaterThan(40);
-    expect(rest.map((frame) => frame.id)).toEqual(rest.map((_, i) => `${input.runId}:${i + 6}`));
+    expect(rest.map((frame) => frame.id)).toEqual(rest.map((_, i) => `${input.runId}:${i + seen.length + 1}`));
     expect(frameType(rest.at(-1) as (typeof rest)[number])).toBe('RUN_ERROR');
     expect(JSON.parse(String(rest.at(-1)?.data))).toMatchObject({ code: 'engine_lost', message: 'engine lost' });
     expect(rest.at(-1)?.id).toBe(`${input.runId}:${run.lastSeq}`);
