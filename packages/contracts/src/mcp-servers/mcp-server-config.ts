@@ -12,6 +12,7 @@ import {
   SESSION_KWARGS_MAX_DEPTH,
 } from '../common/limits.js';
 import { EGRESS_RULE, ZNonBlankString, ZUrlText } from '../common/primitives.js';
+import { makeSecretHeaders } from '../secrets/secret-headers.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
 import { makeSecretString } from '../secrets/secret-string.js';
 import { describeRefusedEnvName } from './launch-variables.js';
@@ -55,14 +56,7 @@ function makeStringMap(key: z.ZodType<string>, value: z.ZodType<string>) {
     .meta({ maxProperties: MCP_MAP_MAX_ENTRIES });
 }
 
-// An HTTP field name is a token (RFC 9110), and a value may not break the header line.
-const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const ZHeaders = makeStringMap(
-  ZMapKey.regex(HTTP_TOKEN, 'Must be an HTTP header name'),
-  makeSecretString(z.string()).regex(/^[^\r\n\0]*$/, 'Must not contain a line break or NUL'),
-)
-  .default(() => ({}))
-  .meta({ description: `Headers sent to the server. Each value: ${SECRET_FIELD_RULE}` });
+const ZHeaders = makeSecretHeaders(MCP_MAP_MAX_ENTRIES, 'Headers sent to the server.');
 
 const ZStdioEnv = makeStringMap(ZMapKey, makeSecretString(z.string()))
   .superRefine((env, ctx) => {

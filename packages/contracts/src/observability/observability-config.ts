@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { IDENTIFIER_MAX_LENGTH } from '../common/limits.js';
 import { EGRESS_RULE, ZNonBlankString, ZUrlText } from '../common/primitives.js';
+import { makeSecretHeaders, ZHeaderSecret } from '../secrets/secret-headers.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
-import { makeSecretString } from '../secrets/secret-string.js';
 
 export const OBSERVABILITY_PROVIDERS = ['OTLP', 'LANGFUSE', 'PHOENIX'] as const;
 export type TObservabilityProvider = (typeof OBSERVABILITY_PROVIDERS)[number];
@@ -12,7 +12,6 @@ export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json'] as const;
 export type TOtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 
 const HEADERS_MAX_ENTRIES = 32;
-const HTTP_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const ZHttpUrl = ZUrlText.refine((value) => {
   try {
@@ -22,18 +21,7 @@ const ZHttpUrl = ZUrlText.refine((value) => {
   }
 }, 'Must be an absolute http(s) URL');
 
-const ZSecret = makeSecretString(z.string()).regex(/^[^\r\n\0]*$/, 'Must not contain a line break or NUL');
-
-const ZOtlpHeaders = z
-  .record(z.string().max(IDENTIFIER_MAX_LENGTH).regex(HTTP_TOKEN, 'Must be an HTTP header name'), ZSecret)
-  .refine((map) => Object.keys(map).length <= HEADERS_MAX_ENTRIES, {
-    message: `Must have at most ${HEADERS_MAX_ENTRIES} entries`,
-  })
-  .default(() => ({}))
-  .meta({
-    maxProperties: HEADERS_MAX_ENTRIES,
-    description: `Headers sent with every export. Each value: ${SECRET_FIELD_RULE}`,
-  });
+const ZOtlpHeaders = makeSecretHeaders(HEADERS_MAX_ENTRIES, 'Headers sent with every export.');
 
 // Prompts and completions are personal data: they leave the engine only when the agent's owner says so.
 const ZCaptureContent = z
@@ -55,7 +43,7 @@ const ZLangfuse = z.strictObject({
   provider: z.literal('LANGFUSE'),
   host: ZHttpUrl.describe(`The Langfuse host, for example https://cloud.langfuse.com. ${EGRESS_RULE}`),
   public_key: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
-  secret_key: ZSecret.min(1).describe(SECRET_FIELD_RULE),
+  secret_key: ZHeaderSecret.min(1).describe(SECRET_FIELD_RULE),
   capture_content: ZCaptureContent,
 });
 
@@ -64,7 +52,7 @@ const ZPhoenix = z.strictObject({
   endpoint: ZHttpUrl.describe(
     `Phoenix's OTLP/HTTP traces endpoint, for example https://app.phoenix.arize.com/v1/traces. ${EGRESS_RULE}`,
   ),
-  api_key: ZSecret.min(1).optional().describe(SECRET_FIELD_RULE),
+  api_key: ZHeaderSecret.min(1).optional().describe(SECRET_FIELD_RULE),
   capture_content: ZCaptureContent,
 });
 
