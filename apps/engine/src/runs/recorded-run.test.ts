@@ -1,6 +1,7 @@
 // The end of a stored run: its last events, the writes that go with it (its thread's append) and its
 // final status commit together, and a failure of one part still lets the others be stored. With the
-// event log off (ENGINE_RUN_EVENT_LOG=off) the run is still a record, without its events.
+// event log off (ENGINE_RUN_EVENT_LOG=off) the run is still a record, without its events. A batch stored
+// while the run goes on takes the run from its row: a run deleted meanwhile gets no events.
 import { randomUUID } from 'node:crypto';
 import { EventType } from '@ag-ui/core';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
@@ -10,6 +11,7 @@ import type pg from 'pg';
 import { createRunningRun } from '../testing/run-rows.js';
 import { appendThreadMessages, loadThreadMessages } from '../threads/thread-store.js';
 import { recordRun } from './recorded-run.js';
+import { appendEvents } from './run-event-log.js';
 
 const logger = createLogger({ name: 'recorded-run-test', level: 'silent' });
 const OWNER = 'replica-under-test';
@@ -91,5 +93,28 @@ describe('the end of a recorded run', () => {
     });
     expect(alongside).toBe(true);
     expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 0, events: 0 });
+  });
+});
+
+describe('a batch of a run still going', () => {
+  const eventsOf = async (runId: string) =>
+    (await pool.query('SELECT seq FROM run_events WHERE agent_id = $1 AND run_id = $2 ORDER BY seq', [agentId, runId]))
+      .rows;
+
+  it('is stored with the run’s last_seq moved', async () => {
+    const runId = randomUUID();
+    await createRunningRun(pool, { agentId, runId, owner: OWNER });
+    await appendEvents(pool, agentId, runId, [
+      { seq: 1, data: '{}' },
+      { seq: 2, data: '{}' },
+    ]);
+    expect(await eventsOf(runId)).toEqual([{ seq: 1 }, { seq: 2 }]);
+    expect(await storedRun(pool, runId)).toEqual({ status: 'running', last_seq: 2, events: 2 });
+  });
+
+  it('is not stored for a run whose row is gone: no event outlives its run', async () => {
+    const runId = randomUUID();
+    await appendEvents(pool, agentId, runId, [{ seq: 1, data: '{}' }]);
+    expect(await eventsOf(runId)).toEqual([]);
   });
 });

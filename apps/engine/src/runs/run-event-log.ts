@@ -13,15 +13,18 @@ import { RUN_EVENTS_CHANNEL } from './run-records.js';
 export const FLUSH_DELAY_MS = 50;
 export const FLUSH_BATCH_SIZE = 100;
 
-// set_config is local to the statement's own transaction: the statement is alone in it.
+// The events are taken from the run's own row, as every write to run_events is (no foreign key checks
+// them: migration 20261127010000): a run deleted meanwhile gets none. set_config is local to the
+// statement's own transaction: the statement is alone in it.
 const APPEND = {
   name: 'append-run-events',
   text: `
-  WITH appended AS (
+  WITH moved AS (
+    UPDATE agent_runs SET last_seq = $5 WHERE agent_id = $1 AND id = $2
+    RETURNING id),
+  appended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data)
-    SELECT $1, $2, t.seq, t.data FROM unnest($3::int[], $4::text[]) AS t(seq, data)),
-  moved AS (
-    UPDATE agent_runs SET last_seq = $5 WHERE agent_id = $1 AND id = $2)
+    SELECT $1, moved.id, t.seq, t.data FROM moved, unnest($3::int[], $4::text[]) AS t(seq, data))
   SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || $2), set_config('synchronous_commit', 'off', true)`,
 };
 

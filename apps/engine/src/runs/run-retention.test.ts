@@ -40,9 +40,9 @@ async function seed(agentId: string, status: Status, ageDays: number, count = 1)
         source: 'stream',
         status,
         lastSeq: 2,
-        events: { create: [1, 2].map((seq) => ({ seq, data: '{}' })) },
       },
     });
+    await database.prisma.runEvent.createMany({ data: [1, 2].map((seq) => ({ agentId, runId: id, seq, data: '{}' })) });
   }
   // Backdated as the owner: the engine's role cannot write created_at, and nothing but time would.
   await database.prisma.$executeRawUnsafe(

@@ -1,4 +1,4 @@
-// Deletes this agent's finished runs, with their events (ON DELETE CASCADE), once they finished longer
+// Deletes this agent's finished runs, with their events (a trigger on agent_runs), once they finished longer
 // ago than the retention period; the engine prunes its own runs as it prunes its WhatsApp queue
 // (whatsapp/inbound-retention.ts says why). Running and pending runs are never touched.
 import type { Logger } from '@agentplane/server-kit';

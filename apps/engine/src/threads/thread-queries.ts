@@ -106,7 +106,7 @@ export async function listThreadRuns(
 export type DeleteOutcome = 'deleted' | 'not_found' | 'running';
 
 /**
- * Removes the thread, its messages (cascade), its runs (their events cascade) and its LangGraph
+ * Removes the thread, its messages (cascade), its runs (their events go with them) and its LangGraph
  * checkpoints, in one transaction. The thread's runs are locked first, so a run cannot change
  * status between the check for a running one and the delete.
  */
