@@ -7,8 +7,8 @@ import { findFreePort } from '@agentplane/db/embedded';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { startBenchDatabase } from './bench-database.js';
 import { benchConfigPropagation } from './config-propagation.js';
+import { type ContenderFigures, change, pairedChange, pairedFirstEventRise } from './engine-comparison.js';
 import { benchEngineRuns } from './engine-runs.js';
-import { percentile } from './load.js';
 import { benchManagerRead } from './manager-read.js';
 import { benchResourceFanout } from './resource-fanout.js';
 import { benchRunRecords } from './run-records.js';
@@ -18,9 +18,9 @@ const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const round = (value: number) => Math.round(value * 10) / 10;
 const selected = new Set(process.argv.slice(2));
 const included = (...benchmarks: string[]) => selected.size === 0 || benchmarks.some((b) => selected.has(b));
-/** Logging on against off, in percent of off: positive is more. */
-const change = (logged: number, unlogged: number) => ((logged - unlogged) / unlogged) * 100;
 const EVENT_LOG_TARGET_PERCENT = 10;
+const TRACING_RUNS_TARGET_PERCENT = 10;
+const TRACING_FIRST_EVENT_TARGET_MS = 1;
 
 async function main(): Promise<void> {
   console.log(
@@ -101,31 +101,35 @@ async function printConfigPropagation(managerUrl: string): Promise<void> {
   );
 }
 
+const verdict = (met: boolean) => (met ? 'PASS' : 'MISS');
+const signed = (value: number, digits = 1) => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
+const roundRates = (figures: ContenderFigures) => figures.roundRates.map(round).join(', ');
+
 async function printEngineRuns(managerUrl: string): Promise<void> {
   const runs = await benchEngineRuns({
     managerUrl,
-    durationSeconds: DURATION_SECONDS,
+    rounds: 24,
+    roundSeconds: Math.max(1, Math.round(DURATION_SECONDS / 10)),
     streams: 1000,
   });
-  console.log('\n4. POST /agent/run on one engine, mock model; tracing off and on in turns, medians of 4 rounds');
+  const { traced, untraced } = runs;
   console.log(
-    `   ${round(runs.load.requestsPerSecond)} runs/s (20 connections), p99 ${runs.load.p99Ms} ms per whole run`,
+    `\n4. POST /agent/run on one engine, mock model, each run a new thread; tracing off and on in turns (the agent references an observability resource or not; spans batched over OTLP/protobuf to a receiver in the bench process, ${traced.exportBatches} exports), ${runs.rounds} interleaved rounds`,
   );
   console.log(
-    `   time to first event (${runs.firstEvent.runs} runs, 10 at a time): p50 ${round(runs.firstEvent.p50Ms)} ms, p99 ${round(runs.firstEvent.p99Ms)} ms`,
+    `   runs/s (20 connections), medians: untraced ${round(untraced.runsPerSecond)}, traced ${round(traced.runsPerSecond)}; p99 per whole run ${round(untraced.wholeRunP99Ms)} ms, ${round(traced.wholeRunP99Ms)} ms`,
   );
-  const { traced } = runs;
-  const runsDrop = -change(traced.load.requestsPerSecond, runs.load.requestsPerSecond);
-  const firstEventRise = traced.firstEvent.p50Ms - runs.firstEvent.p50Ms;
-  const verdict = (met: boolean) => (met ? 'PASS' : 'MISS');
+  console.log(`   runs/s by round:           untraced ${roundRates(untraced)}; traced ${roundRates(traced)}`);
   console.log(
-    `   traced (spans batched to a local OTLP receiver, ${traced.exportBatches} exports): ${round(traced.load.requestsPerSecond)} runs/s, time to first event p50 ${round(traced.firstEvent.p50Ms)} ms, p99 ${round(traced.firstEvent.p99Ms)} ms`,
+    `   time to first event (${untraced.firstEvent.runs} runs each, 10 at a time): p50 untraced ${round(untraced.firstEvent.p50Ms)} ms, traced ${round(traced.firstEvent.p50Ms)} ms; p99 ${round(untraced.firstEvent.p99Ms)} ms, ${round(traced.firstEvent.p99Ms)} ms`,
+  );
+  const drop = -pairedChange(traced, untraced);
+  const rise = pairedFirstEventRise(traced, untraced);
+  console.log(
+    `   tracing cost, medians of the rounds' back-to-back pairs: ${drop.toFixed(1)} % fewer runs/s (target <= ${TRACING_RUNS_TARGET_PERCENT} %: ${verdict(drop <= TRACING_RUNS_TARGET_PERCENT)}), time to first event p50 ${signed(rise, 2)} ms (target <= ${TRACING_FIRST_EVENT_TARGET_MS} ms: ${verdict(rise <= TRACING_FIRST_EVENT_TARGET_MS)})`,
   );
   console.log(
-    `   tracing cost: ${runsDrop.toFixed(1)} % fewer runs/s (target <= 10 %: ${verdict(runsDrop <= 10)}), time to first event p50 ${firstEventRise >= 0 ? '+' : ''}${firstEventRise.toFixed(2)} ms (target <= 1 ms: ${verdict(firstEventRise <= 1)})`,
-  );
-  console.log(
-    `   ${runs.streams.open} concurrent open streams: peak RSS ${round(runs.streams.peakRssMiB)} MiB (idle ${round(runs.streams.idleRssMiB)} MiB; target < 400 MB)`,
+    `   ${runs.streams.open} concurrent open streams on a fresh engine: peak RSS ${round(runs.streams.peakRssMiB)} MiB (idle ${round(runs.streams.idleRssMiB)} MiB; target < 400 MB)`,
   );
 }
 
@@ -137,31 +141,24 @@ async function printRunRecords(managerUrl: string, databaseUrl: string): Promise
     streams: 1000,
   });
   const { on, off } = records.eventLog;
-  const percent = (logged: number, unlogged: number) => `${change(logged, unlogged).toFixed(1)} %`;
+  const percent = (logged: number, unlogged: number) => `${signed(change(logged, unlogged))} %`;
   // Fewer runs/s and a later first event are the costs; the target bounds both.
-  const verdict = (cost: number) => (cost <= EVENT_LOG_TARGET_PERCENT ? 'PASS' : 'MISS');
+  const withinTarget = (cost: number) => verdict(cost <= EVENT_LOG_TARGET_PERCENT);
   console.log(
     `\n5. POST /agent/run, database mode, event log on vs off (ENGINE_RUN_EVENT_LOG), same agent, token and database; medians of ${records.eventLog.rounds} interleaved rounds`,
   );
   console.log(
-    `   runs/s (20 connections):   on ${round(on.runsPerSecond)}, off ${round(off.runsPerSecond)} (${percent(on.runsPerSecond, off.runsPerSecond)}; target within ${EVENT_LOG_TARGET_PERCENT} %: ${verdict(-change(on.runsPerSecond, off.runsPerSecond))})`,
+    `   runs/s (20 connections):   on ${round(on.runsPerSecond)}, off ${round(off.runsPerSecond)} (${percent(on.runsPerSecond, off.runsPerSecond)}; target within ${EVENT_LOG_TARGET_PERCENT} %: ${withinTarget(-change(on.runsPerSecond, off.runsPerSecond))})`,
   );
-  const rates = (figures: typeof on) => figures.roundRates.map(round).join(', ');
-  console.log(`   runs/s by round:           on ${rates(on)}; off ${rates(off)}`);
-  // As benchmark 1's ratio: each round's two back-to-back measures share the machine's state of the moment.
-  const paired = percentile(
-    on.roundRates.map((rate, i) => change(rate, off.roundRates[i] ?? Number.NaN)),
-    0.5,
-  );
+  console.log(`   runs/s by round:           on ${roundRates(on)}; off ${roundRates(off)}`);
+  const paired = pairedChange(on, off);
   console.log(
-    `   runs/s, median of the rounds' back-to-back pairs: ${paired.toFixed(1)} % (target within ${EVENT_LOG_TARGET_PERCENT} %: ${verdict(-paired)})`,
+    `   runs/s, median of the rounds' back-to-back pairs: ${signed(paired)} % (target within ${EVENT_LOG_TARGET_PERCENT} %: ${withinTarget(-paired)})`,
   );
-  for (const [name, key] of [
-    ['p50', 'firstEventP50Ms'],
-    ['p99', 'firstEventP99Ms'],
-  ] as const) {
+  for (const name of ['p50Ms', 'p99Ms'] as const) {
+    const [logged, unlogged] = [on.firstEvent[name], off.firstEvent[name]];
     console.log(
-      `   time to first event, ${name}:  on ${round(on[key])} ms, off ${round(off[key])} ms (${percent(on[key], off[key])}; target within ${EVENT_LOG_TARGET_PERCENT} %: ${verdict(change(on[key], off[key]))})`,
+      `   time to first event, ${name.slice(0, 3)}:  on ${round(logged)} ms, off ${round(unlogged)} ms (${percent(logged, unlogged)}; target within ${EVENT_LOG_TARGET_PERCENT} %: ${withinTarget(change(logged, unlogged))})`,
     );
   }
   console.log('\n6. GET /agent/runs/{id}/stream');

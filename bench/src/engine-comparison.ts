@@ -1,0 +1,151 @@
+// Setups of /agent/run measured side by side (benchmark 4: one engine traced and not, in turns; 5: two
+// engines, event log on and off). This machine's throughput drifts by tens of percent from minute to
+// minute, so each contender gets short rounds in turn, the order alternating from round to round so
+// that none always runs on a machine warmed (or tired) by another; figures are medians over the
+// rounds, and a comparison is the median of the rounds' back-to-back pairs, which share the machine's
+// state of the moment.
+import { randomUUID } from 'node:crypto';
+import { makeRunAgentInput } from '@agentplane/testing';
+import { percentile, runLoad } from './load.js';
+
+/**
+ * An engine's origin and the headers its runs need; `prepare` sets the engine up before each of the
+ * contender's rounds (benchmark 4 switches its tracing); `onRun` hears of every run timed to its first event.
+ */
+export type Contender = {
+  url: string;
+  headers: Record<string, string>;
+  prepare?: () => Promise<void>;
+  onRun?: (runId: string) => void;
+};
+
+export type ContenderFigures = {
+  /** Runs/s under 20 connections: the median round's, and every round's in order. */
+  runsPerSecond: number;
+  roundRates: number[];
+  /** The median over rounds of each round's p99 for a whole run under that load. */
+  wholeRunP99Ms: number;
+  /** Request to the first bytes of the event stream, runs sent 10 at a time, over every round. */
+  firstEvent: { runs: number; p50Ms: number; p99Ms: number };
+  /** Each round's own time-to-first-event p50, in order. */
+  roundFirstEventP50s: number[];
+};
+
+const median = (values: number[]) => percentile(values, 0.5);
+const runBody = (content: string, runId?: string) =>
+  JSON.stringify(makeRunAgentInput(content, runId === undefined ? {} : { runId }));
+
+/** Milliseconds from sending a run until the first bytes of its event stream arrive. */
+export async function timeToFirstEvent(
+  url: string,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+  body = runBody('How fast is the first event?'),
+) {
+  const startedAt = performance.now();
+  const response = await fetch(url, { method: 'POST', headers, body, signal });
+  const reader = response.body?.getReader();
+  if (!reader || response.status !== 200) throw new Error(`run answered ${response.status}`);
+  await reader.read();
+  return { elapsed: performance.now() - startedAt, reader };
+}
+
+export async function inBatches(total: number, concurrency: number, task: () => Promise<void>): Promise<void> {
+  let started = 0;
+  const worker = async () => {
+    while (started < total) {
+      started++;
+      await task();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+/** One round on one engine: runs/s under load, then the time to first event of runs sent 10 at a time. */
+async function measureRound(contender: Contender, seconds: number, firstEventRuns: number) {
+  const url = `${contender.url}/agent/run`;
+  // Every run is a new conversation, as with many users: one shared thread would make every run wait
+  // for the previous one's append and read an ever longer history.
+  const load = await runLoad({
+    url,
+    method: 'POST',
+    headers: contender.headers,
+    body: () => runBody('Hello, how are you today?'),
+    connections: 20,
+    durationSeconds: seconds,
+  });
+  if (load.errors > 0 || load.non2xx > 0) throw new Error(`${url}: ${load.errors} errors, ${load.non2xx} non-2xx`);
+  const firstEvents: number[] = [];
+  await inBatches(firstEventRuns, 10, async () => {
+    const runId = randomUUID();
+    const body = runBody('How fast is the first event?', runId);
+    const { elapsed, reader } = await timeToFirstEvent(url, contender.headers, undefined, body);
+    firstEvents.push(elapsed);
+    while (!(await reader.read()).done) {
+      // drain the rest of the run
+    }
+    contender.onRun?.(runId);
+  });
+  return { load, firstEvents };
+}
+
+/**
+ * Every contender warmed up, then measured in `rounds` interleaved rounds, each of `seconds` of load
+ * and `firstEventRuns` runs timed to their first event.
+ */
+export async function compareEngines<Name extends string>(
+  contenders: Record<Name, Contender>,
+  { rounds, seconds, firstEventRuns = 200 }: { rounds: number; seconds: number; firstEventRuns?: number },
+): Promise<Record<Name, ContenderFigures>> {
+  const names = Object.keys(contenders) as Name[];
+  for (const name of names) {
+    const contender = contenders[name];
+    await contender.prepare?.();
+    await runLoad({
+      url: `${contender.url}/agent/run`,
+      method: 'POST',
+      headers: contender.headers,
+      body: () => runBody('warm up'),
+      connections: 10,
+      durationSeconds: 2,
+    });
+  }
+  const samples = new Map(
+    names.map((name) => [name, { rates: [] as number[], p99s: [] as number[], first: [] as number[][] }]),
+  );
+  for (let round = 0; round < rounds; round++) {
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+      await contenders[name].prepare?.();
+      const measured = await measureRound(contenders[name], seconds, firstEventRuns);
+      const sample = samples.get(name);
+      sample?.rates.push(measured.load.requestsPerSecond);
+      sample?.p99s.push(measured.load.p99Ms);
+      sample?.first.push(measured.firstEvents);
+    }
+  }
+  const figures = (name: Name): ContenderFigures => {
+    const { rates = [], p99s = [], first = [] } = samples.get(name) ?? {};
+    const all = first.flat();
+    return {
+      runsPerSecond: median(rates),
+      roundRates: rates,
+      wholeRunP99Ms: median(p99s),
+      firstEvent: { runs: all.length, p50Ms: percentile(all, 0.5), p99Ms: percentile(all, 0.99) },
+      roundFirstEventP50s: first.map(median),
+    };
+  };
+  return Object.fromEntries(names.map((name) => [name, figures(name)])) as Record<Name, ContenderFigures>;
+}
+
+/** `measured` against `baseline` in percent of the baseline: positive is more. */
+export const change = (measured: number, baseline: number) => ((measured - baseline) / baseline) * 100;
+
+/** The median, over rounds, of the change from each round's baseline rate to its measured one, in percent. */
+export function pairedChange(measured: ContenderFigures, baseline: ContenderFigures): number {
+  return median(measured.roundRates.map((rate, i) => change(rate, baseline.roundRates[i] ?? Number.NaN)));
+}
+
+/** The median, over rounds, of the rise from each round's baseline time-to-first-event p50 to its measured one, in ms. */
+export function pairedFirstEventRise(measured: ContenderFigures, baseline: ContenderFigures): number {
+  return median(measured.roundFirstEventP50s.map((p50, i) => p50 - (baseline.roundFirstEventP50s[i] ?? Number.NaN)));
+}
