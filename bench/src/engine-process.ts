@@ -2,10 +2,19 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { TEngineCredentials } from '@agentplane/contracts';
 import { findFreePort } from '@agentplane/db/embedded';
+import type { ManagerClient } from '@agentplane/manager-client';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { type Service, startService } from './service-process.js';
 
 export const ENGINE_ENTRY = fileURLToPath(new URL('../../apps/engine/dist/server.js', import.meta.url));
+
+/** A new agent of `body`, the headers of a run with a token for it, and credentials for its engines. */
+export async function createRunnableAgent(client: ManagerClient, body: Record<string, unknown>) {
+  const { id } = await client.expect<{ id: string }>(201, 'POST', '/agents/', body);
+  const { access_token: token } = await client.expect<{ access_token: string }>(201, 'POST', `/agents/${id}/token`);
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+  return { id, headers, credentials: await client.issueEngineCredentials(id) };
+}
 
 /** An engine process for one agent, with that agent's own credentials, trusting the manager's tokens. */
 export async function startEngine(options: {

@@ -6,7 +6,7 @@
 import { ManagerClient } from '@agentplane/manager-client';
 import { startOtlpReceiver } from '@agentplane/testing';
 import { type ContenderFigures, compareEngines, timeToFirstEvent } from './engine-comparison.js';
-import { currentRssMiB, peakRssMiB, startEngine } from './engine-process.js';
+import { createRunnableAgent, currentRssMiB, peakRssMiB, startEngine } from './engine-process.js';
 import type { Service } from './service-process.js';
 import { startStalledModel } from './stalled-model.js';
 import { waitForConfigVersion } from './traced-config.js';
@@ -25,18 +25,9 @@ const SETTLE_MS = 500;
 
 /** An agent, a token to run it, and an engine of its own. */
 async function startAgentEngine(client: ManagerClient, managerUrl: string, body: Record<string, unknown>) {
-  const agent = await client.expect<{ id: string }>(201, 'POST', '/agents/', body);
-  const { access_token: token } = await client.expect<{ access_token: string }>(
-    201,
-    'POST',
-    `/agents/${agent.id}/token`,
-  );
-  const engine = await startEngine({
-    credentials: await client.issueEngineCredentials(agent.id),
-    managerIssuer: managerUrl,
-  });
-  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' };
-  return { agent, engine, headers };
+  const agent = await createRunnableAgent(client, body);
+  const engine = await startEngine({ credentials: agent.credentials, managerIssuer: managerUrl });
+  return { agentId: agent.id, engine, headers: agent.headers };
 }
 
 /** Peak RSS of a fresh engine holding `streams` runs open on a model that never answers. */
@@ -94,7 +85,7 @@ export async function benchEngineRuns(options: {
       const patched = await client.expect<{ engine_config_version: number }>(
         200,
         'PATCH',
-        `/agents/${started.agent.id}`,
+        `/agents/${started.agentId}`,
         { ...MOCK_AGENT, resources: { observability_id: observabilityId } },
       );
       await waitForConfigVersion(engineUrl, patched.engine_config_version);

@@ -2,7 +2,7 @@
 // its stored runs and holding 1,000 rejoined streams open (rejoined-streams.ts), each on its own engine
 // process so that one's memory peak is not the other's.
 import { ManagerClient } from '@agentplane/manager-client';
-import { startEngine } from './engine-process.js';
+import { createRunnableAgent, startEngine } from './engine-process.js';
 import { benchRejoinedStreams, benchRejoinLatency, type RejoinedStreamsResult } from './rejoined-streams.js';
 import { benchRunEventLog, type RunEventLogResult } from './run-event-log.js';
 import { startStalledModel } from './stalled-model.js';
@@ -24,14 +24,7 @@ export async function benchRunRecords(options: {
 }): Promise<RunRecordsResult> {
   const client = await ManagerClient.signUp(options.managerUrl);
   const mock = { name: 'run records bench', framework: 'LLM', agent: { model: { provider: 'mock', name: 'echo' } } };
-  const agent = await client.expect<{ id: string }>(201, 'POST', '/agents/', mock);
-  const { access_token: token } = await client.expect<{ access_token: string }>(
-    201,
-    'POST',
-    `/agents/${agent.id}/token`,
-  );
-  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' };
-  const credentials = await client.issueEngineCredentials(agent.id);
+  const { id: agentId, headers, credentials } = await createRunnableAgent(client, mock);
   const engine = await startEngine({ credentials, managerIssuer: options.managerUrl });
   let eventLog: RunEventLogResult;
   let rejoin: RunRecordsResult['rejoin'];
@@ -55,7 +48,7 @@ export async function benchRunRecords(options: {
 
   // A model that never answers keeps the followed runs going; a new engine reads that config at start.
   const stalled = await startStalledModel();
-  await client.expect(200, 'PATCH', `/agents/${agent.id}`, {
+  await client.expect(200, 'PATCH', `/agents/${agentId}`, {
     ...mock,
     agent: { model: { provider: 'openai', name: 'stalled', baseUrl: stalled.baseUrl } },
   });
