@@ -33,6 +33,7 @@ import { startRunNotifications } from './runs/run-notifications.js';
 import { type RunQueue, startRunQueue } from './runs/run-queue.js';
 import { startRunPruner } from './runs/run-retention.js';
 import { createAgentSnapshot } from './snapshot/agent-snapshot.js';
+import { createSpanExportThread } from './tracing/export-thread.js';
 import { startInboundPruner } from './whatsapp/inbound-retention.js';
 import { startWhatsAppWorker, type WhatsAppWorker } from './whatsapp/whatsapp-worker.js';
 
@@ -56,6 +57,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     onRefused: ({ host, address, range }) =>
       logger.warn({ host, address, range }, 'a connection to a tenant-chosen URL was refused by the egress policy'),
   });
+  const spanExport = createSpanExportThread({ egress, logger });
   // The agent's own SSO issuer is the tenant's choice; ENGINE_OIDC_* and the manager are the operator's.
   const failureTtlMs = env.oidcFailureTtlMs;
   // The engine's pool, once it has a database (below): budgets are counted there.
@@ -70,6 +72,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       createAgentSnapshot(config, version, {
         resolvers,
         egress,
+        spanExport,
         oidcFallback: env.oidcFallback,
         managerIssuer: env.managerIssuer,
         authDisabled: env.authDisabled,
@@ -125,7 +128,8 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     // Applied once the pool exists, so that the snapshot counts budgets in the database.
     await applyConfigFile(holder, fileConfig, env.source.path, pool).catch(async (error: unknown) => {
       // A config refused for its budgets was applied already: its MCP connections close with the holder.
-      await Promise.all([holder.close(), pool?.end()]);
+      await holder.close();
+      await Promise.all([pool?.end(), spanExport.close()]);
       throw error;
     });
   }
@@ -193,7 +197,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       await Promise.all([worker?.stop(), leases?.stop(), runs?.notifications.stop(), ...pruners.map((p) => p.stop())]);
       await source?.stop();
       await holder.close();
-      await Promise.all([pool?.end(), egress.close(), metricsListener?.close()]);
+      await Promise.all([pool?.end(), egress.close(), spanExport.close(), metricsListener?.close()]);
     },
   });
   if (env.source.kind === 'database') {

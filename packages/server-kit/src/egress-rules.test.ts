@@ -1,5 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { literalAddressOf, NO_EGRESS_ALLOWED, refusedRangeOf, ZEgressAllowList } from './egress-rules.js';
+import {
+  formatEgressAllowList,
+  literalAddressOf,
+  NO_EGRESS_ALLOWED,
+  refusedRangeOf,
+  ZEgressAllowList,
+} from './egress-rules.js';
 
 const allowing = (value: string) => ZEgressAllowList.parse(value);
 
@@ -64,6 +70,21 @@ describe('ZEgressAllowList', () => {
       '"10.0.0.0/33" is not a host name, an IP address or a CIDR range',
       '"not a host" is not a host name, an IP address or a CIDR range',
     ]);
+  });
+});
+
+describe('formatEgressAllowList', () => {
+  it('writes a list that parses back to the same hosts and ranges', () => {
+    const allow = allowing('ollama.internal,10.0.0.0/8,[fd00::1],::ffff:192.168.1.7,127.0.0.0/8');
+    const again = allowing(formatEgressAllowList(allow));
+    expect([...again.hosts]).toEqual(['ollama.internal']);
+    expect(again.ranges.map(([address, bits]) => `${address.toString()}/${bits}`)).toEqual([
+      '10.0.0.0/8',
+      'fd00::1/128',
+      '192.168.1.7/32',
+      '127.0.0.0/8',
+    ]);
+    expect(formatEgressAllowList(NO_EGRESS_ALLOWED)).toBe('');
   });
 });
 

@@ -66,6 +66,11 @@ export const ZEgressAllowList = z.string().transform((value, ctx): EgressAllowLi
   return { hosts, ranges };
 });
 
+/** The list as ENGINE_EGRESS_ALLOW would write it, for a thread of its own to parse back (ranges do not cross as objects). */
+export function formatEgressAllowList(allow: EgressAllowList): string {
+  return [...allow.hosts, ...allow.ranges.map(([base, bits]) => `${base.toString()}/${bits}`)].join(',');
+}
+
 export const NO_EGRESS_ALLOWED: EgressAllowList = { hosts: new Set(), ranges: [] };
 
 export function isAllowedHost(host: string, allow: EgressAllowList): boolean {

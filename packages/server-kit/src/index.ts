@@ -1,8 +1,10 @@
+export type { SpanProcessor } from '@opentelemetry/sdk-trace';
 export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 export { type AllowedOriginsOptions, corsForAllowedOrigins } from './allowed-origins.js';
 export { AppError, type AppErrorOptions, ERROR_STATUS, type ErrorCode, type FieldError } from './app-error.js';
 export {
   type EgressAllowList,
+  formatEgressAllowList,
   isAllowedHost,
   LOOPBACK_EGRESS_ALLOW,
   literalAddressOf,
@@ -31,6 +33,17 @@ export {
   startOperatorTracing,
 } from './tracing/operator-tracing.js';
 export { createOtlpSpanExporter, type OtlpExporterSettings, type OtlpProtocol } from './tracing/otlp-span-exporter.js';
-export { createSpanPipeline, type SpanPipeline } from './tracing/span-pipeline.js';
+export {
+  createThreadSpanProcessor,
+  reportFromExportThread,
+  type SpanExportThreadOptions,
+  serveSpanExport,
+} from './tracing/span-export-thread.js';
+export {
+  createBatchSpanProcessor,
+  createSpanPipeline,
+  pipelineResource,
+  type SpanPipeline,
+} from './tracing/span-pipeline.js';
 export { contextFromHeaders, formatTraceresponse } from './tracing/trace-context.js';
 export { refuseUnstorableInput } from './unstorable-input.js';

@@ -31,8 +31,8 @@ export type EgressPolicy = {
   fetch: typeof globalThis.fetch;
   /** A WebSocket whose handshake connection is checked. */
   openWebSocket: (url: URL, protocols: string[]) => WebSocket;
-  /** A node:http(s) Agent whose every connection is checked, for clients built on node:http (the OTLP exporter). */
-  createHttpAgent: (protocol: string) => http.Agent;
+  /** What it allows and whom it tells: a thread of its own (the span export's) builds the same checks from them. */
+  options: EgressPolicyOptions;
   close: () => Promise<void>;
 };
 
@@ -96,8 +96,11 @@ type CreateConnection = (
   callback: (error: Error | null, socket?: Socket) => void,
 ) => Socket | undefined;
 
-/** node:http's Agent with the checking lookup; a literal address, which sockets never look up, is judged before connecting. */
-function createCheckedHttpAgent(protocol: string, policy: EgressPolicyOptions): http.Agent {
+/**
+ * A node:http(s) Agent whose every connection is checked, for clients built on node:http (the OTLP
+ * exporter): the checking lookup, and a literal address, which sockets never look up, judged before connecting.
+ */
+export function createCheckedHttpAgent(protocol: string, policy: EgressPolicyOptions): http.Agent {
   const options = { keepAlive: true, lookup: createCheckingLookup(policy) };
   const agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
   const connect = (agent as unknown as { createConnection: CreateConnection }).createConnection.bind(agent);
@@ -129,7 +132,7 @@ export function createEgressPolicy(policy: EgressPolicyOptions): EgressPolicy {
   return {
     fetch,
     openWebSocket: (url, protocols) => new WebSocket(url, { protocols, dispatcher }),
-    createHttpAgent: (protocol) => createCheckedHttpAgent(protocol, policy),
+    options: policy,
     close: () => dispatcher.close(),
   };
 }

@@ -14,6 +14,7 @@ import type { EgressPolicy } from '../egress/egress-policy.js';
 import { connectMcpToolset, type McpToolset, type McpToolsetOptions } from '../mcp/mcp-toolset.js';
 import type { StdioPolicy } from '../mcp/stdio-policy.js';
 import { type AgentTracing, createAgentTracing } from '../tracing/agent-tracing.js';
+import type { SpanExportThread } from '../tracing/export-thread.js';
 
 export type AgentSnapshot = {
   version: number;
@@ -35,6 +36,8 @@ export type SnapshotDependencies = {
   resolvers: JwksResolvers;
   /** Every connection to a tenant-chosen URL (MCP, model baseUrl) goes through it. */
   egress: EgressPolicy;
+  /** Where traced configs export their spans from. */
+  spanExport: SpanExportThread;
   oidcFallback: TSsoConfig | undefined;
   managerIssuer: string | undefined;
   authDisabled: boolean;
@@ -85,7 +88,7 @@ export async function createAgentSnapshot(
     throw error;
   });
   // Built last, so that a runtime that fails to build leaves no exporter behind.
-  const tracing = createAgentTracing(config, { egress: deps.egress, logger });
+  const tracing = createAgentTracing(config, deps.spanExport);
   const runtime =
     choice.runtime === undefined || deps.budgets === undefined
       ? choice.runtime

@@ -6,7 +6,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { z } from 'zod';
-import { createSpanPipeline } from './span-pipeline.js';
+import { createBatchSpanProcessor, createSpanPipeline } from './span-pipeline.js';
 
 export const OPERATOR_TRACING_ENV_FIELDS = {
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
@@ -34,7 +34,7 @@ export function startOperatorTracing(
 ): OperatorTracing | undefined {
   if (settings === undefined) return undefined;
   const exporter = settings.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter();
-  const pipeline = createSpanPipeline({ serviceName, exporter });
+  const pipeline = createSpanPipeline({ serviceName, processor: createBatchSpanProcessor(exporter) });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   trace.setGlobalTracerProvider({ getTracer: () => pipeline.tracer });
