@@ -13,17 +13,16 @@ import {
   serveSpanExport,
   ZEgressAllowList,
 } from '@agentplane/server-kit';
-import { createCheckedHttpAgent } from '../egress/egress-policy.js';
+import { createCheckedHttpAgent, type EgressPolicyOptions } from '../egress/egress-policy.js';
 import type { ExportPipelineData, ExportThreadData, ExportThreadReport } from './export-thread-protocol.js';
 
 const allow = ZEgressAllowList.parse((workerData as ExportThreadData).egressAllow);
 
 function servePipeline(port: MessagePort, data: ExportPipelineData): void {
   const report = (message: ExportThreadReport) => reportFromExportThread(port, message);
-  const policy = {
+  const policy: EgressPolicyOptions = {
     allow,
-    onRefused: ({ host, address, range }: { host: string; address: string; range: string }) =>
-      report({ kind: 'refused', host, address, range }),
+    onRefused: ({ host, address, range }) => report({ kind: 'refused', host, address, range }),
   };
   const agents: http.Agent[] = [];
   const exporter = createOtlpSpanExporter({
