@@ -6,7 +6,7 @@
 // state of the moment.
 import { randomUUID } from 'node:crypto';
 import { makeRunAgentInput } from '@agentplane/testing';
-import { percentile, runLoad } from './load.js';
+import { median, percentile, runLoad } from './load.js';
 
 /**
  * An engine's origin and the headers its runs need; `prepare` sets the engine up before each of the
@@ -31,7 +31,6 @@ export type ContenderFigures = {
   roundFirstEventP50s: number[];
 };
 
-const median = (values: number[]) => percentile(values, 0.5);
 const runBody = (content: string, runId?: string) =>
   JSON.stringify(makeRunAgentInput(content, runId === undefined ? {} : { runId }));
 
@@ -145,7 +144,7 @@ export function pairedChange(measured: ContenderFigures, baseline: ContenderFigu
   return median(measured.roundRates.map((rate, i) => change(rate, baseline.roundRates[i] ?? Number.NaN)));
 }
 
-/** The median, over rounds, of the rise from each round's baseline time-to-first-event p50 to its measured one, in ms. */
-export function pairedFirstEventRise(measured: ContenderFigures, baseline: ContenderFigures): number {
-  return median(measured.roundFirstEventP50s.map((p50, i) => p50 - (baseline.roundFirstEventP50s[i] ?? Number.NaN)));
+/** Each round's rise from the baseline's time-to-first-event p50 to the measured one, in ms. */
+export function firstEventRises(measured: ContenderFigures, baseline: ContenderFigures): number[] {
+  return measured.roundFirstEventP50s.map((p50, i) => p50 - (baseline.roundFirstEventP50s[i] ?? Number.NaN));
 }

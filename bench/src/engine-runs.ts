@@ -97,7 +97,9 @@ export async function benchEngineRuns(options: {
         traced: { url: engineUrl, headers: started.headers, prepare: observe(exporter.id) },
       },
       // Many short rounds: tracing's cost is near this machine's drift, which only adjacent pairs cancel.
-      { rounds: options.rounds, seconds: options.roundSeconds, firstEventRuns: 100 },
+      // 300 timed runs a round: with 100, one pair's p50 rise varied by over a millisecond with tracing
+      // off on both sides.
+      { rounds: options.rounds, seconds: options.roundSeconds, firstEventRuns: 300 },
     );
     // Stopping the engine flushes its last spans, so the receiver has them all.
     await engine.stop();

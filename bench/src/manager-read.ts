@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
 import { ManagerClient } from '@agentplane/manager-client';
-import { type LoadResult, percentile, runLoad, type Target } from './load.js';
+import { type LoadResult, median, runLoad, type Target } from './load.js';
 import { type Service, startService } from './service-process.js';
 import { whatsapp } from './whatsapp-integration.js';
 
@@ -24,7 +24,6 @@ export type ReadComparison = {
   stackFloorRatio: number;
 };
 
-const median = (values: number[]) => percentile(values, 0.5);
 const figures = (results: LoadResult[]): ReadFigures => ({
   requestsPerSecond: median(results.map((result) => result.requestsPerSecond)),
   p99Ms: median(results.map((result) => result.p99Ms)),
