@@ -22,6 +22,14 @@ const included = (...benchmarks: string[]) => selected.size === 0 || benchmarks.
 const EVENT_LOG_TARGET_PERCENT = 10;
 const TRACING_RUNS_TARGET_PERCENT = 10;
 const TRACING_FIRST_EVENT_TARGET_MS = 1;
+const TRACING_CONTROL = onOff('BENCH_TRACING_CONTROL');
+
+/** A switch from the environment: unset is off, and anything but on or off stops the bench before it starts. */
+function onOff(name: string): boolean {
+  const value = process.env[name] ?? 'off';
+  if (value !== 'on' && value !== 'off') throw new Error(`${name} must be "on" or "off", not "${value}"`);
+  return value === 'on';
+}
 
 async function main(): Promise<void> {
   console.log(
@@ -112,11 +120,17 @@ async function printEngineRuns(managerUrl: string): Promise<void> {
     rounds: 24,
     roundSeconds: Math.max(1, Math.round(DURATION_SECONDS / 10)),
     streams: 1000,
+    control: TRACING_CONTROL,
   });
   const { traced, untraced } = runs;
   console.log(
     `\n4. POST /agent/run on one engine, mock model, each run a new thread; tracing off and on in turns (the agent references an observability resource or not; spans batched over OTLP/protobuf to a receiver in the bench process, ${traced.exportBatches} exports), ${runs.rounds} interleaved rounds`,
   );
+  if (TRACING_CONTROL) {
+    console.log(
+      `   CONTROL RUN (BENCH_TRACING_CONTROL=on): tracing off on both sides; its "tracing cost" is the bench's noise`,
+    );
+  }
   console.log(
     `   runs/s (20 connections), medians: untraced ${round(untraced.runsPerSecond)}, traced ${round(traced.runsPerSecond)}; p99 per whole run ${round(untraced.wholeRunP99Ms)} ms, ${round(traced.wholeRunP99Ms)} ms`,
   );
