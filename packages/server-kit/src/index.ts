@@ -38,6 +38,7 @@ export {
   reportFromExportThread,
   type SpanExportThreadOptions,
   serveSpanExport,
+  type ThreadSpanProcessor,
 } from './tracing/span-export-thread.js';
 export {
   createBatchSpanProcessor,

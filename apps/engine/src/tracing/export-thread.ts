@@ -1,14 +1,16 @@
 // The engine's one span export thread, started with the first config that traces and kept for the
 // next ones: loading the exporter takes a thread over half a second of CPU, too much to pay at every
 // config change. Each traced config gets a pipeline of its own in it (its exporter, its batch), on a
-// channel of its own, shut down with the config's snapshot.
+// channel of its own, shut down with the config's snapshot. A thread that stops (a crash, its heap
+// bound) is started again, and the open pipelines go on in the new one.
 import { createRequire } from 'node:module';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import {
   createThreadSpanProcessor,
   formatEgressAllowList,
   type Logger,
   type SpanProcessor,
+  type ThreadSpanProcessor,
 } from '@agentplane/server-kit';
 import { type EgressPolicy, EgressRefusedError } from '../egress/egress-policy.js';
 import type { ExportPipelineData, ExportThreadData, ExportThreadReport } from './export-thread-protocol.js';
@@ -18,6 +20,10 @@ import type { ExportPipelineData, ExportThreadData, ExportThreadReport } from '.
 const ENTRY = createRequire(import.meta.url).resolve('@agentplane/engine/span-export-worker');
 // Room for several full batch queues (2,048 spans each) and their encoding, and a bound if backends stall.
 const HEAP_MB = 128;
+// A thread that stopped is started again after this, doubled for each stop in a row up to the
+// ceiling: starting one costs over half a second of CPU, too much to pay in a loop.
+const RESTART_DELAY_MS = 1000;
+const MAX_RESTART_DELAY_MS = 60_000;
 
 export type SpanExportThread = {
   /** A span processor whose spans go where `pipeline` says, from the thread. */
@@ -26,27 +32,76 @@ export type SpanExportThread = {
   close: () => Promise<void>;
 };
 
-export function createSpanExportThread({ egress, logger }: { egress: EgressPolicy; logger: Logger }): SpanExportThread {
+export type SpanExportThreadOptions = {
+  egress: EgressPolicy;
+  logger: Logger;
+  /** Starts the thread (startSpanExportWorker unless a test watches the threads it starts). */
+  startWorker?: (data: ExportThreadData) => Worker;
+  restartDelayMs?: number;
+};
+
+export function startSpanExportWorker(data: ExportThreadData): Worker {
+  return new Worker(ENTRY, {
+    workerData: data,
+    env: {},
+    name: 'span-export',
+    resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+  });
+}
+
+/** Sends `pipeline` to `worker` with a channel of its own, and gives back the event loop's end. */
+function openPipeline(worker: Worker, pipeline: ExportPipelineData): MessagePort {
+  const { port1, port2 } = new MessageChannel();
+  worker.postMessage({ port: port2, data: pipeline }, [port2]);
+  return port1;
+}
+
+export function createSpanExportThread({
+  egress,
+  logger,
+  startWorker = startSpanExportWorker,
+  restartDelayMs = RESTART_DELAY_MS,
+}: SpanExportThreadOptions): SpanExportThread {
   let worker: Worker | undefined;
+  let closing = false;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let stopsInARow = 0;
+  // The pipelines of the snapshots still open, and the thread each is in: a thread started after a
+  // stop takes over those of the threads gone.
+  const live = new Map<ThreadSpanProcessor, { pipeline: ExportPipelineData; in: Worker }>();
+
   const started = () => {
     if (worker !== undefined) return worker;
-    const data: ExportThreadData = { egressAllow: formatEgressAllowList(egress.options.allow) };
-    const made = new Worker(ENTRY, {
-      workerData: data,
-      env: {},
-      name: 'span-export',
-      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
-    });
+    const made = startWorker({ egressAllow: formatEgressAllowList(egress.options.allow) });
+    const startedAt = performance.now();
     made.unref();
-    made.on('error', (error) =>
-      logger.error({ err: error }, 'the span export thread stopped; the spans it held are lost'),
-    );
-    // Gone, its pipelines' ports close (their processors stop); the next traced config starts another.
-    made.on('exit', () => {
-      if (worker === made) worker = undefined;
+    made.on('error', (error) => logger.error({ err: error }, 'the span export thread failed'));
+    made.on('exit', (code) => {
+      if (worker !== made) return;
+      worker = undefined;
+      if (closing) return;
+      // A thread that ran a while before it stopped is not part of a loop.
+      stopsInARow = performance.now() - startedAt > MAX_RESTART_DELAY_MS ? 1 : stopsInARow + 1;
+      const delay = Math.min(MAX_RESTART_DELAY_MS, restartDelayMs * 2 ** (stopsInARow - 1));
+      logger.error(
+        { exit_code: code, restart_in_ms: delay, pipelines: live.size },
+        'the span export thread stopped; the spans it held are lost, and it is started again',
+      );
+      clearTimeout(restartTimer);
+      restartTimer = setTimeout(restart, delay).unref();
     });
     worker = made;
     return made;
+  };
+  const restart = () => {
+    restartTimer = undefined;
+    const orphans = [...live].filter(([, opened]) => opened.in !== worker);
+    if (closing || orphans.length === 0) return;
+    const target = started();
+    for (const [processor, opened] of orphans) {
+      opened.in = target;
+      processor.attach(openPipeline(target, opened.pipeline));
+    }
   };
   const onReport = (report: unknown) => {
     const told = report as ExportThreadReport;
@@ -58,11 +113,22 @@ export function createSpanExportThread({ egress, logger }: { egress: EgressPolic
   };
   return {
     open: (pipeline) => {
-      const { port1, port2 } = new MessageChannel();
-      started().postMessage({ port: port2, data: pipeline }, [port2]);
-      return createThreadSpanProcessor(port1, { onReport });
+      const target = started();
+      const processor = createThreadSpanProcessor(openPipeline(target, pipeline), { onReport });
+      live.set(processor, { pipeline, in: target });
+      return {
+        onStart: processor.onStart,
+        onEnd: processor.onEnd,
+        forceFlush: processor.forceFlush,
+        shutdown: () => {
+          live.delete(processor);
+          return processor.shutdown();
+        },
+      };
     },
     close: async () => {
+      closing = true;
+      clearTimeout(restartTimer);
       await worker?.terminate();
     },
   };

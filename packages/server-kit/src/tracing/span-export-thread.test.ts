@@ -146,6 +146,32 @@ describe('the handover to the export thread', () => {
     await expect(reported).resolves.toEqual({ kind: 'export-failed', spans: 2 });
   });
 
+  it('hands the spans ended while no thread ran to the thread it is attached to next', async () => {
+    const { channel, processor, spans } = connect();
+    channel.port2.close();
+    await new Promise((resolve) => channel.port1.once('close', resolve));
+    processor.onEnd(spans[0] as ReadableSpan);
+    // Nothing to send through: the flush resolves, and the span waits.
+    await processor.forceFlush();
+    const next = connect();
+    processor.attach(next.channel.port1);
+    processor.onEnd(spans[1] as ReadableSpan);
+    await processor.forceFlush();
+    expect(next.exported.map((span) => span.name)).toEqual(['chat gpt', 'invoke_agent demo']);
+    await processor.shutdown();
+    expect(next.closed()).toBe(true);
+  });
+
+  it('closes a port it is attached to after its shutdown', async () => {
+    const { processor } = connect();
+    await processor.shutdown();
+    const late = new MessageChannel();
+    channels.push(late);
+    const closed = new Promise((resolve) => late.port2.once('close', () => resolve('closed')));
+    processor.attach(late.port1);
+    await expect(closed).resolves.toBe('closed');
+  });
+
   it('resolves a flush and the shutdown when the thread is gone, instead of waiting forever', async () => {
     const { channel, processor, spans } = connect();
     // What a thread's end does to its ports.

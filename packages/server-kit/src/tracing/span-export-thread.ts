@@ -17,6 +17,8 @@ import {
 
 const HANDOFF_MS = 100;
 const HANDOFF_SPANS = 512;
+// As many as one batch queue of the thread holds.
+const GAP_SPANS = 2048;
 
 /** `spans`: a JSON array of TransferableSpan. JSON has no NaN or Infinity: such an attribute arrives as null. */
 type ToThread = { type: 'spans'; spans: string } | { type: 'flush'; id: number } | { type: 'shutdown' };
@@ -27,40 +29,58 @@ export type SpanExportThreadOptions = {
   onReport: (report: unknown) => void;
 };
 
+/** A processor whose thread can be replaced: `attach` hands its spans to a new thread's end of the pipeline. */
+export type ThreadSpanProcessor = SpanProcessor & {
+  /**
+   * Goes on through `port` once the thread behind the previous one is gone (its owner started another):
+   * the spans ended in between, up to GAP_SPANS, are handed over first. After shutdown it closes `port`.
+   */
+  attach: (port: MessagePort) => void;
+};
+
 /**
  * The event loop's side: a span processor handing every sampled span through `port` to the export
  * thread, whose other end serveSpanExport serves. It is shut down once the thread sent what it held,
  * or once the thread is gone.
  */
-export function createThreadSpanProcessor(port: MessagePort, options: SpanExportThreadOptions): SpanProcessor {
+export function createThreadSpanProcessor(first: MessagePort, options: SpanExportThreadOptions): ThreadSpanProcessor {
+  let port = first;
   let pending: TransferableSpan[] = [];
   let timer: NodeJS.Timeout | undefined;
   let shutDown = false;
   let nextFlush = 0;
   const waiting = new Map<number, () => void>();
+  // No thread behind `port`: what is ended waits for the next one (attach), up to GAP_SPANS.
   let stopped = false;
-  const whenStopped = new Promise<void>((resolve) => {
-    port.once('close', () => {
+  const onStopped: (() => void)[] = [];
+  const whenStopped = () =>
+    stopped ? Promise.resolve() : new Promise<void>((resolve) => void onStopped.push(resolve));
+
+  const listen = (to: MessagePort) => {
+    to.once('close', () => {
+      if (to !== port) return;
       stopped = true;
       for (const done of waiting.values()) done();
-      resolve();
+      for (const done of onStopped.splice(0)) done();
     });
-  });
-  port.on('message', (message: FromThread) => {
-    if (message.type === 'report') options.onReport(message.report);
-    else if (message.type === 'flushed') waiting.get(message.id)?.();
-    else port.close();
-  });
-  // Its end is the pipeline's shutdown; the port alone never keeps the engine running, but it does
-  // while a flush or the shutdown waits for the thread.
-  port.unref();
+    to.on('message', (message: FromThread) => {
+      if (message.type === 'report') options.onReport(message.report);
+      else if (message.type === 'flushed') waiting.get(message.id)?.();
+      else to.close();
+    });
+    // Its end is the pipeline's shutdown; the port alone never keeps the engine running, but it does
+    // while a flush or the shutdown waits for the thread.
+    to.unref();
+  };
+  listen(first);
+
   const send = (message: ToThread) => {
     if (!stopped) port.postMessage(message);
   };
   const post = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (pending.length === 0) return;
+    if (pending.length === 0 || stopped) return;
     send({ type: 'spans', spans: JSON.stringify(pending) });
     pending = [];
   };
@@ -77,6 +97,7 @@ export function createThreadSpanProcessor(port: MessagePort, options: SpanExport
     onStart: () => undefined,
     onEnd: (span: ReadableSpan) => {
       if (shutDown || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+      if (stopped && pending.length >= GAP_SPANS) return;
       pending.push(toTransferableSpan(span));
       if (pending.length >= HANDOFF_SPANS) post();
       // Unreferenced: a flush or the shutdown hands over what is pending; the timer alone keeps nothing running.
@@ -86,18 +107,29 @@ export function createThreadSpanProcessor(port: MessagePort, options: SpanExport
       post();
       const id = nextFlush++;
       const flushed = reply(id);
-      port.ref();
+      const through = port;
+      through.ref();
       send({ type: 'flush', id });
       await flushed;
-      if (!shutDown) port.unref();
+      if (!shutDown) through.unref();
     },
     shutdown: async () => {
-      if (shutDown) return whenStopped;
+      if (shutDown) return whenStopped();
       post();
       shutDown = true;
       port.ref();
       send({ type: 'shutdown' });
-      await whenStopped;
+      await whenStopped();
+    },
+    attach: (next) => {
+      if (shutDown) {
+        next.close();
+        return;
+      }
+      port = next;
+      stopped = false;
+      listen(next);
+      post();
     },
   };
 }
