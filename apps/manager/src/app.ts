@@ -134,7 +134,10 @@ export function createManagerApp({
   addResourceRoutes(api, resources, MCP_SERVERS);
   addResourceRoutes(api, resources, SSO_CONFIGS);
   addResourceRoutes(api, resources, OBSERVABILITY_CONFIGS);
-  addAgentRoutes(api, resources);
+  addAgentRoutes(api, {
+    ...resources,
+    managerOrigins: [config.publicOrigin, config.issuer].filter((origin) => origin !== undefined),
+  });
   addBudgetRoutes(api, { ...resources, now });
   addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });
   addAgentRunRoutes(api, { db });

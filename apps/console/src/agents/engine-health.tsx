@@ -1,11 +1,12 @@
 // The agent's engine as the browser sees it: its public /health (status and the config version it
 // runs), beside the version the manager published, so a lagging or unreachable engine shows.
 import { useQuery } from '@tanstack/react-query';
+import { fetchFromEngine } from '../api/engine-fetch';
 
 type Health = { status: string; config_version: number | null };
 
 async function readHealth(engineUrl: string): Promise<Health> {
-  const response = await fetch(new URL('health', `${engineUrl.replace(/\/$/, '')}/`));
+  const response = await fetchFromEngine(new URL('health', `${engineUrl.replace(/\/$/, '')}/`));
   const body = (await response.json()) as Partial<Health>;
   return { status: body.status ?? `HTTP ${response.status}`, config_version: body.config_version ?? null };
 }

@@ -1,6 +1,7 @@
 // The bearer token the playground sends to the agent's engine: minted by the manager for the signed-in
 // user (POST /agents/{id}/token), and minted again shortly before it expires.
 import { mintAgentToken } from '../agents/agent-api';
+import { fetchFromEngine } from '../api/engine-fetch';
 
 const RENEW_BEFORE_MS = 30_000;
 
@@ -17,7 +18,7 @@ export function engineTokenSource(agentId: string): () => Promise<string> {
 
 /** A GET of the engine's own API with the token: its thread endpoints. */
 export async function getFromEngine<T>(engineUrl: string, path: string, token: string): Promise<T> {
-  const response = await fetch(`${engineUrl.replace(/\/$/, '')}${path}`, {
+  const response = await fetchFromEngine(`${engineUrl.replace(/\/$/, '')}${path}`, {
     headers: { Authorization: `Bearer ${token}` },
   });
   if (!response.ok) {

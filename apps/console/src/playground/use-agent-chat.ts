@@ -3,6 +3,7 @@
 import type { Interrupt, Message } from '@ag-ui/client';
 import { ResumableHttpAgent } from '@agentplane/agent-client';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { fetchFromEngine } from '../api/engine-fetch';
 
 export type ChatStatus = 'idle' | 'running';
 
@@ -14,7 +15,13 @@ export function useAgentChat(options: {
 }) {
   const { engineUrl, threadId, initialMessages, token } = options;
   const agent = useMemo(
-    () => new ResumableHttpAgent({ url: `${engineUrl.replace(/\/$/, '')}/agent/run`, threadId, initialMessages }),
+    () =>
+      new ResumableHttpAgent({
+        url: `${engineUrl.replace(/\/$/, '')}/agent/run`,
+        threadId,
+        initialMessages,
+        fetch: fetchFromEngine,
+      }),
     [engineUrl, threadId, initialMessages],
   );
   const [messages, setMessages] = useState<Message[]>(initialMessages);

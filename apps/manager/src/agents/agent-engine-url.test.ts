@@ -50,8 +50,11 @@ describe("an agent's engine_url", () => {
     expect(row?.engineUrl).toBeNull();
   });
 
-  it('must be an http(s) URL with nothing hidden in it (422 naming engine_url)', async () => {
+  it('must be an http(s) origin and path with nothing hidden in it: no query, fragment or credentials (422 naming engine_url)', async () => {
     for (const engineUrl of [
+      'http://manager.example/api/v1/agents/00000000-0000-4000-8000-000000000000/engine-credentials?x=',
+      'https://engine.example.com/#',
+      'https://user:password@engine.example.com',
       'ftp://engine.example.com',
       'not a url',
       'javascript:alert(1)',
@@ -64,6 +67,34 @@ describe("an agent's engine_url", () => {
         new Set(['engine_url']),
       );
     }
+  });
+
+  it("is never the manager's own origin, as the request reached it, whatever the spelling (422)", async () => {
+    const agent = await owner.agent.post('/api/v1/agents/').send(agentBody());
+    const other = await owner.agent.post('/api/v1/agents/').send(agentBody());
+    const patchAt = (engineUrl: string) =>
+      owner.agent
+        .patch(`/api/v1/agents/${agent.body.id}`)
+        .set('Host', 'Manager.Example:8443')
+        .send(agentBody({}, { name: agent.body.name, engine_url: engineUrl }));
+    for (const engineUrl of [
+      // The attack: the playground would POST the admin-only route, with the session cookie.
+      `http://manager.example:8443/api/v1/agents/${other.body.id}/engine-credentials`,
+      'https://MANAGER.example.:8443/api/v1/auth/logout-all',
+    ]) {
+      const response = await patchAt(engineUrl);
+      expectProblemShape(response, 422);
+      expect(response.body.errors).toEqual([{ path: 'engine_url', message: expect.stringMatching(/own origin/) }]);
+    }
+    // Nor at the issuer's origin (http://localhost:8000 by default), whatever Host a request names.
+    expectProblemShape(
+      await owner.agent.post('/api/v1/agents/').send(agentBody({}, { engine_url: 'http://127.0.0.1:8000/' })),
+      422,
+    );
+    expect((await owner.agent.get(`/api/v1/agents/${agent.body.id}`)).body.engine_url).toBeNull();
+    const elsewhere = await patchAt('http://manager.example:8001/engine');
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.engine_url).toBe('http://manager.example:8001/engine');
   });
 
   it("a viewer cannot set it, and another workspace's agent is not found", async () => {

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
+import { requestOrigin } from '../http/security.js';
 import { type ResourceRouteDependencies, ZIdParams } from '../resources/resource-routes.js';
 import { secretsViewOf } from '../secrets/secrets-view.js';
 import {
@@ -32,11 +33,17 @@ const BAD_REFERENCE = {
   422: `Body failed validation, references a resource not in the workspace, names a key variable the operator's MODEL_API_KEY_ENVS does not list, names a model address agents may not reach, or would make the engine_config larger than ${ENGINE_CONFIG_MAX_BYTES / 1024} KiB (path engine_config)`,
 };
 
-export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies): void {
+export type AgentRouteDependencies = ResourceRouteDependencies & {
+  /** PUBLIC_URL's and ISSUER_URL's origins: the manager's own, besides the one each request reached. */
+  managerOrigins: readonly string[];
+};
+
+export function addAgentRoutes(api: ApiRouter, deps: AgentRouteDependencies): void {
   const contextOf = (req: Request, query?: TSecretsQuery): AgentContext => ({
     ...deps,
     workspaceId: currentWorkspace(req).id,
     secrets: secretsViewOf(req, query),
+    managerOrigins: [...deps.managerOrigins, requestOrigin(req)],
   });
 
   api.add(

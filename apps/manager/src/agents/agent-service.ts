@@ -30,6 +30,7 @@ import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
 import type { ModelPrices } from '../usage/model-prices.js';
 import { lockReferencedResources } from './agent-references.js';
 import { lockAgent } from './lock-agent.js';
+import { refuseManagerOrigin } from './refuse-manager-origin.js';
 
 export type AgentContext = {
   db: Db;
@@ -43,6 +44,8 @@ export type AgentContext = {
   workspaceId: string;
   /** How responses show secrets, in the agent's config and in its engine_config: to the caller's role, or as asked. */
   secrets: SecretsView;
+  /** The origins the manager answers on, which no engine_url may name. */
+  managerOrigins: readonly string[];
 };
 
 /** The model's baseUrl: the one URL of an agent's own config that its engine connects to. */
@@ -53,6 +56,7 @@ function tenantUrlsOf(body: TAgentCreate): TenantUrl[] {
 /** What a tenant may not configure (422), checked before anything is written. */
 function checkWritable(body: TAgentCreate, ctx: AgentContext): void {
   refusePrivateUrls(tenantUrlsOf(body), ctx.egressAllow);
+  refuseManagerOrigin(body.engine_url, ctx.managerOrigins);
   checkAgentAllowed(body, ctx.policy);
 }
 

@@ -22,8 +22,13 @@ export const requireJsonBody: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** The origin a request reached the manager on, as its Host header (or a trusted proxy) says. */
+export function requestOrigin(req: Request): string {
+  return `${req.protocol}://${req.get('host')}`;
+}
+
 function ownOrigin(req: Request, publicOrigin: string | undefined): string {
-  return publicOrigin ?? `${req.protocol}://${req.get('host')}`;
+  return publicOrigin ?? requestOrigin(req);
 }
 
 /** A state-changing request from a browser page must come from our own origin or an allowed one. */

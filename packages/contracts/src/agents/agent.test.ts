@@ -39,3 +39,21 @@ describe('ZAgentCreate', () => {
     expect(pathsOf({ ...llm, owner: 'x' })).toEqual(['']);
   });
 });
+
+describe('engine_url', () => {
+  it('is an http(s) origin with an optional path', () => {
+    for (const url of ['http://127.0.0.1:8001', 'https://engines.example.com/agents/a1/']) {
+      expect(pathsOf({ ...llm, engine_url: url })).toEqual([]);
+    }
+  });
+
+  // The playground appends /agent/run: behind a query or fragment that is any path of any origin.
+  it.each([
+    ['a query', 'http://manager.example/api/v1/agents/x/engine-credentials?x='],
+    ['an empty query', 'https://engine.example/?'],
+    ['a fragment', 'https://engine.example/api/v1/auth/logout-all#'],
+    ['a user name and password', 'https://user:pw@engine.example'],
+  ])('refuses one with %s', (_what, url) => {
+    expect(pathsOf({ ...llm, engine_url: url })).toEqual(['engine_url']);
+  });
+});

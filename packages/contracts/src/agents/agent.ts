@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AGENT_RESOURCE_IDS_MAX_ITEMS, DESCRIPTION_MAX_LENGTH } from '../common/limits.js';
 import { ZPaginationQuery } from '../common/pagination.js';
-import { makeUrlText, ZIsoDateTime, ZResourceName, ZUuid } from '../common/primitives.js';
+import { makeBaseUrl, ZIsoDateTime, ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZEngineConfig } from '../engine/engine-config.js';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from './agent-frameworks.js';
 
@@ -28,10 +28,11 @@ export const ZAgentResources = z
   .meta({ id: 'AgentResources', description: 'The managed resources the agent uses, by id' });
 export type TAgentResources = z.infer<typeof ZAgentResources>;
 
-// Only browsers (the console's playground) call it, never the manager, so no egress rule applies.
-export const ZEngineUrl = makeUrlText(z.url({ protocol: /^https?$/ })).meta({
+// Only browsers (the console's playground) call it, never the manager, so no egress rule applies. The
+// playground appends /agent/run to it: a query or fragment would make that any path of any origin.
+export const ZEngineUrl = makeBaseUrl(z.url({ protocol: /^https?$/ })).meta({
   description:
-    "Where this agent's engine answers (http or https): the console streams runs from it and reads its /health",
+    "Where this agent's engine answers: an http(s) origin and an optional path, without credentials, query or fragment, and never the manager's own origin. The console streams runs from it (without cookies) and reads its /health",
   examples: ['http://127.0.0.1:8001'],
 });
 

@@ -23,11 +23,33 @@ export const ZNonBlankString = z.string().regex(/\S/, { error: 'Must not be empt
 const INVISIBLE_IN_URL = /[\p{Cc}\p{Cf}\p{Cs}\p{Z}]/u;
 
 /** A URL a tenant configures (`base` checks its form): bounded, and nothing in it that displays differently than it reads. */
-export function makeUrlText<S extends z.ZodString | z.ZodURL>(base: S) {
-  return base.max(URL_MAX_LENGTH).refine((url) => !INVISIBLE_IN_URL.test(url), {
+export function makeUrlText<S extends z.ZodString | z.ZodURL>(base: S, maxLength = URL_MAX_LENGTH) {
+  return base.max(maxLength).refine((url) => !INVISIBLE_IN_URL.test(url), {
     message: 'Must not contain control, format (such as bidirectional override) or space characters',
     abort: true,
   });
+}
+
+/** Whether a URL names a user or a password (`https://user:pass@host`). */
+export function hasUserinfo(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const { username, password } = new URL(url);
+  return username !== '' || password !== '';
+}
+
+// Credentials in a URL would be shown wherever the URL is: in lists, to viewers, in logs.
+export const NO_USERINFO_RULE = {
+  message: 'Must not contain a user name or password: put credentials in a secret field (headers, apiKey)',
+};
+
+/**
+ * An origin and an optional path, to which paths are appended (an engine, a Langfuse host): no
+ * credentials, and no query or fragment, which would swallow the appended path.
+ */
+export function makeBaseUrl<S extends z.ZodString | z.ZodURL>(base: S) {
+  return makeUrlText(base)
+    .refine((url) => !hasUserinfo(url), NO_USERINFO_RULE)
+    .refine((url) => !/[?#]/.test(url), 'Must be an origin and an optional path, without a query (?) or fragment (#)');
 }
 
 export const ZUrlText = makeUrlText(z.string());
