@@ -29,6 +29,7 @@ export * from './openapi/openapi-document.js';
 export * from './secrets/secret-fields.js';
 export * from './secrets/secret-mask.js';
 export * from './secrets/secret-string.js';
+export * from './secrets/secret-url.js';
 export * from './sso/sso-config.js';
 export * from './sso/sso-resource.js';
 export * from './workspaces/invitation.js';

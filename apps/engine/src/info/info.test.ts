@@ -20,12 +20,14 @@ beforeAll(async () => {
   offline = await holdRefusingPort();
   const config = makeLlmEngineConfig({
     name: 'support',
+    // A query in a URL is a secret: API keys ride there.
+    model: { provider: 'mock', name: 'echo', baseUrl: 'https://llm.example.com/v1?key=model-query-secret' },
     mcpServers: [
       everythingStdioServer({ env: { API_TOKEN: 'env-secret' } }),
       {
         name: 'offline',
         transport: 'streamable_http',
-        url: `${offline.origin}/mcp`,
+        url: `${offline.origin}/mcp?api_key=mcp-query-secret`,
         headers: { Authorization: 'Bearer header-secret' },
       },
     ],
@@ -49,7 +51,7 @@ beforeAll(async () => {
       // A port that refuses connections: whatever exports traces there fails at once.
       observability: {
         provider: 'OTLP',
-        endpoint: `${offline.origin}/v1/traces`,
+        endpoint: `${offline.origin}/v1/traces?key=trace-query-secret`,
         headers: { Authorization: 'Bearer trace-secret' },
       },
     },
@@ -107,13 +109,24 @@ describe('GET /agent/config', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-engine-config-version')).toBe('1');
     const text = await response.clone().text();
-    for (const secret of ['EAAG-token', 'verify-me', 'app-secret', 'env-secret', 'header-secret', 'trace-secret']) {
+    for (const secret of [
+      'EAAG-token',
+      'verify-me',
+      'app-secret',
+      'env-secret',
+      'header-secret',
+      'trace-secret',
+      'model-query-secret',
+      'mcp-query-secret',
+      'trace-query-secret',
+    ]) {
       expect(text).not.toContain(secret);
     }
     const body = (await response.json()) as {
-      observability: { protocol: string; headers: Record<string, string> };
+      agent: { config: { model: { baseUrl: string } } };
+      observability: { protocol: string; endpoint: string; headers: Record<string, string> };
       integrations: { config: Record<string, string> }[];
-      mcp_servers: { name: string; env: Record<string, string>; headers: Record<string, string> }[];
+      mcp_servers: { name: string; url?: string; env: Record<string, string>; headers: Record<string, string> }[];
     };
     expect(body.integrations[0]?.config).toMatchObject({
       accessToken: '[redacted]',
@@ -122,8 +135,16 @@ describe('GET /agent/config', () => {
       phoneNumberId: '1234',
     });
     expect(body.mcp_servers[0]?.env).toEqual({ API_TOKEN: '[redacted]' });
-    expect(body.mcp_servers[1]?.headers).toEqual({ Authorization: '[redacted]' });
-    expect(body.observability).toMatchObject({ protocol: 'http/protobuf', headers: { Authorization: '[redacted]' } });
+    expect(body.mcp_servers[1]).toMatchObject({
+      url: `${offline.origin}/mcp?[redacted]`,
+      headers: { Authorization: '[redacted]' },
+    });
+    expect(body.observability).toMatchObject({
+      protocol: 'http/protobuf',
+      endpoint: `${offline.origin}/v1/traces?[redacted]`,
+      headers: { Authorization: '[redacted]' },
+    });
+    expect(body.agent.config.model.baseUrl).toBe('https://llm.example.com/v1?[redacted]');
   });
 });
 

@@ -126,7 +126,7 @@ function expectMaskedAgent(agent: Record<string, unknown>): void {
 }
 
 /** The agent's config as its engine reads it: its own row, through its own role, opened with its own key. */
-async function engineConfigAsTheEngineReadsIt(ws: Workspace): Promise<TEngineConfig> {
+async function engineConfigAsTheEngineReadsIt(ws: Pick<Workspace, 'owner' | 'agentId'>): Promise<TEngineConfig> {
   const credentials = await ws.owner.agent.post(`/api/v1/agents/${ws.agentId}/engine-credentials`);
   expect(credentials.status).toBe(201);
   const client = await ctx.database.connectClient({ url: credentials.body.database_url });
@@ -454,5 +454,117 @@ describe('a PATCH with masks racing a PATCH with a new secret', () => {
     expect(refused.body.errors).toEqual([{ path: 'integration.config.accessToken', message: MISMATCHED_MASK }]);
     const stored = await inWorkspace(ws, ws.member.agent.get(path));
     expect(stored.body.integration.config.accessToken).toBe(fresh);
+  });
+});
+
+describe("the query of a URL an engine connects to (an MCP url, a model's baseUrl, a trace endpoint)", () => {
+  const QUERY = {
+    mcp: 'api_key=mcp-url-query-0123456789-qry7',
+    model: 'key=model-url-query-0123456789-qry8',
+    trace: 'key=trace-url-query-0123456789-qry9',
+  };
+  const URLS = {
+    mcp: `https://mcp.example.com/mcp?${QUERY.mcp}`,
+    model: `https://llm.example.com/v1?${QUERY.model}`,
+    trace: `https://otel.example.com/v1/traces?${QUERY.trace}`,
+  };
+  const withBaseUrl = (resources: Record<string, unknown>, baseUrl = URLS.model) =>
+    agentBody(resources, { agent: { model: { provider: 'openai', name: 'gpt-4o-mini', baseUrl } } });
+
+  /** A workspace whose MCP server, trace exporter and agent each carry a key in a URL's query. */
+  async function makeQueryWorkspace() {
+    const [owner, member, viewer] = await Promise.all([signUpUser(ctx.app), signUpUser(ctx.app), signUpUser(ctx.app)]);
+    await addToWorkspace(owner, member, 'member');
+    await addToWorkspace(owner, viewer, 'viewer');
+    const mcpServerId = await createThroughApi(owner, '/api/v1/mcp-servers/', mcpServerBody({ url: URLS.mcp }));
+    const observabilityId = await createThroughApi(
+      owner,
+      '/api/v1/observability/',
+      observabilityBody({ endpoint: URLS.trace }),
+    );
+    const resources = { mcp_server_ids: [mcpServerId], observability_id: observabilityId };
+    const agentId = await createThroughApi(owner, '/api/v1/agents/', withBaseUrl(resources));
+    return { owner, member, viewer, mcpServerId, observabilityId, agentId, resources };
+  }
+
+  function expectNoQueryIn(text: string): void {
+    for (const query of Object.values(QUERY)) expect(text).not.toContain(query);
+  }
+
+  it('is masked for viewers, the rest of the URL readable, in the resources, the agent and its engine_config', async () => {
+    const ws = await makeQueryWorkspace();
+    const read = (path: string) => ws.viewer.agent.get(path).set('x-workspace-id', ws.owner.workspaceId);
+    for (const path of [
+      `/api/v1/mcp-servers/${ws.mcpServerId}`,
+      '/api/v1/mcp-servers/',
+      `/api/v1/observability/${ws.observabilityId}`,
+      `/api/v1/agents/${ws.agentId}`,
+      '/api/v1/agents/?include=engine_config',
+      `/api/v1/agents/${ws.agentId}/engine-config`,
+    ]) {
+      const response = await read(path);
+      expect(response.status).toBe(200);
+      expectNoQueryIn(response.text);
+    }
+    const agent = (await read(`/api/v1/agents/${ws.agentId}`)).body;
+    expect(agent.agent.model.baseUrl).toBe('https://llm.example.com/v1?••••••••qry8');
+    expect(agent.engine_config.mcp_servers[0].url).toBe('https://mcp.example.com/mcp?••••••••qry7');
+    expect(agent.engine_config.observability.endpoint).toBe('https://otel.example.com/v1/traces?••••••••qry9');
+  });
+
+  it('is sealed at rest, in every row that holds it, and its engine opens the real URLs', async () => {
+    const ws = await makeQueryWorkspace();
+    const rows = await ctx.database.prisma.$queryRaw<{ text: string }[]>`
+      SELECT config::text AS text FROM mcp_servers WHERE id = ${ws.mcpServerId}::uuid
+      UNION ALL SELECT config::text FROM observability_configs WHERE id = ${ws.observabilityId}::uuid
+      UNION ALL SELECT config::text FROM agents WHERE id = ${ws.agentId}::uuid
+      UNION ALL SELECT config::text FROM engine_configs WHERE agent_id = ${ws.agentId}::uuid`;
+    expect(rows).toHaveLength(4);
+    for (const row of rows) {
+      expectNoQueryIn(row.text);
+      expect(row.text).toMatch(/\?enc:v1:/);
+    }
+    const published = await engineConfigAsTheEngineReadsIt(ws);
+    expect(published.mcp_servers[0]?.url).toBe(URLS.mcp);
+    expect(published.observability).toMatchObject({ endpoint: URLS.trace });
+    expect(published.agent.config).toMatchObject({ model: expect.objectContaining({ baseUrl: URLS.model }) });
+  });
+
+  it('is kept by a PATCH that sends the masked URL back, and a mask of another query is a 422', async () => {
+    const ws = await makeQueryWorkspace();
+    const agentPath = `/api/v1/agents/${ws.agentId}`;
+    const masked = await ws.member.agent
+      .get(agentPath)
+      .set('x-workspace-id', ws.owner.workspaceId)
+      .query({ secrets: 'masked' });
+    const form = agentPatchOf(masked);
+    form.agent.instructions = 'Be brief.';
+    const kept = await ws.member.agent.patch(agentPath).set('x-workspace-id', ws.owner.workspaceId).send(form);
+    expect(kept.status).toBe(200);
+    expect(kept.body.agent.model.baseUrl).toBe(URLS.model);
+    const forged = await ws.member.agent
+      .patch(agentPath)
+      .set('x-workspace-id', ws.owner.workspaceId)
+      .send(withBaseUrl(ws.resources, 'https://llm.example.com/v1?••••••••abcd'));
+    expectProblemShape(forged, 422);
+    expect(forged.body.errors).toEqual([{ path: 'agent.model.baseUrl', message: MISMATCHED_MASK }]);
+  });
+
+  it('comes with no user name or password: those are a 422 naming the field', async () => {
+    const ws = await makeQueryWorkspace();
+    const post = (path: string, body: object) =>
+      ws.member.agent.post(path).set('x-workspace-id', ws.owner.workspaceId).send(body);
+    const refusals = [
+      [await post('/api/v1/mcp-servers/', mcpServerBody({ url: 'https://u:p@mcp.example.com/mcp' })), 'mcp_server.url'],
+      [
+        await post('/api/v1/observability/', observabilityBody({ endpoint: 'https://key@otel.example.com/v1/traces' })),
+        'observability.endpoint',
+      ],
+      [await post('/api/v1/agents/', withBaseUrl({}, 'https://u:p@llm.example.com/v1')), 'agent.model.baseUrl'],
+    ] as const;
+    for (const [response, path] of refusals) {
+      expectProblemShape(response, 422);
+      expect(response.body.errors.map((error: { path: string }) => error.path)).toEqual([path]);
+    }
   });
 });

@@ -1,9 +1,10 @@
 // The typed `agent` object of each framework an engine can host.
 import { z } from 'zod';
 import { IDENTIFIER_MAX_LENGTH, INSTRUCTIONS_MAX_LENGTH, PATH_MAX_LENGTH } from '../common/limits.js';
-import { EGRESS_RULE, makeUrlText, ZNonBlankString } from '../common/primitives.js';
+import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
 import { makeSecretString } from '../secrets/secret-string.js';
+import { makeSecretQueryUrl, SECRET_QUERY_RULE } from '../secrets/secret-url.js';
 
 export const AGENT_FRAMEWORKS = ['LLM', 'LANGGRAPH', 'CUSTOM'] as const;
 export type TAgentFramework = (typeof AGENT_FRAMEWORKS)[number];
@@ -32,10 +33,10 @@ const ZModel = z
     // `mock` is a deterministic model for demos and tests.
     provider: z.enum(LLM_PROVIDERS),
     name: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
-    baseUrl: makeUrlText(z.url({ protocol: /^https?$/ }))
+    baseUrl: makeSecretQueryUrl(z.url({ protocol: /^https?$/ }))
       .optional()
       .meta({
-        description: `An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only. ${EGRESS_RULE}`,
+        description: `An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only. ${SECRET_QUERY_RULE} ${EGRESS_RULE}`,
       }),
     apiKey: makeSecretString(z.string().min(1))
       .optional()

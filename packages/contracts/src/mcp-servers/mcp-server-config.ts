@@ -11,10 +11,11 @@ import {
   SESSION_KWARGS_MAX_BYTES,
   SESSION_KWARGS_MAX_DEPTH,
 } from '../common/limits.js';
-import { EGRESS_RULE, ZNonBlankString, ZUrlText } from '../common/primitives.js';
+import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
 import { makeSecretHeaders } from '../secrets/secret-headers.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
 import { makeSecretString } from '../secrets/secret-string.js';
+import { makeSecretQueryUrl, SECRET_QUERY_RULE } from '../secrets/secret-url.js';
 import { describeRefusedEnvName } from './launch-variables.js';
 
 export const MCP_TRANSPORTS = ['streamable_http', 'sse', 'stdio', 'websocket'] as const;
@@ -106,9 +107,11 @@ export const ZMcpServerConfig = z
     name: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
     transport: z.enum(MCP_TRANSPORTS).default('streamable_http'),
     // Checked against the transport below, which also reports an empty url once rather than twice.
-    url: ZUrlText.optional().describe(
-      `The server's URL (streamable_http, sse: http(s); websocket: ws(s)). ${EGRESS_RULE}`,
-    ),
+    url: makeSecretQueryUrl(z.string())
+      .optional()
+      .describe(
+        `The server's URL (streamable_http, sse: http(s); websocket: ws(s)). ${SECRET_QUERY_RULE} ${EGRESS_RULE}`,
+      ),
     command: ZNonBlankString.max(PATH_MAX_LENGTH).optional().meta({
       description:
         'Executable of a stdio server. The command line (command and args) must be one the operator permits in MCP_STDIO_COMMANDS; none is by default',

@@ -1,9 +1,10 @@
 // Where an agent's engine sends its traces: any OTLP backend, Langfuse (over its OTLP endpoint) or Phoenix.
 import { z } from 'zod';
 import { IDENTIFIER_MAX_LENGTH } from '../common/limits.js';
-import { EGRESS_RULE, ZNonBlankString, ZUrlText } from '../common/primitives.js';
+import { EGRESS_RULE, makeBaseUrl, ZNonBlankString } from '../common/primitives.js';
 import { makeSecretHeaders, ZHeaderSecret } from '../secrets/secret-headers.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
+import { makeSecretQueryUrl, SECRET_QUERY_RULE } from '../secrets/secret-url.js';
 
 export const OBSERVABILITY_PROVIDERS = ['OTLP', 'LANGFUSE', 'PHOENIX'] as const;
 export type TObservabilityProvider = (typeof OBSERVABILITY_PROVIDERS)[number];
@@ -13,13 +14,14 @@ export type TOtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 
 const HEADERS_MAX_ENTRIES = 32;
 
-const ZHttpUrl = ZUrlText.refine((value) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-}, 'Must be an absolute http(s) URL');
+function isHttpUrl(value: string): boolean {
+  return URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol);
+}
+
+const HTTP_URL_RULE = 'Must be an absolute http(s) URL';
+const ZEndpoint = makeSecretQueryUrl(z.string()).refine(isHttpUrl, HTTP_URL_RULE);
+// Langfuse's traces path is appended to it.
+const ZHost = makeBaseUrl(z.string()).refine(isHttpUrl, HTTP_URL_RULE);
 
 const ZOtlpHeaders = makeSecretHeaders(HEADERS_MAX_ENTRIES, 'Headers sent with every export.');
 
@@ -31,8 +33,8 @@ const ZCaptureContent = z
 
 const ZOtlp = z.strictObject({
   provider: z.literal('OTLP'),
-  endpoint: ZHttpUrl.describe(
-    `The OTLP/HTTP traces endpoint, for example https://otel.example.com/v1/traces. ${EGRESS_RULE}`,
+  endpoint: ZEndpoint.describe(
+    `The OTLP/HTTP traces endpoint, for example https://otel.example.com/v1/traces. ${SECRET_QUERY_RULE} ${EGRESS_RULE}`,
   ),
   protocol: z.enum(OTLP_PROTOCOLS).default('http/protobuf'),
   headers: ZOtlpHeaders,
@@ -41,7 +43,7 @@ const ZOtlp = z.strictObject({
 
 const ZLangfuse = z.strictObject({
   provider: z.literal('LANGFUSE'),
-  host: ZHttpUrl.describe(`The Langfuse host, for example https://cloud.langfuse.com. ${EGRESS_RULE}`),
+  host: ZHost.describe(`The Langfuse host, for example https://cloud.langfuse.com. ${EGRESS_RULE}`),
   public_key: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
   secret_key: ZHeaderSecret.min(1).describe(SECRET_FIELD_RULE),
   capture_content: ZCaptureContent,
@@ -49,8 +51,8 @@ const ZLangfuse = z.strictObject({
 
 const ZPhoenix = z.strictObject({
   provider: z.literal('PHOENIX'),
-  endpoint: ZHttpUrl.describe(
-    `Phoenix's OTLP/HTTP traces endpoint, for example https://app.phoenix.arize.com/v1/traces. ${EGRESS_RULE}`,
+  endpoint: ZEndpoint.describe(
+    `Phoenix's OTLP/HTTP traces endpoint, for example https://app.phoenix.arize.com/v1/traces. ${SECRET_QUERY_RULE} ${EGRESS_RULE}`,
   ),
   api_key: ZHeaderSecret.min(1).optional().describe(SECRET_FIELD_RULE),
   capture_content: ZCaptureContent,

@@ -7,6 +7,7 @@ import type { TIntegrationConfig } from '../integrations/integration-config.js';
 import { WHATSAPP_SECRET_FIELDS } from '../integrations/whatsapp-config.js';
 import type { TMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
 import type { TObservabilityConfig } from '../observability/observability-config.js';
+import { mapUrlQuerySecret } from './secret-url.js';
 
 /** `path` locates the secret inside the object being mapped, e.g. `['config', 'accessToken']`. */
 export type SecretTransform = (value: string, path: readonly string[]) => string;
@@ -29,42 +30,60 @@ export function mapIntegrationSecrets<T extends Pick<TIntegrationConfig, 'provid
   return { ...integration, config };
 }
 
-/** Header values carry API keys and env values carry credentials, so every one of them is a secret. */
-export function mapMcpServerSecrets<T extends Pick<TMcpServerConfig, 'headers' | 'env'>>(
+/** Header values carry API keys and env values carry credentials, so every one of them is a secret; so is the url's query. */
+export function mapMcpServerSecrets<T extends Pick<TMcpServerConfig, 'headers' | 'env' | 'url'>>(
   server: T,
   transform: SecretTransform,
 ): T {
   return {
     ...server,
+    ...(server.url === undefined ? {} : { url: mapUrlQuerySecret(server.url, ['url'], transform) }),
     headers: mapValues('headers', server.headers, transform),
     env: mapValues('env', server.env, transform),
   };
 }
 
-/** An OTLP exporter's header values (they carry the backend's API key), Langfuse's secret key, Phoenix's API key. */
+/**
+ * An OTLP exporter's header values (they carry the backend's API key), Langfuse's secret key, Phoenix's
+ * API key, and the query of an OTLP or Phoenix endpoint.
+ */
 export function mapObservabilitySecrets(
   config: TObservabilityConfig,
   transform: SecretTransform,
 ): TObservabilityConfig {
   switch (config.provider) {
     case 'OTLP':
-      return { ...config, headers: mapValues('headers', config.headers, transform) };
+      return {
+        ...config,
+        endpoint: mapUrlQuerySecret(config.endpoint, ['endpoint'], transform),
+        headers: mapValues('headers', config.headers, transform),
+      };
     case 'LANGFUSE':
       return { ...config, secret_key: transform(config.secret_key, ['secret_key']) };
-    case 'PHOENIX':
-      return config.api_key === undefined ? config : { ...config, api_key: transform(config.api_key, ['api_key']) };
+    case 'PHOENIX': {
+      const endpoint = mapUrlQuerySecret(config.endpoint, ['endpoint'], transform);
+      return config.api_key === undefined
+        ? { ...config, endpoint }
+        : { ...config, endpoint, api_key: transform(config.api_key, ['api_key']) };
+    }
   }
 }
 
-/** An LLM agent's `model.apiKey`. */
+/** An LLM agent's `model.apiKey`, and the query of its `model.baseUrl`. */
 export function mapLlmConfigSecrets<T extends Pick<TLlmAgentConfig, 'model'>>(
   config: T,
   transform: SecretTransform,
 ): T {
-  const { apiKey } = config.model;
-  return apiKey === undefined
-    ? config
-    : { ...config, model: { ...config.model, apiKey: transform(apiKey, ['model', 'apiKey']) } };
+  const { apiKey, baseUrl } = config.model;
+  if (apiKey === undefined && baseUrl === undefined) return config;
+  return {
+    ...config,
+    model: {
+      ...config.model,
+      ...(baseUrl === undefined ? {} : { baseUrl: mapUrlQuerySecret(baseUrl, ['model', 'baseUrl'], transform) }),
+      ...(apiKey === undefined ? {} : { apiKey: transform(apiKey, ['model', 'apiKey']) }),
+    },
+  };
 }
 
 /** The secrets of an agent's stored framework config: only LLM configs hold one. */
