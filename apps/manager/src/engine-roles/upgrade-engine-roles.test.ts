@@ -82,6 +82,32 @@ describe('upgrading agents created before engine roles', () => {
   });
 });
 
+describe('upgrading configs published before URL queries were secrets', () => {
+  it("seals the query of an MCP server's url with the agent's key, once", async () => {
+    const owner = await signUpUser(ctx.app);
+    const url = 'https://mcp.example.com/mcp?api_key=legacy-query-0123456789';
+    const mcp = await owner.agent.post('/api/v1/mcp-servers/').send(mcpServerBody({ url }));
+    const created = await owner.agent.post('/api/v1/agents/').send(agentBody({ mcp_server_ids: [mcp.body.id] }));
+    const agentId = created.body.id as string;
+    const agentBox = createAgentSecretBox(agentKeys.keyFor(agentId), agentId);
+    // As it was published then: the query in plaintext, every other secret sealed with the agent's key.
+    const row = await ctx.database.prisma.engineConfig.findUniqueOrThrow({ where: { agentId } });
+    const published = row.config as TEngineConfig;
+    const legacy = { ...published, mcp_servers: published.mcp_servers.map((server) => ({ ...server, url })) };
+    await ctx.database.prisma.engineConfig.update({ where: { agentId }, data: { config: legacy as object } });
+
+    await upgrade();
+    const upgraded = await ctx.database.prisma.engineConfig.findUniqueOrThrow({ where: { agentId } });
+    expect(upgraded.version).toBe(row.version + 1n);
+    expect(JSON.stringify(upgraded.config)).not.toContain('legacy-query');
+    expect(mapEngineConfigSecrets(upgraded.config as TEngineConfig, agentBox.open).mcp_servers[0]?.url).toBe(url);
+    await upgrade();
+    expect((await ctx.database.prisma.engineConfig.findUniqueOrThrow({ where: { agentId } })).version).toBe(
+      row.version + 1n,
+    );
+  });
+});
+
 describe('a manager whose database user lacks CREATEROLE', () => {
   const role = `agentplane_test_nocreaterole_${randomBytes(4).toString('hex')}`;
   const password = randomBytes(16).toString('hex');

@@ -10,7 +10,7 @@ import {
   type TAgentFramework,
   type TEngineConfig,
 } from '@agentplane/contracts';
-import { type AgentKeyring, isSealedWithOtherKey, type SecretBox, type Tx } from '@agentplane/db';
+import { type AgentKeyring, isSealed, isSealedWithOtherKey, type SecretBox, type Tx } from '@agentplane/db';
 import { AppError, TRACER_NAME } from '@agentplane/server-kit';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { engineBudgetsOf } from '../budgets/engine-budgets.js';
@@ -94,7 +94,7 @@ async function publish(
     const agentBox = options.agentKeys.boxFor(agent.id);
     if (
       current &&
-      !hasSecretsSealedWithOtherKey(current.config as TEngineConfig, agentBox) &&
+      !hasSecretsToSealAgain(current.config as TEngineConfig, agentBox) &&
       isDeepStrictEqual(mapEngineConfigSecrets(current.config as TEngineConfig, agentBox.open), config)
     ) {
       published.set(agent.id, { config, version: Number(current.version) });
@@ -143,14 +143,15 @@ function refuseOversizedConfig(agentId: string, sealed: string, maxBytes: number
 /**
  * A config holding a value sealed with another key (the platform key before agent keys existed, or a
  * rotated one) is sealed again even when its content is unchanged: its engine can open only its own key's.
+ * So is one holding a secret in plaintext: a URL's query, published before queries were secrets.
  */
-export function hasSecretsSealedWithOtherKey(config: TEngineConfig, agentBox: SecretBox): boolean {
-  let other = false;
+export function hasSecretsToSealAgain(config: TEngineConfig, agentBox: SecretBox): boolean {
+  let found = false;
   mapEngineConfigSecrets(config, (value) => {
-    other ||= isSealedWithOtherKey(value, agentBox);
+    found ||= !isSealed(value) || isSealedWithOtherKey(value, agentBox);
     return value;
   });
-  return other;
+  return found;
 }
 
 /** Engines LISTEN on the channel and reload at once; polling stays the guarantee. */
