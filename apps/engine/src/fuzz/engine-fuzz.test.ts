@@ -210,7 +210,7 @@ function caseArbitrary(route: Route): fc.Arbitrary<Case> {
       ),
       value,
       mutations: fc.oneof(
-        { weight: 1, arbitrary: fc.constant([]) },
+        { weight: 1, arbitrary: fc.constant<Mutation[]>([]) },
         { weight: 3, arbitrary: fc.array(mutationArbitrary, { minLength: 1, maxLength: 1 }) },
         { weight: 1, arbitrary: fc.array(mutationArbitrary, { minLength: 2, maxLength: 2 }) },
       ),
