@@ -1,5 +1,6 @@
 // POST /agent/run: checks everything that can still become an HTTP error (framework, body, a run id
-// already taken, a thread already running under `reject`), then streams the agent's events. From the
+// already taken, a thread already running under `reject`, a run or thread the database cannot record
+// or read), then streams the agent's events. From the
 // first byte on, every failure is a RUN_ERROR event instead. Under `enqueue`, `interrupt` or
 // `rollback` (database mode) the run goes through its thread's queue like a background run, and the
 // response follows it as a rejoin would: keepalives while it waits, RUN_STARTED once it starts.
