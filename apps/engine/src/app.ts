@@ -1,9 +1,11 @@
+import { JSON_MAX_DEPTH, RUN_INPUT_MAX_BYTES_DEFAULT } from '@agentplane/contracts';
 import {
   corsForAllowedOrigins,
   type Logger,
   measureHttpRequests,
   notFoundHandler,
   problemHandler,
+  refuseUnstorableInput,
   requestLogger,
 } from '@agentplane/server-kit';
 import express, { type Express } from 'express';
@@ -30,6 +32,8 @@ export type EngineDependencies = {
   runs?: RunStore;
   /** Browser origins allowed to call the agent endpoints (ENGINE_CORS_ORIGINS). */
   corsOrigins?: string[];
+  /** The largest run input accepted, in bytes (ENGINE_RUN_INPUT_MAX_BYTES). */
+  runInputMaxBytes?: number;
 };
 
 /** Builds the engine's Express app from its dependencies, without listening. */
@@ -41,6 +45,7 @@ export function createEngineApp({
   store,
   runs,
   corsOrigins = [],
+  runInputMaxBytes = RUN_INPUT_MAX_BYTES_DEFAULT,
 }: EngineDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -58,11 +63,14 @@ export function createEngineApp({
       exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id', 'WWW-Authenticate', 'traceresponse'],
     }),
   );
+  // Every route's query string; each body is checked where its route parses it, after authentication.
+  app.use(refuseUnstorableInput({ maxBodyDepth: JSON_MAX_DEPTH }));
   app.use(healthRouter(holder));
   app.use(infoRouter(holder));
   app.use(
     runRouter(holder, {
       metrics,
+      inputMaxBytes: runInputMaxBytes,
       ...(keepaliveMs === undefined ? {} : { keepaliveMs }),
       ...(runs === undefined ? {} : { store: runs }),
     }),

@@ -169,13 +169,14 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
   });
 
-  it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once, logs their events and gives runs 10 s to finish at shutdown unless ENGINE_RUN_* and ENGINE_SHUTDOWN_GRACE_MS say otherwise', () => {
+  it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once, logs their events, takes run inputs up to 512 KiB and gives runs 10 s to finish at shutdown unless ENGINE_RUN_* and ENGINE_SHUTDOWN_GRACE_MS say otherwise', () => {
     expect(loadEngineEnv(DATABASE).runs).toEqual({
       leaseMs: 30_000,
       retentionMs: 30 * 24 * 60 * 60 * 1000,
       queueConcurrency: 16,
       queuePollMs: 1000,
       eventLog: true,
+      inputMaxBytes: 512 * 1024,
       shutdownGraceMs: 10_000,
     });
     const set = {
@@ -185,6 +186,7 @@ describe('loadEngineEnv', () => {
       ENGINE_RUN_QUEUE_CONCURRENCY: '3',
       ENGINE_RUN_QUEUE_POLL_MS: '250',
       ENGINE_RUN_EVENT_LOG: 'off',
+      ENGINE_RUN_INPUT_MAX_BYTES: '2048',
       ENGINE_SHUTDOWN_GRACE_MS: '0',
     };
     expect(loadEngineEnv(set).runs).toEqual({
@@ -193,9 +195,13 @@ describe('loadEngineEnv', () => {
       queueConcurrency: 3,
       queuePollMs: 250,
       eventLog: false,
+      inputMaxBytes: 2048,
       shutdownGraceMs: 0,
     });
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_LEASE_MS: '10' })).toThrow(/ENGINE_RUN_LEASE_MS/);
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_INPUT_MAX_BYTES: '1mb' })).toThrow(
+      /ENGINE_RUN_INPUT_MAX_BYTES/,
+    );
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_RETENTION_DAYS: '0' })).toThrow(/ENGINE_RUN_RETENTION_DAYS/);
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_QUEUE_CONCURRENCY: '0' })).toThrow(
       /ENGINE_RUN_QUEUE_CONCURRENCY/,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
   ASYMMETRIC_JWT_ALGORITHMS,
+  RUN_INPUT_MAX_BYTES_DEFAULT,
   type TSsoConfig,
   ZIssuerUrl,
   ZModelApiKeyEnvsSetting,
@@ -82,6 +83,12 @@ const ZEngineEnv = z.object({
   ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ENGINE_RUN_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(RUN_QUEUE_CONCURRENCY_DEFAULT),
   ENGINE_RUN_QUEUE_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(RUN_QUEUE_POLL_MS_DEFAULT),
+  ENGINE_RUN_INPUT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(RUN_INPUT_MAX_BYTES_DEFAULT),
   ENGINE_RUN_EVENT_LOG: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
   ENGINE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
@@ -144,6 +151,8 @@ export type RunSettings = {
    * thread), but nothing can be replayed: rejoins and streams that follow a queued run are refused.
    */
   eventLog: boolean;
+  /** The largest run input (/agent/run and /agent/runs body) accepted, in bytes; 413 above it. */
+  inputMaxBytes: number;
   /** How long a graceful stop lets runs (and other requests) finish before it ends them. */
   shutdownGraceMs: number;
 };
@@ -278,6 +287,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       queueConcurrency: parsed.ENGINE_RUN_QUEUE_CONCURRENCY,
       queuePollMs: parsed.ENGINE_RUN_QUEUE_POLL_MS,
       eventLog: parsed.ENGINE_RUN_EVENT_LOG === 'on',
+      inputMaxBytes: parsed.ENGINE_RUN_INPUT_MAX_BYTES,
       shutdownGraceMs: parsed.ENGINE_SHUTDOWN_GRACE_MS,
     },
     models: {

@@ -175,6 +175,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     holder,
     metrics,
     corsOrigins: env.corsOrigins,
+    runInputMaxBytes: env.runs.inputMaxBytes,
     ...(options.keepaliveMs === undefined ? {} : { keepaliveMs: options.keepaliveMs }),
     ...(pool === undefined || worker === undefined ? {} : { store: { pool, wake: worker.wake } }),
     ...(runs === undefined ? {} : { runs }),

@@ -15,6 +15,7 @@ export * from './common/pagination.js';
 export * from './common/primitives.js';
 export * from './common/problem.js';
 export * from './engine/engine-config.js';
+export * from './engine/run-input-ids.js';
 export * from './integrations/integration.js';
 export * from './integrations/integration-config.js';
 export * from './integrations/whatsapp-config.js';

@@ -47,4 +47,4 @@ export {
   type SpanPipeline,
 } from './tracing/span-pipeline.js';
 export { contextFromHeaders, formatTraceresponse } from './tracing/trace-context.js';
-export { refuseUnstorableInput } from './unstorable-input.js';
+export { refuseUnstorableBody, refuseUnstorableInput } from './unstorable-input.js';

@@ -4,7 +4,15 @@ import { ZodError } from 'zod';
 import { AppError } from './app-error.js';
 
 /** What body-parser and http-errors attach to the errors they raise. */
-type HttpLikeError = { type?: string; status?: number; expose?: boolean };
+type HttpLikeError = { type?: string; status?: number; expose?: boolean; limit?: number };
+
+const MIB = 1024 * 1024;
+
+/** A body parser's limit in words: its own, since routes set different ones (1 MiB when it names none). */
+function describeLimit(limit: number | undefined): string {
+  if (limit === undefined || limit === MIB) return '1 MiB';
+  return limit % 1024 === 0 ? `${limit / 1024} KiB` : `${limit} bytes`;
+}
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -16,7 +24,7 @@ export function toAppError(error: unknown): AppError {
   const httpError = error as HttpLikeError;
   switch (httpError?.type) {
     case 'entity.too.large':
-      return new AppError('payload_too_large', 'The request body is larger than 1 MiB.');
+      return new AppError('payload_too_large', `The request body is larger than ${describeLimit(httpError.limit)}.`);
     case 'entity.parse.failed':
       return new AppError('bad_request', 'The request body is not valid JSON.');
     case 'encoding.unsupported':

@@ -6,6 +6,7 @@ export {
   type ScriptedTurn,
   startFakeOpenAiServer,
 } from './fake-openai-server.js';
+export { applyMutations, type Mutation, mutationArbitrary, toJsonText } from './json-mutations.js';
 export { listenOnLoopback } from './listen-on-loopback.js';
 export {
   type AttributeValue,

@@ -94,20 +94,15 @@ export function outcomeOf(
 }
 
 /**
- * A run numbered but not stored: without a database, or when its row could not be created. Its
- * thread, if it has one, still gets the run's messages through `threads`.
+ * A run numbered but not stored: only without a database (a config file alone), where there are no
+ * records, budgets or threads. With one, a run whose row cannot be created does not run at all.
  */
-export function unrecordedRun(runId: string, threads?: { db: Queryable; log: Logger }): RecordedRun {
+export function unrecordedRun(runId: string): RecordedRun {
   let seq = 0;
   return {
     record: (event) => ({ id: `${runId}:${++seq}`, data: sseData(event) }),
     countUsage: () => undefined,
-    finish: async (_aborted, _stopped, alongside) => {
-      if (alongside === undefined || threads === undefined) return;
-      await alongside(threads.db).catch((error: unknown) =>
-        threads.log.error({ err: error }, 'could not store the run in its thread'),
-      );
-    },
+    finish: async () => undefined,
   };
 }
 

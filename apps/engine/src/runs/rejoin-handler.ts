@@ -11,6 +11,7 @@ import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
 import { type EventStream, openEventStream } from './event-stream.js';
 import type { RunStore } from './recorded-run.js';
 import { REPLAY_PAGE, type RunProgress } from './run-follow-reads.js';
+import { readRunIdParam } from './run-id-param.js';
 import { findRun, isFinal, type RunRecord } from './run-records.js';
 
 async function findCallersRun(store: RunStore, runId: string, caller: ThreadCaller | undefined): Promise<RunRecord> {
@@ -124,7 +125,7 @@ export function replayFrom(runId: string, lastEventId: string | undefined): numb
 
 export function handleRunRecord(store: RunStore): RequestHandler {
   return async (req, res) => {
-    const run = await findOwnRun(store, String(req.params.runId), res);
+    const run = await findOwnRun(store, readRunIdParam(req), res);
     res.json({
       id: run.id,
       thread_id: run.thread_id,
@@ -142,7 +143,7 @@ export function handleRunRecord(store: RunStore): RequestHandler {
 export function handleRejoin(store: RunStore, keepaliveMs?: number): RequestHandler {
   return async (req, res) => {
     requireEventLog(store, 'A run cannot be rejoined');
-    const runId = String(req.params.runId);
+    const runId = readRunIdParam(req);
     const after = replayFrom(runId, req.get('last-event-id'));
     // Unknown before the stream opens: a 404, not an empty stream.
     const found = await findOwnRun(store, runId, res);

@@ -10,6 +10,7 @@ import type { RunStore } from './recorded-run.js';
 import { findOwnRun } from './rejoin-handler.js';
 import { requestCancel } from './run-control-records.js';
 import { queueRun } from './run-handler.js';
+import { readRunIdParam } from './run-id-param.js';
 import { parseRunRequest } from './run-input.js';
 import { isFinal } from './run-records.js';
 
@@ -33,7 +34,7 @@ export function handleBackgroundRun(store: RunStore): RequestHandler {
 
 export function handleCancel(store: RunStore): RequestHandler {
   return async (req, res) => {
-    const runId = String(req.params.runId);
+    const runId = readRunIdParam(req);
     const run = await findOwnRun(store, runId, res);
     const outcome = isFinal(run.status) ? 'over' : await requestCancel(store.pool, store.agentId, runId);
     if (outcome === 'over') throw new AppError('conflict', 'The run is already over.', { type: 'run-finished' });

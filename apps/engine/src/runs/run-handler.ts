@@ -1,5 +1,6 @@
 // POST /agent/run: checks everything that can still become an HTTP error (framework, body, a run id
-// already taken, a thread already running under `reject`), then streams the agent's events. From the
+// already taken, a thread already running under `reject`, a run or thread the database cannot record
+// or read), then streams the agent's events. From the
 // first byte on, every failure is a RUN_ERROR event instead. Under `enqueue`, `interrupt` or
 // `rollback` (database mode) the run goes through its thread's queue like a background run, and the
 // response follows it as a rejoin would: keepalives while it waits, RUN_STARTED once it starts.
@@ -9,7 +10,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
-import { aguiThreadKey, continueAguiThread } from '../threads/agui-threads.js';
+import { type AguiThread, aguiThreadKey, continueAguiThread } from '../threads/agui-threads.js';
 import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
 import { driveRun } from './drive-run.js';
 import { openEventStream } from './event-stream.js';
@@ -23,6 +24,8 @@ import type { RunConflict } from './run-records.js';
 export type RunOptions = {
   keepaliveMs?: number;
   metrics: EngineMetrics;
+  /** The largest run input accepted, in bytes: a larger body is a 413 (ENGINE_RUN_INPUT_MAX_BYTES). */
+  inputMaxBytes: number;
   /** Database mode: threads are stored and continued (threads/agui-threads.ts), runs are records. */
   store?: RunStore;
 };
@@ -80,21 +83,38 @@ async function queueAndFollow(req: Request, res: Response, store: RunStore, requ
   });
 }
 
-async function recordStreamRun(
+const UNRECORDABLE =
+  'The run could not be recorded, so it was not started: the engine cannot reach its database. Try again shortly.';
+
+/**
+ * Creates the run's row and reads its stored thread, at once: one wait for the database before the
+ * first event, not two. A run that cannot be recorded is never served unrecorded (its usage would
+ * escape budgets, and it would be missing from the runs and usage lists), and one whose thread cannot
+ * be read would answer without the conversation and then store over it: both are a 503 before the
+ * stream starts. A row created for a run whose thread could not be read is ended `failed` at once.
+ */
+async function startStreamRun(
   store: RunStore,
   input: RunAgentInput,
-  threadKey: string,
   caller: ThreadCaller | undefined,
   log: Logger,
-): Promise<RecordedRun> {
+): Promise<{ record: RecordedRun; thread: AguiThread }> {
+  const threadKey = aguiThreadKey(store.agentId, caller, input.threadId);
   const start = { runId: input.runId, threadId: input.threadId, threadKey, caller, source: 'stream' as const };
-  // As with its thread: a database that fails does not stop the run, it only goes unrecorded.
-  const started = await startRecordedRun(store, start, log).catch((error: unknown) => {
-    log.warn({ err: error }, 'could not record the run; running it unrecorded');
-    return undefined;
-  });
-  if (typeof started === 'string') refuse(started);
-  return started ?? unrecordedRun(input.runId, { db: store.pool, log });
+  const [record, thread] = await Promise.allSettled([
+    startRecordedRun(store, start, log),
+    continueAguiThread(store.pool, store.agentId, input, caller),
+  ]);
+  if (record.status === 'rejected') {
+    log.error({ err: record.reason }, 'could not record the run; refusing it');
+  } else {
+    const started = record.value;
+    if (typeof started === 'string') refuse(started);
+    if (thread.status === 'fulfilled') return { record: started, thread: thread.value };
+    log.error({ err: thread.reason }, 'could not load the stored thread; refusing the run');
+    await started.finish(false).catch((error: unknown) => log.error({ err: error }, 'could not end the refused run'));
+  }
+  throw new AppError('service_unavailable', UNRECORDABLE);
 }
 
 export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestHandler {
@@ -108,22 +128,12 @@ export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestH
       return;
     }
     const caller = callerOf(res.locals.claims);
-    const agentId = config.agent.id;
     const { runId, threadId } = request.input;
     const log = req.log.child({ thread_id: threadId, run_id: runId });
-    // The stored thread is read while the run's row is created: one wait for the database before the
-    // first event, not two. Without the database the run still goes ahead, only without its thread.
-    const [thread, record] = await Promise.all([
+    const { record, thread } =
       store === undefined
-        ? undefined
-        : continueAguiThread(store.pool, agentId, request.input, caller).catch((error: unknown) => {
-            log.warn({ err: error }, 'could not load the stored thread; running without it');
-            return undefined;
-          }),
-      store === undefined
-        ? unrecordedRun(runId)
-        : recordStreamRun(store, request.input, aguiThreadKey(agentId, caller, threadId), caller, log),
-    ]);
+        ? { record: unrecordedRun(runId), thread: undefined }
+        : await startStreamRun(store, request.input, caller, log);
     const input = thread?.input ?? request.input;
     const recorded = meterRun(record, metrics.runs, 'stream');
 

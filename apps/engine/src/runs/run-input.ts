@@ -3,7 +3,7 @@
 // which overrides the agent's `runs.multitaskStrategy` for this run (reject unless configured).
 import type { RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { formatZodIssues, MULTITASK_STRATEGIES, type TMultitaskStrategy } from '@agentplane/contracts';
+import { formatZodIssues, MULTITASK_STRATEGIES, type TMultitaskStrategy, ZRunInputIds } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import type { Request } from 'express';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
@@ -43,6 +43,9 @@ export function parseRunRequest(req: Request, config: AgentSnapshot['config']): 
   if (!parsed.success) {
     throw new AppError('validation_failed', INVALID, { errors: formatZodIssues(parsed.error) });
   }
+  // AG-UI takes any string as an id; ours go into URLs, keys and NOTIFY payloads (contracts' ZAguiId).
+  const ids = ZRunInputIds.safeParse(parsed.data);
+  if (!ids.success) throw new AppError('validation_failed', INVALID, { errors: formatZodIssues(ids.error) });
   return {
     input: parsed.data as RunAgentInput,
     onDisconnect: readDisconnectPolicy(parsed.data.forwardedProps),

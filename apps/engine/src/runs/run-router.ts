@@ -1,4 +1,5 @@
-import { AppError } from '@agentplane/server-kit';
+import { JSON_MAX_DEPTH } from '@agentplane/contracts';
+import { AppError, refuseUnstorableInput } from '@agentplane/server-kit';
 import express, { Router } from 'express';
 import { requireBearer } from '../auth/require-bearer.js';
 import { type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
@@ -8,8 +9,12 @@ import { handleRun, type RunOptions } from './run-handler.js';
 
 export function runRouter(source: SnapshotSource, options: RunOptions): Router {
   const router = Router();
-  // Authentication comes before the body is even read.
-  const readBody = express.json({ limit: '1mb' });
+  // Authentication comes before the body is even read. What the run input's schema cannot see (NUL,
+  // lone surrogates, `__proto__`, nesting that would exhaust the stack) is refused as soon as it is.
+  const readBody = [
+    express.json({ limit: options.inputMaxBytes }),
+    refuseUnstorableInput({ maxBodyDepth: JSON_MAX_DEPTH }),
+  ];
   router.post('/agent/run', useSnapshot(source), requireBearer, readBody, handleRun(options));
   // Runs are records only in database mode; without it the background run is unavailable and the
   // other paths are unknown.

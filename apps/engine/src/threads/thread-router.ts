@@ -1,11 +1,12 @@
 // GET /agent/threads, GET /agent/threads/{id}, GET /agent/threads/{id}/runs and DELETE /agent/threads/{id}:
 // the caller's own AG-UI threads, behind the same bearer token as /agent/run. Database mode only.
-import { formatZodIssues, ZPaginationQuery } from '@agentplane/contracts';
+import { ZAguiId, ZPaginationQuery } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import { type Request, type Response, Router } from 'express';
 import type pg from 'pg';
 import { z } from 'zod';
 import { requireBearer } from '../auth/require-bearer.js';
+import { parseRequestPart } from '../http/parse-request-part.js';
 import { getSnapshot, type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
 import { aguiThreadKey } from './agui-threads.js';
 import { decodeCursor, pageOf } from './page-cursor.js';
@@ -21,28 +22,14 @@ import {
 } from './thread-queries.js';
 import { callerOf, scopedThreadId } from './thread-scope.js';
 
-// AG-UI leaves threadId free; this bounds what a URL may carry and keeps control characters out of logs.
-const ZThreadParams = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(512)
-    .regex(/^\P{Cc}+$/u, { error: 'Must not contain control characters' }),
-});
+// The same rule as a run input's threadId: no other thread can exist.
+const ZThreadParams = z.object({ id: ZAguiId });
 const ZPageQuery = ZPaginationQuery.pick({ limit: true }).extend({
   cursor: z.string().optional().meta({ description: 'X-Next-Cursor of the previous page' }),
 });
 
-function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw new AppError('bad_request', `The ${what} is invalid.`, { errors: formatZodIssues(result.error) });
-  }
-  return result.data;
-}
-
 function pageQuery(req: Request) {
-  const { limit, cursor } = parseOrThrow(ZPageQuery, req.query, 'query string');
+  const { limit, cursor } = parseRequestPart(ZPageQuery, req.query, 'query string');
   return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor) };
 }
 
@@ -89,7 +76,7 @@ export function threadRouter(source: SnapshotSource, pool: pg.Pool | undefined):
   const scopeOf = (req: Request, res: Response) => {
     const agentId = getSnapshot(res).config.agent.id;
     const caller = callerOf(res.locals.claims);
-    const threadId = req.params.id === undefined ? undefined : parseOrThrow(ZThreadParams, req.params, 'path').id;
+    const threadId = req.params.id === undefined ? undefined : parseRequestPart(ZThreadParams, req.params, 'path').id;
     return { db: requirePool(), agentId, caller, threadId: threadId ?? '' };
   };
   router.use('/agent/threads', useSnapshot(source), requireBearer);

@@ -4,11 +4,12 @@
 // as sent.
 import {
   formatZodIssues,
+  JSON_MAX_DEPTH,
   type TEngineIntegration,
   type TWhatsAppWebhookPayload,
   ZWhatsAppWebhookPayload,
 } from '@agentplane/contracts';
-import { AppError } from '@agentplane/server-kit';
+import { AppError, refuseUnstorableBody } from '@agentplane/server-kit';
 import express, { type RequestHandler, Router } from 'express';
 import type pg from 'pg';
 import { getSnapshot, type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
@@ -57,6 +58,8 @@ function parseDelivery(body: Buffer): TWhatsAppWebhookPayload {
   } catch {
     throw new AppError('bad_request', 'The body is not valid JSON.');
   }
+  // Signed or not, a text, message id or sender PostgreSQL cannot store is refused before it is queued.
+  refuseUnstorableBody(json, { maxDepth: JSON_MAX_DEPTH });
   const parsed = ZWhatsAppWebhookPayload.safeParse(json);
   if (!parsed.success) {
     throw new AppError('bad_request', 'The body is not a WhatsApp Cloud API webhook payload.', {

@@ -148,6 +148,29 @@ describe('POST /integrations/whatsapp/webhook (signature and payload)', () => {
     expect((await fetch(`${engine.url}/health`)).status).toBe(200);
   });
 
+  it.each([
+    ['a NUL in the text', { from: '4915', text: 'hi\u0000there' }, 'text.body'],
+    ['a lone surrogate in the text', { from: '4915', text: 'hi \ud800' }, 'text.body'],
+    ['a NUL in the message id', { from: '4915', id: 'wamid.\u0000' }, 'messages[0].id'],
+    ['a lone surrogate in the message id', { from: '4915', id: 'wamid.\udfff' }, 'messages[0].id'],
+    ['a NUL in the sender', { from: '49\u000015' }, 'wa_id'],
+    ['a lone surrogate in the sender', { from: '\udc004915' }, 'wa_id'],
+  ])(
+    'answers 422 naming the field to a signed delivery with %s, queues nothing and keeps serving',
+    async (_what, message, field) => {
+      const before = await queued(agent.agentId);
+      const response = await postWebhook(engine.url, makeWebhookPayload(whatsapp.phoneNumberId, [message]), {
+        appSecret: whatsapp.appSecret,
+      });
+      expect(response.status).toBe(422);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      const problem = (await response.json()) as { errors: { path: string }[] };
+      expect(problem.errors[0]?.path).toContain(field);
+      expect(await queued(agent.agentId)).toBe(before);
+      expect((await fetch(`${engine.url}/health`)).status).toBe(200);
+    },
+  );
+
   it('acknowledges status updates without queueing anything', async () => {
     const before = await queued(agent.agentId);
     const statuses = [{ id: 'wamid.out', status: 'delivered', timestamp: '1', recipient_id: '4915' }];

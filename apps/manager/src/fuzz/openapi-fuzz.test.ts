@@ -6,6 +6,7 @@
 // since the test walks the served document. The seed is fixed (FUZZ_SEED overrides it, FUZZ_RUNS the
 // number of runs per operation), so a failure replays exactly.
 import { JSON_BODY_MAX_BYTES } from '@agentplane/contracts';
+import { applyMutations, type Mutation, mutationArbitrary, toJsonText } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import fc from 'fast-check';
 import request from 'supertest';
@@ -25,7 +26,6 @@ import {
   ssoBody,
   whatsappBody,
 } from '../testing/resource-fixtures.js';
-import { applyMutations, type Mutation, mutationArbitrary, toJsonText } from './mutations.js';
 import { type JsonSchema, SchemaArbitraries } from './schema-arbitraries.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);

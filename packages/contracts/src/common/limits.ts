@@ -6,6 +6,14 @@ export const JSON_BODY_MAX_BYTES = 1024 * 1024;
 /** How deeply a request body may nest objects and arrays (422 naming the path below that depth). */
 export const JSON_MAX_DEPTH = 32;
 
+/**
+ * An id a client gives an engine run: its runId, threadId, parentRunId, message and tool call ids. They
+ * go into URLs, headers, keys and NOTIFY payloads (at most 8000 bytes), so they are bounded well below.
+ */
+export const AGUI_ID_MAX_LENGTH = 512;
+/** A run input (the body of an engine's /agent/run and /agent/runs), in bytes (413 above it). */
+export const RUN_INPUT_MAX_BYTES_DEFAULT = 512 * 1024;
+
 /** A published engine_config (the agent with every resource it uses), in bytes of stored JSON. */
 export const ENGINE_CONFIG_MAX_BYTES = 256 * 1024;
 

@@ -1,3 +1,4 @@
+// Shared by the manager's and the engine's property-based fuzz tests.
 // What a hostile client does to a well-formed JSON value: one node at a time, a wrong type, a missing or
 // extra field, a NUL, a lone surrogate or `__proto__` in a string or key, a huge string or array, or
 // nesting far deeper than any schema.

@@ -1,0 +1,299 @@
+// Every engine route, fuzzed as the manager's OpenAPI fuzz does it (with the same mutations): mostly
+// valid requests, then what a hostile client sends: NUL, lone surrogates and __proto__ in strings and
+// keys, huge and deeply nested values, malformed run and thread ids, bad cursors and Last-Event-IDs,
+// bodies that are not JSON or not declared as JSON, with a valid token, a forged one or none. Every
+// answer must be below 500, and a 4xx must be problem+json; afterwards the engine is healthy. The seed
+// is fixed (FUZZ_SEED overrides it, FUZZ_RUNS the number of runs per route), so a failure replays exactly.
+import { randomUUID } from 'node:crypto';
+import { RUN_INPUT_MAX_BYTES_DEFAULT } from '@agentplane/contracts';
+import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import {
+  applyMutations,
+  type Mutation,
+  makeRunAgentInput,
+  mutationArbitrary,
+  toJsonText,
+  waitUntil,
+} from '@agentplane/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import type { RunningEngine } from '../start-engine.js';
+import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
+import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
+import {
+  makeWebhookPayload,
+  makeWhatsAppConfig,
+  publishWhatsAppAgent,
+  startWhatsAppEngine,
+} from '../testing/whatsapp-agent.js';
+import { signBody } from '../whatsapp/verify-webhook.js';
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20_261_201);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+
+type Method = 'GET' | 'POST' | 'DELETE';
+type BodyKind = 'run-input' | 'delivery' | 'none';
+type Route = { method: Method; path: string; body: BodyKind; query?: string[]; lastEventId?: boolean };
+
+// Every route the engine serves (app.ts); a route added there belongs here.
+const ROUTES: Route[] = [
+  { method: 'GET', path: '/', body: 'none' },
+  { method: 'GET', path: '/health', body: 'none' },
+  { method: 'GET', path: '/agent/capabilities', body: 'none' },
+  { method: 'GET', path: '/agent/config', body: 'none' },
+  { method: 'POST', path: '/agent/run', body: 'run-input' },
+  { method: 'POST', path: '/agent/runs', body: 'run-input' },
+  { method: 'GET', path: '/agent/runs/{runId}', body: 'none' },
+  { method: 'GET', path: '/agent/runs/{runId}/stream', body: 'none', lastEventId: true },
+  { method: 'POST', path: '/agent/runs/{runId}/cancel', body: 'none' },
+  { method: 'GET', path: '/agent/threads', body: 'none', query: ['limit', 'cursor'] },
+  { method: 'GET', path: '/agent/threads/{threadId}', body: 'none' },
+  { method: 'GET', path: '/agent/threads/{threadId}/runs', body: 'none', query: ['limit', 'cursor'] },
+  { method: 'DELETE', path: '/agent/threads/{threadId}', body: 'none' },
+  {
+    method: 'GET',
+    path: '/integrations/whatsapp/webhook',
+    body: 'none',
+    query: ['hub.mode', 'hub.verify_token', 'hub.challenge'],
+  },
+  { method: 'POST', path: '/integrations/whatsapp/webhook', body: 'delivery' },
+];
+
+let database: TestDatabase;
+let issuer: TestIssuer;
+let graph: FakeGraphApi;
+let engine: RunningEngine;
+let token: string;
+const whatsapp = makeWhatsAppConfig();
+// Ids that name something, so that requests get past the lookups: a finished run and its thread.
+const known = { runIds: [] as string[], threadIds: [] as string[], cursors: [] as string[] };
+
+beforeAll(async () => {
+  [database, issuer, graph] = await Promise.all([createTestDatabase(), startTestIssuer(), startFakeGraphApi()]);
+  const agent = await publishWhatsAppAgent(database, whatsapp);
+  engine = await startWhatsAppEngine(database, agent, graph, {
+    ENGINE_AUTH: 'oidc',
+    ENGINE_OIDC_ISSUER: issuer.issuer,
+    ENGINE_OIDC_AUDIENCE: issuer.audience,
+  });
+  token = await issuer.sign({ sub: 'fuzzer' });
+  for (let round = 0; round < 2; round++) {
+    const input = makeRunAgentInput('hello');
+    const response = await fetch(`${engine.url}/agent/run`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    await response.text();
+    known.runIds.push(input.runId);
+    known.threadIds.push(input.threadId);
+  }
+  const page = await fetch(`${engine.url}/agent/threads?limit=1`, { headers: { Authorization: `Bearer ${token}` } });
+  known.cursors.push(page.headers.get('x-next-cursor') ?? '');
+});
+
+afterAll(async () => {
+  await engine?.shutdown();
+  await Promise.all([graph?.close(), issuer?.close()]);
+  await database?.drop();
+});
+
+const cursorOf = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString('base64url');
+const MALFORMED_IDS = ['%00', 'a%00b', '%ED%A0%80', '%C0%AF', '%ZZ', '%0A', '%E2%80%AE', '..', 'r'.repeat(600)];
+const HOSTILE_QUERY_VALUES = ['', '-1', '0', '1e3', '99999999999999999999', '%00', 'a%00b', '%FF', '%ED%A0%80'];
+
+function idArbitrary(ids: () => string[]): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: 0, max: 1 }).map((index) => encodeURIComponent(ids()[index] ?? 'x')) },
+    { weight: 1, arbitrary: fc.uuid() },
+    { weight: 2, arbitrary: fc.constantFrom(...MALFORMED_IDS) },
+    { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent) },
+  );
+}
+
+function cursorArbitrary(): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constant(known.cursors[0] ?? ''),
+    fc.constantFrom(
+      cursorOf('-271821-04-20T00:00:00.000Z', 'a'),
+      cursorOf('-004714-01-01T00:00:00.000Z', 'a'),
+      cursorOf('2026-01-01T00:00:00.000Z', 'a\u0000b'),
+      cursorOf('2026-01-01T00:00:00.000Z', '\ud800'),
+      cursorOf('2026-01-01T00:00:00.000Z', 'r'.repeat(5000)),
+      Buffer.from('{"a":1}').toString('base64url'),
+      '!!!',
+    ),
+    fc.tuple(fc.date({ noInvalidDate: true }), fc.string()).map(([at, id]) => cursorOf(at.toISOString(), id)),
+  );
+}
+
+function queryArbitrary(names: string[]): fc.Arbitrary<string> {
+  const pairs = names.map((name) =>
+    fc
+      .oneof(
+        { weight: 3, arbitrary: fc.constant(undefined) },
+        {
+          weight: 3,
+          arbitrary:
+            name === 'cursor'
+              ? cursorArbitrary()
+              : fc.oneof(fc.nat({ max: 200 }).map(String), fc.string().map(encodeURIComponent)),
+        },
+        { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_QUERY_VALUES) },
+      )
+      .map((value) => (value === undefined ? undefined : `${name}=${value}`)),
+  );
+  return fc.tuple(...pairs).map((parts) => parts.filter((part) => part !== undefined).join('&'));
+}
+
+function lastEventIdArbitrary(): fc.Arbitrary<string | undefined> {
+  return fc.oneof(
+    fc.constant(undefined),
+    fc.integer({ min: 0, max: 20 }).map((seq) => `${known.runIds[0]}:${seq}`),
+    fc.constantFrom('', 'x', ':', '::1', `${known.runIds[0]}:99999999999`, `${known.runIds[0]}:-1`, 'é'.repeat(3000)),
+    fc.string({ unit: 'grapheme-ascii', maxLength: 60 }),
+  );
+}
+
+/** A run input to mutate: new ids mostly, a known thread (to continue it) or run id (a 409) sometimes. */
+function runInputArbitrary(): fc.Arbitrary<unknown> {
+  return fc
+    .record({
+      content: fc.string({ maxLength: 50 }),
+      threadId: fc.oneof(fc.uuid(), fc.constantFrom(...known.threadIds)),
+      runId: fc.oneof({ weight: 5, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.constantFrom(...known.runIds) }),
+      agentplane: fc.constantFrom({}, { onDisconnect: 'continue' }, { multitaskStrategy: 'enqueue' }, { x: 1 }),
+    })
+    .map(({ content, threadId, runId, agentplane }) =>
+      makeRunAgentInput(content, { threadId, runId, forwardedProps: { agentplane } }),
+    );
+}
+
+function deliveryArbitrary(): fc.Arbitrary<unknown> {
+  return fc
+    .record({ from: fc.string({ minLength: 1, maxLength: 15 }), text: fc.string({ maxLength: 50 }) })
+    .map((message) => makeWebhookPayload(whatsapp.phoneNumberId, [message]));
+}
+
+type BodyMode = 'json' | 'none' | 'malformed' | 'text' | 'utf16' | 'oversized';
+type Credential = 'valid' | 'forged' | 'none';
+type Case = {
+  credential: Credential;
+  ids: { runId: string; threadId: string };
+  query: string;
+  lastEventId: string | undefined;
+  body: { mode: BodyMode; value: unknown; mutations: Mutation[]; signed: boolean };
+};
+
+function caseArbitrary(route: Route): fc.Arbitrary<Case> {
+  const value =
+    route.body === 'run-input'
+      ? runInputArbitrary()
+      : route.body === 'delivery'
+        ? deliveryArbitrary()
+        : fc.jsonValue({ maxDepth: 2 });
+  const hasBody = route.body !== 'none';
+  return fc.record({
+    credential: fc.oneof(
+      { weight: 5, arbitrary: fc.constant<Credential>('valid') },
+      { weight: 1, arbitrary: fc.constantFrom<Credential>('forged', 'none') },
+    ),
+    ids: fc.record({ runId: idArbitrary(() => known.runIds), threadId: idArbitrary(() => known.threadIds) }),
+    query: queryArbitrary(route.query ?? []),
+    lastEventId: route.lastEventId === true ? lastEventIdArbitrary() : fc.constant(undefined),
+    body: fc.record({
+      mode: fc.oneof(
+        { weight: hasBody ? 50 : 5, arbitrary: fc.constant<BodyMode>('json') },
+        { weight: hasBody ? 5 : 30, arbitrary: fc.constant<BodyMode>('none') },
+        { weight: 6, arbitrary: fc.constantFrom<BodyMode>('malformed', 'text', 'utf16') },
+        { weight: 1, arbitrary: fc.constant<BodyMode>('oversized') },
+      ),
+      value,
+      mutations: fc.oneof(
+        { weight: 1, arbitrary: fc.constant<Mutation[]>([]) },
+        { weight: 3, arbitrary: fc.array(mutationArbitrary, { minLength: 1, maxLength: 1 }) },
+        { weight: 1, arbitrary: fc.array(mutationArbitrary, { minLength: 2, maxLength: 2 }) },
+      ),
+      signed: fc.oneof({ weight: 5, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    }),
+  });
+}
+
+function urlOf(route: Route, testCase: Case): string {
+  const path = route.path.replace('{runId}', testCase.ids.runId).replace('{threadId}', testCase.ids.threadId);
+  return `${engine.url}${path}${testCase.query === '' ? '' : `?${testCase.query}`}`;
+}
+
+function bodyOf({ mode, value, mutations }: Case['body']): { type?: string; text?: string | Buffer } {
+  switch (mode) {
+    case 'none':
+      return {};
+    case 'malformed':
+      return { type: 'application/json', text: '{"threadId": ' };
+    case 'text':
+      return { type: 'text/plain', text: 'runId=x' };
+    case 'utf16':
+      return { type: 'application/json; charset=utf-16', text: Buffer.from('{"a":1}', 'utf16le') };
+    case 'oversized':
+      return { type: 'application/json', text: JSON.stringify({ blob: 'x'.repeat(RUN_INPUT_MAX_BYTES_DEFAULT * 2) }) };
+    case 'json': {
+      const body = applyMutations(value, mutations);
+      return body === undefined ? {} : { type: 'application/json', text: toJsonText(body) };
+    }
+  }
+}
+
+async function send(route: Route, testCase: Case): Promise<{ status: number; type: string; text: string }> {
+  const headers: Record<string, string> = {};
+  if (testCase.credential === 'valid') headers.Authorization = `Bearer ${token}`;
+  if (testCase.credential === 'forged') headers.Authorization = `Bearer ${token.slice(0, -4)}AAAA`;
+  if (testCase.lastEventId !== undefined) headers['Last-Event-ID'] = testCase.lastEventId;
+  const { type, text } = bodyOf(testCase.body);
+  if (type !== undefined) headers['Content-Type'] = type;
+  if (text !== undefined && route.body === 'delivery' && testCase.body.signed && whatsapp.appSecret !== undefined) {
+    headers['X-Hub-Signature-256'] = signBody(text, whatsapp.appSecret);
+  }
+  const response = await fetch(urlOf(route, testCase), {
+    method: route.method,
+    headers,
+    ...(text === undefined || route.method === 'GET' ? {} : { body: text }),
+  });
+  // Streams end once their run does; the mock model answers at once.
+  return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
+}
+
+describe(`every engine route, fuzzed (seed ${SEED}, ${RUNS} runs each)`, () => {
+  it.each(ROUTES.map((route) => ({ ...route, name: `${route.method} ${route.path}` })))(
+    '$name answers below 500, and a 4xx is problem+json',
+    async (route) => {
+      const property = fc.asyncProperty(caseArbitrary(route), async (testCase) => {
+        const answer = await send(route, testCase);
+        const wrong =
+          answer.status >= 500
+            ? `a ${answer.status}`
+            : answer.status >= 400 && !answer.type.startsWith('application/problem+json')
+              ? `a ${answer.status} that is ${answer.type}, not problem+json`
+              : undefined;
+        if (wrong !== undefined) {
+          throw new Error(`${route.method} ${urlOf(route, testCase)} got ${wrong}: ${answer.text.slice(0, 300)}`);
+        }
+      });
+      try {
+        await fc.assert(property, { seed: SEED, numRuns: RUNS, endOnFailure: true, includeErrorInReport: true });
+      } catch (error) {
+        throw new Error(`Replay with FUZZ_SEED=${SEED}. ${(error as Error).message}`);
+      }
+    },
+  );
+
+  it('leaves the engine healthy and able to run', async () => {
+    await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'a healthy engine' });
+    const response = await fetch(`${engine.url}/agent/run`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(makeRunAgentInput('still there?', { runId: randomUUID() })),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('RUN_FINISHED');
+  });
+});
