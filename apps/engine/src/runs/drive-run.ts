@@ -1,6 +1,7 @@
 // One run of the agent from its first event to its stored end, shared by the streaming /agent/run and
 // the runs this replica starts from a thread's queue: its events numbered, logged and sent on; a run
-// stopped by a requested cancel ends with that cancel's RUN_ERROR; the thread keeps what the run
+// stopped by a requested cancel ends with that cancel's RUN_ERROR, and one stopped by its client
+// leaving with a cancel's, so a rejoin or a follower always sees an end; the thread keeps what the run
 // produced when it finished or was interrupted, and nothing when it was cancelled or rolled back.
 import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
@@ -39,6 +40,7 @@ export async function driveRun(run: DrivenRun): Promise<void> {
   const collector = createMessageCollector();
   const state = createStateTracker(input.state);
   let finished = false;
+  let ended = false;
   let storeThread: StoredWork | undefined;
   const emit = async (event: BaseEvent) => {
     const { id, data } = recorded.record(event);
@@ -57,11 +59,13 @@ export async function driveRun(run: DrivenRun): Promise<void> {
       collector.observe(event);
       state.observe(event);
       finished = event.type === EventType.RUN_FINISHED;
+      ended = finished || event.type === EventType.RUN_ERROR;
       await emit(event);
       if (signal.aborted) break;
     }
     const cancelled = run.active?.cancelled();
-    if (!finished && cancelled !== undefined) await emit(cancellationEvent(cancelled));
+    // Nothing but a requested cancel or a shutdown names how the run stopped: the client left.
+    if (!ended && signal.aborted) await emit(cancellationEvent(cancelled ?? 'cancel'));
     // Stored with the run's final status (recorded-run.ts), so the thread's next run sees this one.
     // RUN_FINISHED is already sent, so a storage failure can only be logged.
     if (run.thread !== undefined && (finished || cancelled === 'interrupt')) {
