@@ -11,7 +11,7 @@ import { type AguiThread, storeAguiRun } from '../threads/agui-threads.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import { createStateTracker } from '../threads/thread-state.js';
 import type { RunTrace } from '../tracing/run-trace.js';
-import { runTraced } from '../tracing/traced-events.js';
+import { traceRun } from '../tracing/traced-events.js';
 import type { ActiveRun } from './active-runs.js';
 import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
@@ -42,20 +42,24 @@ export async function driveRun(run: DrivenRun): Promise<void> {
   let finished = false;
   let ended = false;
   let storeThread: StoredWork | undefined;
+  // A requested cancel or a shutdown says how the run stopped; with neither, its client left.
+  const stopReason = () => run.active?.cancelled() ?? 'cancel';
   const emit = async (event: BaseEvent) => {
     const { id, data } = recorded.record(event);
     await run.send(event, id, data);
   };
   try {
-    const events = runTraced(run.runtime, {
+    const request = {
       input,
       signal,
       toolbox: run.toolset,
       caller: run.caller,
       reportUsage: recorded.countUsage,
       trace: run.trace,
-    });
-    for await (const event of guardEventOrder(events, input, signal, log)) {
+    };
+    const guarded = guardEventOrder(run.runtime.run(request), input, signal, log);
+    const events = traceRun(guarded, run.trace, { signal, code: () => cancellationEvent(stopReason()).code });
+    for await (const event of events) {
       collector.observe(event);
       state.observe(event);
       finished = event.type === EventType.RUN_FINISHED;
@@ -63,12 +67,10 @@ export async function driveRun(run: DrivenRun): Promise<void> {
       await emit(event);
       if (signal.aborted) break;
     }
-    const cancelled = run.active?.cancelled();
-    // Nothing but a requested cancel or a shutdown names how the run stopped: the client left.
-    if (!ended && signal.aborted) await emit(cancellationEvent(cancelled ?? 'cancel'));
+    if (!ended && signal.aborted) await emit(cancellationEvent(stopReason()));
     // Stored with the run's final status (recorded-run.ts), so the thread's next run sees this one.
     // RUN_FINISHED is already sent, so a storage failure can only be logged.
-    if (run.thread !== undefined && (finished || cancelled === 'interrupt')) {
+    if (run.thread !== undefined && (finished || run.active?.cancelled() === 'interrupt')) {
       const { store, thread } = run.thread;
       const produced = { produced: collector.messages(), state: state.state() };
       storeThread = (db) => storeAguiRun(db, store.agentId, thread, produced);
