@@ -143,9 +143,21 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       const config = holder.current()?.config;
       return config === undefined ? undefined : { scopes: scopesOf(config), price: config.budgets.price };
     };
-    const { leaseMs, eventLog } = env.runs;
+    const { leaseMs, eventLog, pendingCaps } = env.runs;
     const follows = createRunFollowReads(pool, agentId);
-    const base = { pool, agentId, owner, leaseMs, eventLog, notifications, follows, active, metrics, spendTarget };
+    const base = {
+      pool,
+      agentId,
+      owner,
+      leaseMs,
+      pendingCaps,
+      eventLog,
+      notifications,
+      follows,
+      active,
+      metrics,
+      spendTarget,
+    };
     measureWhatsAppQueue(metrics.registry, { pool, agentId, logger });
     queue = startRunQueue({
       store: base,
