@@ -212,6 +212,16 @@ describe('loadEngineEnv', () => {
     }
   });
 
+  it('keeps threads without activity 90 days unless ENGINE_THREAD_RETENTION_DAYS says otherwise', () => {
+    expect(loadEngineEnv(DATABASE).threadRetentionMs).toBe(90 * 24 * 60 * 60 * 1000);
+    expect(loadEngineEnv({ ...DATABASE, ENGINE_THREAD_RETENTION_DAYS: '7' }).threadRetentionMs).toBe(
+      7 * 24 * 60 * 60 * 1000,
+    );
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_THREAD_RETENTION_DAYS: '0' })).toThrow(
+      /ENGINE_THREAD_RETENTION_DAYS/,
+    );
+  });
+
   it('remembers failed OIDC fetches for 30 s unless ENGINE_OIDC_FAILURE_CACHE_MS says otherwise', () => {
     expect(loadEngineEnv(DATABASE).oidcFailureTtlMs).toBe(30_000);
     expect(loadEngineEnv({ ...DATABASE, ENGINE_OIDC_FAILURE_CACHE_MS: '0' }).oidcFailureTtlMs).toBe(0);

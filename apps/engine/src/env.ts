@@ -32,6 +32,7 @@ import {
 } from './runs/pending-run-caps.js';
 import { RUN_LEASE_MS_DEFAULT } from './runs/run-leases.js';
 import { RUN_QUEUE_CONCURRENCY_DEFAULT, RUN_QUEUE_POLL_MS_DEFAULT } from './runs/run-queue.js';
+import { THREAD_RETENTION_DAYS_DEFAULT } from './threads/thread-retention.js';
 
 const splitList = (value: string) =>
   value
@@ -85,6 +86,7 @@ const ZEngineEnv = z.object({
   WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   ENGINE_RUN_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(RUN_LEASE_MS_DEFAULT),
   ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  ENGINE_THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(THREAD_RETENTION_DAYS_DEFAULT),
   ENGINE_RUN_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(RUN_QUEUE_CONCURRENCY_DEFAULT),
   ENGINE_PENDING_RUNS_PER_THREAD: z.coerce.number().int().min(1).max(100_000).default(PENDING_RUNS_PER_THREAD_DEFAULT),
   ENGINE_PENDING_RUNS_PER_SUBJECT: z.coerce
@@ -193,6 +195,8 @@ export type EngineEnv = {
   corsOrigins: string[];
   whatsapp: WhatsAppSettings;
   runs: RunSettings;
+  /** How long a conversation thread without activity is kept before it is pruned (database mode). */
+  threadRetentionMs: number;
   /** The operator's model key and server, and the key variables agents may name (MODEL_API_KEY_ENVS). */
   models: ModelSettings;
   /** The stdio MCP command lines and working directories the operator permits. */
@@ -298,6 +302,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       eventLog: parsed.ENGINE_RUN_EVENT_LOG === 'on',
       shutdownGraceMs: parsed.ENGINE_SHUTDOWN_GRACE_MS,
     },
+    threadRetentionMs: parsed.ENGINE_THREAD_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     models: {
       operatorApiKey: parsed.OPENAI_API_KEY,
       operatorBaseUrl: parsed.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL,
