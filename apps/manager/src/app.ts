@@ -134,7 +134,7 @@ export function createManagerApp({
   addResourceRoutes(api, resources, MCP_SERVERS);
   addResourceRoutes(api, resources, SSO_CONFIGS);
   addResourceRoutes(api, resources, OBSERVABILITY_CONFIGS);
-  addAgentRoutes(api, resources);
+  addAgentRoutes(api, { ...resources, maxAgentsPerWorkspace: config.maxAgentsPerWorkspace });
   addBudgetRoutes(api, { ...resources, now });
   addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });
   addAgentRunRoutes(api, { db });

@@ -32,7 +32,10 @@ const BAD_REFERENCE = {
   422: `Body failed validation, references a resource not in the workspace, names a key variable the operator's MODEL_API_KEY_ENVS does not list, names a model address agents may not reach, or would make the engine_config larger than ${ENGINE_CONFIG_MAX_BYTES / 1024} KiB (path engine_config)`,
 };
 
-export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies): void {
+export function addAgentRoutes(
+  api: ApiRouter,
+  deps: ResourceRouteDependencies & { maxAgentsPerWorkspace: number },
+): void {
   const contextOf = (req: Request, query?: TSecretsQuery): AgentContext => ({
     ...deps,
     workspaceId: currentWorkspace(req).id,
@@ -50,7 +53,10 @@ export function addAgentRoutes(api: ApiRouter, deps: ResourceRouteDependencies):
       query: ZSecretsQuery,
       body: ZAgentCreate,
       responses: { 201: { description: 'The new agent with its engine_config', schema: ZAgent } },
-      problems: BAD_REFERENCE,
+      problems: {
+        ...BAD_REFERENCE,
+        409: 'The workspace has as many agents as the operator allows (MAX_AGENTS_PER_WORKSPACE, type urn:agentplane:problem:agents-per-workspace)',
+      },
     },
     async ({ query, body }, req, res) => {
       res.status(201).json(await createAgent(contextOf(req, query), body));
