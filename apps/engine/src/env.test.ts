@@ -169,12 +169,13 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
   });
 
-  it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once, logs their events, takes run inputs up to 512 KiB and gives runs 10 s to finish at shutdown unless ENGINE_RUN_* and ENGINE_SHUTDOWN_GRACE_MS say otherwise', () => {
+  it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once, lets 10 wait per thread and 100 per caller, logs their events, takes run inputs up to 512 KiB and gives runs 10 s to finish at shutdown unless ENGINE_RUN_*, ENGINE_PENDING_RUNS_* and ENGINE_SHUTDOWN_GRACE_MS say otherwise', () => {
     expect(loadEngineEnv(DATABASE).runs).toEqual({
       leaseMs: 30_000,
       retentionMs: 30 * 24 * 60 * 60 * 1000,
       queueConcurrency: 16,
       queuePollMs: 1000,
+      pendingCaps: { perThread: 10, perSubject: 100 },
       eventLog: true,
       inputMaxBytes: 512 * 1024,
       shutdownGraceMs: 10_000,
@@ -185,6 +186,8 @@ describe('loadEngineEnv', () => {
       ENGINE_RUN_RETENTION_DAYS: '2',
       ENGINE_RUN_QUEUE_CONCURRENCY: '3',
       ENGINE_RUN_QUEUE_POLL_MS: '250',
+      ENGINE_PENDING_RUNS_PER_THREAD: '1',
+      ENGINE_PENDING_RUNS_PER_SUBJECT: '7',
       ENGINE_RUN_EVENT_LOG: 'off',
       ENGINE_RUN_INPUT_MAX_BYTES: '2048',
       ENGINE_SHUTDOWN_GRACE_MS: '0',
@@ -194,6 +197,7 @@ describe('loadEngineEnv', () => {
       retentionMs: 2 * 24 * 60 * 60 * 1000,
       queueConcurrency: 3,
       queuePollMs: 250,
+      pendingCaps: { perThread: 1, perSubject: 7 },
       eventLog: false,
       inputMaxBytes: 2048,
       shutdownGraceMs: 0,
@@ -209,6 +213,19 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_QUEUE_POLL_MS: 'often' })).toThrow(/ENGINE_RUN_QUEUE_POLL_MS/);
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_SHUTDOWN_GRACE_MS: '-1' })).toThrow(/ENGINE_SHUTDOWN_GRACE_MS/);
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_EVENT_LOG: 'false' })).toThrow(/ENGINE_RUN_EVENT_LOG/);
+    for (const name of ['ENGINE_PENDING_RUNS_PER_THREAD', 'ENGINE_PENDING_RUNS_PER_SUBJECT']) {
+      expect(() => loadEngineEnv({ ...DATABASE, [name]: '0' })).toThrow(new RegExp(name));
+    }
+  });
+
+  it('keeps threads without activity 90 days unless ENGINE_THREAD_RETENTION_DAYS says otherwise', () => {
+    expect(loadEngineEnv(DATABASE).threadRetentionMs).toBe(90 * 24 * 60 * 60 * 1000);
+    expect(loadEngineEnv({ ...DATABASE, ENGINE_THREAD_RETENTION_DAYS: '7' }).threadRetentionMs).toBe(
+      7 * 24 * 60 * 60 * 1000,
+    );
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_THREAD_RETENTION_DAYS: '0' })).toThrow(
+      /ENGINE_THREAD_RETENTION_DAYS/,
+    );
   });
 
   it('remembers failed OIDC fetches for 30 s unless ENGINE_OIDC_FAILURE_CACHE_MS says otherwise', () => {

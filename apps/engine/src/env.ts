@@ -26,8 +26,14 @@ import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-
 import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
 import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
 import type { StdioPolicy } from './mcp/stdio-policy.js';
+import {
+  PENDING_RUNS_PER_SUBJECT_DEFAULT,
+  PENDING_RUNS_PER_THREAD_DEFAULT,
+  type PendingRunCaps,
+} from './runs/pending-run-caps.js';
 import { RUN_LEASE_MS_DEFAULT } from './runs/run-leases.js';
 import { RUN_QUEUE_CONCURRENCY_DEFAULT, RUN_QUEUE_POLL_MS_DEFAULT } from './runs/run-queue.js';
+import { THREAD_RETENTION_DAYS_DEFAULT } from './threads/thread-retention.js';
 
 const splitList = (value: string) =>
   value
@@ -81,7 +87,15 @@ const ZEngineEnv = z.object({
   WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   ENGINE_RUN_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(RUN_LEASE_MS_DEFAULT),
   ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  ENGINE_THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(THREAD_RETENTION_DAYS_DEFAULT),
   ENGINE_RUN_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(RUN_QUEUE_CONCURRENCY_DEFAULT),
+  ENGINE_PENDING_RUNS_PER_THREAD: z.coerce.number().int().min(1).max(100_000).default(PENDING_RUNS_PER_THREAD_DEFAULT),
+  ENGINE_PENDING_RUNS_PER_SUBJECT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(PENDING_RUNS_PER_SUBJECT_DEFAULT),
   ENGINE_RUN_QUEUE_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(RUN_QUEUE_POLL_MS_DEFAULT),
   ENGINE_RUN_INPUT_MAX_BYTES: z.coerce
     .number()
@@ -146,6 +160,8 @@ export type RunSettings = {
   queueConcurrency: number;
   /** How often the queue looks for work without being told. */
   queuePollMs: number;
+  /** How many runs may wait per thread and per caller; a run past either is a 429. */
+  pendingCaps: PendingRunCaps;
   /**
    * Whether runs' events are stored (ENGINE_RUN_EVENT_LOG). Off, runs are still records (status, usage,
    * thread), but nothing can be replayed: rejoins and streams that follow a queued run are refused.
@@ -188,6 +204,8 @@ export type EngineEnv = {
   corsOrigins: string[];
   whatsapp: WhatsAppSettings;
   runs: RunSettings;
+  /** How long a conversation thread without activity is kept before it is pruned (database mode). */
+  threadRetentionMs: number;
   /** The operator's model key and server, and the key variables agents may name (MODEL_API_KEY_ENVS). */
   models: ModelSettings;
   /** The stdio MCP command lines and working directories the operator permits. */
@@ -286,10 +304,15 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       retentionMs: parsed.ENGINE_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
       queueConcurrency: parsed.ENGINE_RUN_QUEUE_CONCURRENCY,
       queuePollMs: parsed.ENGINE_RUN_QUEUE_POLL_MS,
+      pendingCaps: {
+        perThread: parsed.ENGINE_PENDING_RUNS_PER_THREAD,
+        perSubject: parsed.ENGINE_PENDING_RUNS_PER_SUBJECT,
+      },
       eventLog: parsed.ENGINE_RUN_EVENT_LOG === 'on',
       inputMaxBytes: parsed.ENGINE_RUN_INPUT_MAX_BYTES,
       shutdownGraceMs: parsed.ENGINE_SHUTDOWN_GRACE_MS,
     },
+    threadRetentionMs: parsed.ENGINE_THREAD_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     models: {
       operatorApiKey: parsed.OPENAI_API_KEY,
       operatorBaseUrl: parsed.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL,

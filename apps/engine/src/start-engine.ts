@@ -33,6 +33,7 @@ import { startRunNotifications } from './runs/run-notifications.js';
 import { type RunQueue, startRunQueue } from './runs/run-queue.js';
 import { startRunPruner } from './runs/run-retention.js';
 import { createAgentSnapshot } from './snapshot/agent-snapshot.js';
+import { startThreadPruner } from './threads/thread-retention.js';
 import { createSpanExportThread } from './tracing/export-thread.js';
 import { startInboundPruner } from './whatsapp/inbound-retention.js';
 import { startWhatsAppWorker, type WhatsAppWorker } from './whatsapp/whatsapp-worker.js';
@@ -143,9 +144,21 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       const config = holder.current()?.config;
       return config === undefined ? undefined : { scopes: scopesOf(config), price: config.budgets.price };
     };
-    const { leaseMs, eventLog } = env.runs;
+    const { leaseMs, eventLog, pendingCaps } = env.runs;
     const follows = createRunFollowReads(pool, agentId);
-    const base = { pool, agentId, owner, leaseMs, eventLog, notifications, follows, active, metrics, spendTarget };
+    const base = {
+      pool,
+      agentId,
+      owner,
+      leaseMs,
+      pendingCaps,
+      eventLog,
+      notifications,
+      follows,
+      active,
+      metrics,
+      spendTarget,
+    };
     measureWhatsAppQueue(metrics.registry, { pool, agentId, logger });
     queue = startRunQueue({
       store: base,
@@ -167,6 +180,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     pruners.push(
       startInboundPruner({ db: pool, agentId, retentionMs: env.whatsapp.retentionMs, logger }),
       startRunPruner({ db: pool, agentId, retentionMs: env.runs.retentionMs, logger }),
+      startThreadPruner({ db: pool, agentId, retentionMs: env.threadRetentionMs, logger }),
     );
   }
 

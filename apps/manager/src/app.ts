@@ -137,6 +137,7 @@ export function createManagerApp({
   addAgentRoutes(api, {
     ...resources,
     managerOrigins: [config.publicOrigin, config.issuer].filter((origin) => origin !== undefined),
+    maxAgentsPerWorkspace: config.maxAgentsPerWorkspace,
   });
   addBudgetRoutes(api, { ...resources, now });
   addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });

@@ -70,6 +70,14 @@ describe('loadManagerConfig', () => {
     }
   });
 
+  it('caps agents at 1,000 per workspace unless MAX_AGENTS_PER_WORKSPACE says otherwise', () => {
+    expect(loadManagerConfig(base).maxAgentsPerWorkspace).toBe(1000);
+    expect(loadManagerConfig({ ...base, MAX_AGENTS_PER_WORKSPACE: '100000' }).maxAgentsPerWorkspace).toBe(100_000);
+    for (const max of ['0', 'many', '1.5']) {
+      expect(() => loadManagerConfig({ ...base, MAX_AGENTS_PER_WORKSPACE: max })).toThrow(/MAX_AGENTS_PER_WORKSPACE/);
+    }
+  });
+
   it('requires SECRETS_KEY', () => {
     expect(() => loadManagerConfig({ DATABASE_URL: base.DATABASE_URL })).toThrow(/SECRETS_KEY/);
     expect(() => loadManagerConfig({ ...base, SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY: must be 32 random bytes/);

@@ -16,6 +16,7 @@ import {
   ZPort,
 } from '@agentplane/server-kit';
 import { z } from 'zod';
+import { MAX_AGENTS_PER_WORKSPACE_DEFAULT } from './agents/agents-per-workspace.js';
 import { DEFAULT_CONSOLE_DIR } from './console/serve-console.js';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
 import { DEFAULT_MODEL_PRICES_FILE, loadModelPrices, type ModelPrices } from './usage/model-prices.js';
@@ -74,6 +75,7 @@ const ZManagerEnv = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL, e.g. postgresql://db.internal:5432/agentplane')
       .optional(),
     ENGINE_DB_CONNECTION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
+    MAX_AGENTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(10_000_000).default(MAX_AGENTS_PER_WORKSPACE_DEFAULT),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
       .int()
@@ -174,6 +176,8 @@ export type ManagerConfig = {
   /** No ISSUER_URL or PUBLIC_URL: the issuer is http://localhost with the port the manager listens on. */
   issuerIsDefault: boolean;
   agentTokenTtlSeconds: number;
+  /** The most agents one workspace may have; a create past it is a 409. */
+  maxAgentsPerWorkspace: number;
   engines: {
     /** The URL engine credentials are built on: ENGINE_DATABASE_URL, else DATABASE_URL. */
     databaseUrl: string;
@@ -232,6 +236,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     issuer: parsed.ISSUER_URL ?? parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
     issuerIsDefault: !parsed.ISSUER_URL && !parsed.PUBLIC_URL,
     agentTokenTtlSeconds: parsed.AGENT_TOKEN_TTL_SECONDS,
+    maxAgentsPerWorkspace: parsed.MAX_AGENTS_PER_WORKSPACE,
     engines: {
       databaseUrl: parsed.ENGINE_DATABASE_URL ?? parsed.DATABASE_URL,
       connectionLimit: parsed.ENGINE_DB_CONNECTION_LIMIT,

@@ -79,6 +79,7 @@ function followingStore(news: RunNotifications, db: pg.Pool): RunStore {
     agentId,
     owner: OWNER,
     leaseMs: 600_000,
+    pendingCaps: { perThread: 10, perSubject: 100 },
     eventLog: true,
     notifications: news,
     follows: createRunFollowReads(db, agentId),

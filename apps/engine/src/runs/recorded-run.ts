@@ -12,6 +12,7 @@ import type { ThreadCaller } from '../threads/thread-scope.js';
 import { type Queryable, withTransaction } from '../threads/thread-store.js';
 import type { ActiveRuns } from './active-runs.js';
 import { sseData } from './event-stream.js';
+import type { PendingRunCaps } from './pending-run-caps.js';
 import { createEventLog, NO_EVENT_LOG } from './run-event-log.js';
 import type { RunFollowReads } from './run-follow-reads.js';
 import type { RunNotifications } from './run-notifications.js';
@@ -32,6 +33,8 @@ export type RunStore = {
   /** This replica, as the owner of the runs it runs. */
   owner: string;
   leaseMs: number;
+  /** How many runs may wait per thread and per caller (pending-run-caps.ts). */
+  pendingCaps: PendingRunCaps;
   /** Whether runs' events are stored (ENGINE_RUN_EVENT_LOG); off, nothing can follow or replay a run. */
   eventLog: boolean;
   notifications: RunNotifications;

@@ -139,10 +139,19 @@ describe('a stream cut in the middle, with onDisconnect "continue"', () => {
 });
 
 describe('the disconnect policy', () => {
-  it('cancels the run when its client leaves, by default', async () => {
+  it('cancels the run when its client leaves, by default, and its stored stream ends with RUN_ERROR', async () => {
     const body = slowRun(100_000, 5);
-    await readSseFrames(await postRun(first, body), (frames) => frames.length >= 3);
+    const seen = await readSseFrames(await postRun(first, body), (frames) => frames.length >= 3);
     await waitUntil(async () => (await runStatus(body.runId)) === 'cancelled', { what: 'the run to be cancelled' });
+    // A rejoin on the other replica reads the stored events to their end and closes.
+    const stored = await readSseFrames(await rejoin(second, body.runId));
+    expect(stored.slice(0, seen.length).map((frame) => frame.raw)).toEqual(seen.map((frame) => frame.raw));
+    expect(stored.filter((frame) => ['RUN_FINISHED', 'RUN_ERROR'].includes(frameType(frame)))).toHaveLength(1);
+    expect(JSON.parse(stored.at(-1)?.data ?? '{}')).toEqual({
+      type: 'RUN_ERROR',
+      message: 'The run was cancelled.',
+      code: 'cancelled',
+    });
   });
 
   it('refuses an onDisconnect other than "cancel" or "continue" (422)', async () => {

@@ -10,6 +10,7 @@ import type pg from 'pg';
 import type { DatabaseError } from 'pg';
 import type { Queryable } from '../threads/thread-store.js';
 import { sseData } from './event-stream.js';
+import { findFullQueue, type PendingRunCaps, type QueueFull } from './pending-run-caps.js';
 import {
   type NewRun,
   RUN_EVENTS_CHANNEL,
@@ -52,13 +53,15 @@ const INSERT_PENDING = `
 /**
  * Queues the run on its thread under `strategy`: `reject` refuses it while the thread has a run going
  * or waiting, `enqueue` puts it last, `interrupt` and `rollback` supersede what is waiting and stop
- * what is running (interrupted, or rolled back). Returns the conflict when it is not queued.
+ * what is running (interrupted, or rolled back). Returns the conflict, or the cap a new waiting run
+ * would pass (`caps`), when it is not queued.
  */
 export async function enqueueRun(
   pool: pg.Pool,
   run: QueuedRun,
   strategy: TMultitaskStrategy,
-): Promise<RunConflict | undefined> {
+  caps: PendingRunCaps,
+): Promise<RunConflict | QueueFull | undefined> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
@@ -71,6 +74,12 @@ export async function enqueueRun(
     if (strategy === 'interrupt' || strategy === 'rollback') {
       await client.query(SUPERSEDE_PENDING, [...thread, sseData(cancellationEvent(strategy))]);
       await client.query(STOP_RUNNING, [...thread, strategy]);
+    }
+    // After the superseded runs are gone, which no longer wait; a refusal rolls their cancel back.
+    const full = await findFullQueue(client, run, caps);
+    if (full !== undefined) {
+      await client.query('ROLLBACK');
+      return full;
     }
     await client.query('SAVEPOINT taken');
     try {

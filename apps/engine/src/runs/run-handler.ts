@@ -15,6 +15,7 @@ import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
 import { driveRun } from './drive-run.js';
 import { openEventStream } from './event-stream.js';
 import { meterRun } from './metered-run.js';
+import { refuseFullQueue } from './pending-run-caps.js';
 import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from './recorded-run.js';
 import { requireEventLog, streamFollowedRun } from './rejoin-handler.js';
 import { enqueueRun, requestCancel } from './run-control-records.js';
@@ -39,7 +40,10 @@ export function refuse(conflict: RunConflict): never {
   throw new AppError('conflict', CONFLICTS[conflict], { type: conflict.replaceAll('_', '-') });
 }
 
-/** Queues the run on its thread (run-control-records.ts) and wakes this replica's queue; 409 when refused. */
+/**
+ * Queues the run on its thread (run-control-records.ts) and wakes this replica's queue; 409 when
+ * refused, 429 when a cap on waiting runs is reached.
+ */
 export async function queueRun(
   store: RunStore,
   request: RunRequest,
@@ -56,8 +60,9 @@ export async function queueRun(
     source,
     input,
   };
-  const conflict = await enqueueRun(store.pool, run, request.multitaskStrategy);
-  if (conflict !== undefined) refuse(conflict);
+  const refused = await enqueueRun(store.pool, run, request.multitaskStrategy, store.pendingCaps);
+  if (refused === 'thread_queue_full' || refused === 'subject_queue_full') refuseFullQueue(refused, store.pendingCaps);
+  if (refused !== undefined) refuse(refused);
   store.wakeQueue();
 }
 

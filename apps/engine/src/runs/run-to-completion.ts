@@ -5,10 +5,13 @@ import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag
 import type { Logger } from '@agentplane/server-kit';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
-import { runTraced } from '../tracing/traced-events.js';
+import { traceRun } from '../tracing/traced-events.js';
 import { createMessageCollector } from './collect-messages.js';
 import { guardEventOrder } from './event-order-guard.js';
 import { type RecordedRun, unrecordedRun } from './recorded-run.js';
+
+// What a run stopped before its end (its claim's lease lost, the engine stopping) ends with.
+const ABORTED = 'aborted';
 
 export type CompletedRun =
   | { finished: true; messages: Message[]; text: string }
@@ -30,8 +33,9 @@ export async function runToCompletion(
   let last: BaseEvent | undefined;
   try {
     const trace = snapshot.tracing.startRun(input);
-    const events = runTraced(runtime, { input, signal, toolbox: toolset, reportUsage: recorded.countUsage, trace });
-    for await (const event of guardEventOrder(events, input, signal, logger)) {
+    const request = { input, signal, toolbox: toolset, reportUsage: recorded.countUsage, trace };
+    const guarded = guardEventOrder(runtime.run(request), input, signal, logger);
+    for await (const event of traceRun(guarded, trace, { signal, code: () => ABORTED })) {
       collector.observe(event);
       recorded.record(event);
       last = event;
@@ -45,7 +49,7 @@ export async function runToCompletion(
   const error = last as { code?: string; message?: string } | undefined;
   return {
     finished: false,
-    code: error?.code ?? (signal.aborted ? 'aborted' : 'agent_error'),
+    code: error?.code ?? (signal.aborted ? ABORTED : 'agent_error'),
     message: error?.message ?? 'The run ended without finishing.',
   };
 }

@@ -2,7 +2,8 @@
 // two MCP tool calls and how they nest, their GenAI attributes and token counts, no prompt text unless
 // the agent's config asks for it, a caller's traceparent honoured and the run's trace returned, and a
 // config change that moves export to another receiver, with the spans of a run in flight during the
-// change still reaching the receiver it started with.
+// change still reaching the receiver it started with; a run its client left in the middle of an MCP
+// call fails its span with the run's RUN_ERROR code, as a string.
 import { randomUUID } from 'node:crypto';
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { TObservabilityConfigInput } from '@agentplane/contracts';
@@ -23,6 +24,7 @@ import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { type EverythingHttpServer, startEverythingHttpServer } from '../testing/everything-server.js';
 import { hold } from '../testing/gate.js';
 import { readEventStream } from '../testing/read-event-stream.js';
+import { type RecordingProxy, startRecordingProxy } from '../testing/recording-proxy.js';
 import { startDatabaseEngine } from '../testing/test-engine.js';
 import { TRACE_EVENT_NAME } from './traced-events.js';
 
@@ -32,6 +34,7 @@ let database: TestDatabase;
 let row: AgentRow;
 let model: FakeOpenAiServer;
 let everything: EverythingHttpServer;
+let proxy: RecordingProxy;
 let first: OtlpReceiver;
 let second: OtlpReceiver;
 let engine: RunningEngine;
@@ -48,7 +51,7 @@ async function publish(observability: TObservabilityConfigInput | null): Promise
     ...row,
     name: 'tracer',
     model: { provider: 'openai', name: 'fake-model', baseUrl: model.baseUrl },
-    mcpServers: [{ name: 'remote', transport: 'streamable_http', url: everything.url, timeoutSeconds: 5 }],
+    mcpServers: [{ name: 'remote', transport: 'streamable_http', url: proxy.url, timeoutSeconds: 600 }],
     observability,
   });
   await writeConfigRow(database.prisma, row, version, config);
@@ -62,11 +65,12 @@ async function waitUntilServed(): Promise<void> {
   });
 }
 
-function postRun(content: string, headers: Record<string, string> = {}) {
+function postRun(content: string, headers: Record<string, string> = {}, signal?: AbortSignal) {
   return fetch(`${engine.url}/agent/run`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify({ ...makeRunAgentInput(content), threadId: randomUUID() }),
+    ...(signal === undefined ? {} : { signal }),
   });
 }
 
@@ -115,6 +119,7 @@ beforeAll(async () => {
     startOtlpReceiver(),
     startOtlpReceiver(),
   ]);
+  proxy = await startRecordingProxy(everything.url);
   await publish(otlp(first));
   engine = await startDatabaseEngine(database, row.agentId, { ENGINE_CONFIG_POLL_MS: '50' });
   await waitUntilServed();
@@ -122,7 +127,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await engine?.shutdown();
-  await Promise.all([model?.close(), everything?.stop(), first?.close(), second?.close()]);
+  await Promise.all([model?.close(), proxy?.close(), first?.close(), second?.close()]);
+  await everything?.stop();
   await database?.drop();
 });
 
@@ -218,6 +224,30 @@ describe('the traces of an LLM run', () => {
     const [runSpan] = (await spansOfTrace(first, callerTrace)).filter((span) => span.name.startsWith('invoke_agent'));
     expect(runSpan?.parentSpanId).toBe(callerSpan);
     expect(response.headers.get('traceresponse')).toBe(`00-${callerTrace}-${runSpan?.spanId}-01`);
+  });
+
+  it("fails a run its client left during an MCP call with error.type the run's RUN_ERROR code", async () => {
+    const callerTrace = 'b1b2c3d4e5f60718293a4b5c6d7e8f90';
+    const client = new AbortController();
+    model.script({
+      toolCalls: [
+        {
+          id: 'call_long',
+          name: 'remote__trigger-long-running-operation',
+          arguments: ['{"duration":600,"steps":600}'],
+        },
+      ],
+    });
+    const calls = proxy.rpcMethods.filter((method) => method === 'tools/call').length;
+    await postRun('hi', { traceparent: `00-${callerTrace}-0123456789abcdef-01` }, client.signal);
+    await waitUntil(() => proxy.rpcMethods.filter((method) => method === 'tools/call').length > calls, {
+      what: 'the tool call to reach the MCP server',
+    });
+    client.abort();
+    const spans = await spansOfTrace(first, callerTrace);
+    const runSpan = spans.find((span) => span.name.startsWith('invoke_agent'));
+    expect(runSpan?.attributes['error.type']).toBe('cancelled');
+    expect(runSpan?.status.code).toBe(2);
   });
 
   it('announces the trace in a CUSTOM event right after RUN_STARTED', async () => {

@@ -36,6 +36,8 @@ const BAD_REFERENCE = {
 export type AgentRouteDependencies = ResourceRouteDependencies & {
   /** PUBLIC_URL's and ISSUER_URL's origins: the manager's own, besides the one each request reached. */
   managerOrigins: readonly string[];
+  /** MAX_AGENTS_PER_WORKSPACE: creates past it are refused. */
+  maxAgentsPerWorkspace: number;
 };
 
 export function addAgentRoutes(api: ApiRouter, deps: AgentRouteDependencies): void {
@@ -57,7 +59,10 @@ export function addAgentRoutes(api: ApiRouter, deps: AgentRouteDependencies): vo
       query: ZSecretsQuery,
       body: ZAgentCreate,
       responses: { 201: { description: 'The new agent with its engine_config', schema: ZAgent } },
-      problems: BAD_REFERENCE,
+      problems: {
+        ...BAD_REFERENCE,
+        409: 'The workspace has as many agents as the operator allows (MAX_AGENTS_PER_WORKSPACE, type urn:agentplane:problem:agents-per-workspace)',
+      },
     },
     async ({ query, body }, req, res) => {
       res.status(201).json(await createAgent(contextOf(req, query), body));

@@ -29,6 +29,7 @@ import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
 import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
 import type { ModelPrices } from '../usage/model-prices.js';
 import { lockReferencedResources } from './agent-references.js';
+import { refuseAgentPastCap } from './agents-per-workspace.js';
 import { lockAgent } from './lock-agent.js';
 import { refuseManagerOrigin } from './refuse-manager-origin.js';
 
@@ -40,6 +41,8 @@ export type AgentContext = {
   agentKeys: AgentKeyring;
   prices: ModelPrices;
   engineRoles: EngineRoleSettings;
+  /** The operator's cap on a workspace's agents (MAX_AGENTS_PER_WORKSPACE). */
+  maxAgentsPerWorkspace: number;
   publishMetrics?: PublishMetrics | undefined;
   workspaceId: string;
   /** How responses show secrets, in the agent's config and in its engine_config: to the caller's role, or as asked. */
@@ -200,6 +203,7 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
   checkWritable(body, ctx);
   const kept = withMaskedSecretsKept(body, undefined, ctx.box);
   return writeAndPublish(ctx, async (tx) => {
+    await refuseAgentPastCap(tx, ctx.workspaceId, ctx.maxAgentsPerWorkspace);
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     const agent = await tx.agent.create({
       data: { workspaceId: ctx.workspaceId, ...agentData(kept, ctx.box) },
