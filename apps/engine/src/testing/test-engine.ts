@@ -80,7 +80,8 @@ export async function startDatabaseEngine(
   return startTestEngine({ ...(await engineCredentialsFor(database, agentId)), ...env }, options);
 }
 
-async function writeConfigFile(config: unknown): Promise<string> {
+/** Writes `config` as agent.json in a directory of its own, which the caller removes. */
+export async function writeConfigFile(config: unknown): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'engine-config-'));
   const file = path.join(dir, 'agent.json');
   await writeFile(file, JSON.stringify(config, null, 2));
