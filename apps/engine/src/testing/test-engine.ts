@@ -17,7 +17,7 @@ export type TestEngineOptions = {
   logDestination?: DestinationStream;
 };
 
-// Test peers listen on loopback, so the egress policy allows it here as the launcher does; tests of the
+// Test peers listen on loopback, so the egress policy allows it here (pnpm start does not); tests of the
 // policy itself set ENGINE_EGRESS_ALLOW to '' (unset).
 export const BASE_ENV = {
   PORT: '0',
