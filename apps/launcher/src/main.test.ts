@@ -148,7 +148,7 @@ describe('pnpm start', () => {
     await expect(fetch(`${engine}/health`)).rejects.toThrow();
   });
 
-  it("keeps tenants off this machine with its own defaults: loopback egress is refused, the manager listens on loopback", async () => {
+  it('keeps tenants off this machine with its own defaults: loopback egress is refused, the manager listens on loopback', async () => {
     const database: TestDatabase = await createTestDatabase({ migrated: false });
     cleanups.push(() => database.drop());
     // Nothing besides what every start needs: no EGRESS_ALLOW, ENGINE_EGRESS_ALLOW nor HOST.
@@ -167,7 +167,10 @@ describe('pnpm start', () => {
     // Any sign-up, at write time: an MCP url, a model baseUrl, an SSO issuer and a trace exporter on loopback.
     const tenant = await ManagerClient.signUp(manager);
     const refusals: [string, unknown][] = [
-      ['/mcp-servers/', { name: 'm', mcp_server: { name: 'm', transport: 'streamable_http', url: `${local.origin}/mcp` } }],
+      [
+        '/mcp-servers/',
+        { name: 'm', mcp_server: { name: 'm', transport: 'streamable_http', url: `${local.origin}/mcp` } },
+      ],
       [
         '/agents/',
         { name: 'a', framework: 'LLM', agent: { model: { provider: 'openai', name: 'gpt', baseUrl: peer.baseUrl } } },
@@ -191,7 +194,12 @@ describe('pnpm start', () => {
       engine_config: { agent: { config: { model: object } }; mcp_servers: object[] };
     }>(200, 'GET', `/agents/${agentId}`);
     config.agent.config.model = { provider: 'openai', name: 'gpt', baseUrl: peer.baseUrl };
-    config.mcp_servers.push({ ...config.mcp_servers[0], name: 'local', transport: 'streamable_http', url: `${local.origin}/mcp` });
+    config.mcp_servers.push({
+      ...config.mcp_servers[0],
+      name: 'local',
+      transport: 'streamable_http',
+      url: `${local.origin}/mcp`,
+    });
     await database.prisma
       .$executeRaw`UPDATE engine_configs SET config = ${JSON.stringify(config)}::jsonb, version = version + 1 WHERE agent_id = ${agentId}::uuid`;
     type Health = { config_version: number; mcp: { name: string; error?: string }[] };
@@ -210,12 +218,14 @@ describe('pnpm start', () => {
       for (const url of [manager, engine]) {
         const elsewhere = new URL(url);
         elsewhere.hostname = outward;
-        await expect(fetch(elsewhere).catch((error: Error) => error.cause)).resolves.toMatchObject({ code: 'ECONNREFUSED' });
+        await expect(fetch(elsewhere).catch((error: Error) => error.cause)).resolves.toMatchObject({
+          code: 'ECONNREFUSED',
+        });
       }
     }
   });
 
-  it('gives the engine a metrics port of its own when METRICS_PORT is set: the one after the manager\'s', async () => {
+  it("gives the engine a metrics port of its own when METRICS_PORT is set: the one after the manager's", async () => {
     const database: TestDatabase = await createTestDatabase({ migrated: false });
     cleanups.push(() => database.drop());
     const port = await findTwoFreePorts();

@@ -15,7 +15,7 @@ describe('loadManagerConfig', () => {
     expect(() => loadManagerConfig({ ...base, METRICS_PORT: '-1' })).toThrow(/METRICS_PORT/);
   });
 
-  it('mints agent tokens for 15 minutes unless told otherwise: one outlives its minter\'s removal until it expires', () => {
+  it("mints agent tokens for 15 minutes unless told otherwise: one outlives its minter's removal until it expires", () => {
     expect(loadManagerConfig(base).agentTokenTtlSeconds).toBe(900);
   });
 

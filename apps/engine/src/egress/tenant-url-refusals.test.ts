@@ -85,7 +85,9 @@ describe('MCP servers', () => {
 
   it('report a reason of ours and an error id in /health, the failure itself in the log under that id', () => {
     for (const { name, error, error_id: errorId } of mcp) {
-      expect(error).toMatch(/^(Its address is refused by the engine's egress policy; the operator can allow it with ENGINE_EGRESS_ALLOW|It could not be connected)$/);
+      expect(error).toMatch(
+        /^(Its address is refused by the engine's egress policy; the operator can allow it with ENGINE_EGRESS_ALLOW|It could not be connected)$/,
+      );
       expect(logs.withErrorId(errorId ?? '')).toEqual([expect.objectContaining({ mcp_server: name })]);
     }
     expect(mcp.find((server) => server.name === 'http')?.error).toMatch(/egress policy.*ENGINE_EGRESS_ALLOW/);

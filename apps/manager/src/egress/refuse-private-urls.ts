@@ -30,6 +30,10 @@ export function refusePrivateUrls(urls: readonly TenantUrl[], allow: EgressAllow
     if (message !== undefined) errors.push({ path, message });
   }
   if (errors.length > 0) {
-    throw new AppError('validation_failed', `The request body names an address agents may not reach; ${EGRESS_ALLOW_HINT}.`, { errors });
+    throw new AppError(
+      'validation_failed',
+      `The request body names an address agents may not reach; ${EGRESS_ALLOW_HINT}.`,
+      { errors },
+    );
   }
 }
