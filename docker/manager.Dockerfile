@@ -13,6 +13,8 @@ COPY apps/console/package.json apps/console/
 COPY apps/console-e2e/package.json apps/console-e2e/
 COPY apps/launcher/package.json apps/launcher/
 COPY apps/manager/package.json apps/manager/
+# The command pnpm links at install (agentplane-manager) is a committed file, not a build output.
+COPY apps/manager/bin/ apps/manager/bin/
 COPY apps/engine/package.json apps/engine/
 COPY packages/agent-client/package.json packages/agent-client/
 COPY packages/contracts/package.json packages/contracts/

@@ -26,6 +26,8 @@ if ! command -v buildah >/dev/null || ! command -v debootstrap >/dev/null; then
   fi
 fi
 
+# .ci/run makes .tools/ when it installs Node there; run on its own, the script may be the first to need it.
+mkdir -p "$PWD/.tools"
 run_dir=$(mktemp -d "$PWD/.tools/smoke-run.XXXXXX")
 database="agentplane_smoke_$(date +%s)_$$"
 manager_role="${database}_manager"

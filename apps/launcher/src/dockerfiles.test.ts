@@ -17,6 +17,17 @@ function workspaceManifests(): string[] {
     .sort();
 }
 
+describe('docker/smoke-test.sh', () => {
+  it('makes .tools/ before its run directory in it, so it runs outside .ci/run too', () => {
+    const lines = readFileSync(path.join(ROOT, 'docker/smoke-test.sh'), 'utf8').split('\n');
+    const made = lines.findIndex((line) => line.trim() === 'mkdir -p "$PWD/.tools"');
+    const used = lines.findIndex((line) => line.includes('mktemp -d "$PWD/.tools/'));
+    expect(used).toBeGreaterThan(-1);
+    expect(made).toBeGreaterThan(-1);
+    expect(made).toBeLessThan(used);
+  });
+});
+
 describe.each(['manager', 'engine'])('docker/%s.Dockerfile', (service) => {
   it('copies every workspace manifest before installing', () => {
     const dockerfile = readFileSync(path.join(ROOT, `docker/${service}.Dockerfile`), 'utf8');

@@ -2,7 +2,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
@@ -59,6 +60,19 @@ async function dataDir(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'agentplane-launcher-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** A free port whose successor is free too, for the two metrics listeners METRICS_PORT makes. */
+async function findTwoFreePorts(): Promise<number> {
+  for (;;) {
+    const port = await findFreePort();
+    const probe = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port + 1, '127.0.0.1', () => probe.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
 }
 
 async function start(env: NodeJS.ProcessEnv) {
@@ -132,6 +146,93 @@ describe('pnpm start', () => {
     expect(launched.output()).toContain('[launcher] stopped');
     await expect(fetch(`${manager}/api/v1/healthz`)).rejects.toThrow();
     await expect(fetch(`${engine}/health`)).rejects.toThrow();
+  });
+
+  it('keeps tenants off this machine with its own defaults: loopback egress is refused, the manager listens on loopback', async () => {
+    const database: TestDatabase = await createTestDatabase({ migrated: false });
+    cleanups.push(() => database.drop());
+    // Nothing besides what every start needs: no EGRESS_ALLOW, ENGINE_EGRESS_ALLOW nor HOST.
+    const { launched, manager, engine } = await start({
+      DATABASE_URL: database.url,
+      AGENTPLANE_DATA_DIR: await dataDir(),
+      EGRESS_ALLOW: undefined,
+      ENGINE_EGRESS_ALLOW: undefined,
+      HOST: undefined,
+    });
+    // A loopback peer standing for the host's own services; it must never be asked anything.
+    const peer = await startFakeOpenAiServer();
+    cleanups.push(() => peer.close());
+    const local = new URL(peer.baseUrl);
+
+    // Any sign-up, at write time: an MCP url, a model baseUrl, an SSO issuer and a trace exporter on loopback.
+    const tenant = await ManagerClient.signUp(manager);
+    const refusals: [string, unknown][] = [
+      [
+        '/mcp-servers/',
+        { name: 'm', mcp_server: { name: 'm', transport: 'streamable_http', url: `${local.origin}/mcp` } },
+      ],
+      [
+        '/agents/',
+        { name: 'a', framework: 'LLM', agent: { model: { provider: 'openai', name: 'gpt', baseUrl: peer.baseUrl } } },
+      ],
+      ['/sso/', { name: 's', sso: { issuer: `https://${local.host}/realm`, audience: 'agents' } }],
+      ['/observability/', { name: 'o', observability: { provider: 'OTLP', endpoint: `${local.origin}/v1/traces` } }],
+    ];
+    for (const [route, body] of refusals) {
+      const refused = await tenant.request<{ detail: string }>('POST', route, body);
+      expect({ route, status: refused.status }).toEqual({ route, status: 422 });
+      // The refusal names what a developer with a local server would set.
+      expect(refused.body.detail).toMatch(/EGRESS_ALLOW.*ENGINE_EGRESS_ALLOW/);
+    }
+
+    // Around the manager: the demo engine refuses loopback too, the model's and an MCP server's.
+    const agentId = launched.output().match(/\(agent ([0-9a-f-]{36})\)/)?.[1];
+    const demo = new ManagerClient(manager);
+    const password = launched.output().match(/with password (\S+)/)?.[1];
+    await demo.expect(200, 'POST', '/auth/login', { email: 'demo@agentplane.local', password });
+    const { engine_config: config } = await demo.expect<{
+      engine_config: { agent: { config: { model: object } }; mcp_servers: object[] };
+    }>(200, 'GET', `/agents/${agentId}`);
+    config.agent.config.model = { provider: 'openai', name: 'gpt', baseUrl: peer.baseUrl };
+    config.mcp_servers.push({
+      ...config.mcp_servers[0],
+      name: 'local',
+      transport: 'streamable_http',
+      url: `${local.origin}/mcp`,
+    });
+    await database.prisma
+      .$executeRaw`UPDATE engine_configs SET config = ${JSON.stringify(config)}::jsonb, version = version + 1 WHERE agent_id = ${agentId}::uuid`;
+    type Health = { config_version: number; mcp: { name: string; error?: string }[] };
+    const health = async () => (await (await fetch(`${engine}/health`)).json()) as Health;
+    await waitUntil(async () => (await health()).config_version === 2, { what: 'the rewritten config to be applied' });
+    expect((await health()).mcp.find((server) => server.name === 'local')?.error).toMatch(/ENGINE_EGRESS_ALLOW/);
+    const run = await runDemoAgent(engine, launched.output());
+    expect(run).toMatch(/"type":"RUN_ERROR".*ENGINE_EGRESS_ALLOW/);
+    expect(peer.requests).toEqual([]);
+
+    // Only this machine reaches the manager and the engine: not through any other address it has.
+    const outward = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+    if (outward !== undefined) {
+      for (const url of [manager, engine]) {
+        const elsewhere = new URL(url);
+        elsewhere.hostname = outward;
+        await expect(fetch(elsewhere).catch((error: Error) => error.cause)).resolves.toMatchObject({
+          code: 'ECONNREFUSED',
+        });
+      }
+    }
+  });
+
+  it("gives the engine a metrics port of its own when METRICS_PORT is set: the one after the manager's", async () => {
+    const database: TestDatabase = await createTestDatabase({ migrated: false });
+    cleanups.push(() => database.drop());
+    const port = await findTwoFreePorts();
+    await start({ DATABASE_URL: database.url, AGENTPLANE_DATA_DIR: await dataDir(), METRICS_PORT: String(port) });
+    const scrape = async (at: number) => (await fetch(`http://127.0.0.1:${at}/metrics`)).text();
+    expect(await scrape(port)).toContain('agentplane_publish_duration_seconds');
+    expect(await scrape(port + 1)).toContain('agentplane_runs_started_total');
   });
 
   it('brings up an embedded PostgreSQL when DATABASE_URL is unset, and a restart keeps the data', async () => {

@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { migrate } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
 import { ManagerClient } from '@agentplane/manager-client';
-import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { ensureDemoAgent, everythingCommandLine, pointDemoAtEngine } from './demo-agent.js';
 import { engineCredentialFiles, withoutPlatformSecrets } from './engine-credentials.js';
 import { localSecret } from './local-secrets.js';
@@ -15,11 +14,18 @@ import { type ServiceProcess, startService } from './service-process.js';
 import { waitUntilHealthy } from './wait-until-healthy.js';
 
 const STOP_TIMEOUT_MS = 10_000;
+// Only this machine reaches the platform unless the operator sets HOST (a container needs 0.0.0.0).
+const LOOPBACK_HOST = '127.0.0.1';
 const portOf = (url: string) => new URL(url).port;
 const LOCAL_HOSTS = ['localhost', '127.0.0.1'];
 // The console is served by the manager and reached under either name; its playground calls the engine.
 const consoleOrigins = (managerPort: string) => LOCAL_HOSTS.map((host) => `http://${host}:${managerPort}`);
 const LOCAL_ENGINE_SOURCES = LOCAL_HOSTS.map((host) => `http://${host}:*`).join(',');
+/** Each service needs a metrics listener of its own: the engine's is the port after the manager's; 0 stays 0. */
+function engineMetricsPort(managerMetricsPort: string): string {
+  const port = Number(managerMetricsPort);
+  return Number.isInteger(port) && port > 0 ? String(port + 1) : managerMetricsPort;
+}
 const entryOf = (app: string) => fileURLToPath(new URL(`../../${app}/dist/server.js`, import.meta.url));
 
 async function main(): Promise<void> {
@@ -69,9 +75,10 @@ async function main(): Promise<void> {
       'manager',
       entryOf('manager'),
       {
-        // The demo's peers (and a local model or MCP server a developer adds) are on this machine.
-        EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+        // No EGRESS_ALLOW unless the operator sets one: this machine's own services are no tenant's to
+        // reach, and the demo needs none (stdio MCP, the operator's model).
         ...process.env,
+        HOST: process.env.HOST || LOOPBACK_HOST,
         DATABASE_URL: databaseUrl,
         SECRETS_KEY: await localSecret('SECRETS_KEY'),
         PORT: managerPort,
@@ -92,8 +99,11 @@ async function main(): Promise<void> {
       'engine',
       entryOf('engine'),
       {
-        ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+        // One setting opens a local MCP server or model to both services.
+        ...(process.env.EGRESS_ALLOW ? { ENGINE_EGRESS_ALLOW: process.env.EGRESS_ALLOW } : {}),
         ...withoutPlatformSecrets(process.env),
+        HOST: process.env.HOST || LOOPBACK_HOST,
+        ...(process.env.METRICS_PORT ? { METRICS_PORT: engineMetricsPort(process.env.METRICS_PORT) } : {}),
         ...(await engineCredentialFiles(api, demo.agentId)),
         PORT: enginePort,
         ENGINE_MANAGER_ISSUER: await api.issuer(),

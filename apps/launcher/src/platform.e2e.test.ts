@@ -253,7 +253,8 @@ describe('a tenant pointing its engine at private addresses', () => {
           {
             name: 'local',
             status: 'failed',
-            error: "Its address is refused by the engine's egress policy",
+            error:
+              "Its address is refused by the engine's egress policy; the operator can allow it with ENGINE_EGRESS_ALLOW",
             error_id: expect.any(String),
           },
         ]);

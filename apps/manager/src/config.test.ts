@@ -15,6 +15,10 @@ describe('loadManagerConfig', () => {
     expect(() => loadManagerConfig({ ...base, METRICS_PORT: '-1' })).toThrow(/METRICS_PORT/);
   });
 
+  it("mints agent tokens for 15 minutes unless told otherwise: one outlives its minter's removal until it expires", () => {
+    expect(loadManagerConfig(base).agentTokenTtlSeconds).toBe(900);
+  });
+
   it('refuses to start in production without SESSION_SECRET', () => {
     expect(() => loadManagerConfig({ ...base, NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadManagerConfig({ ...base, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET/);

@@ -13,7 +13,7 @@ export type EgressAllowList = {
   ranges: readonly [Address, number][];
 };
 
-/** What tests, the launcher and the bench allow: the platform's own loopback peers. */
+/** What tests and the bench allow: their own loopback peers (`pnpm start` allows none unless told). */
 export const LOOPBACK_EGRESS_ALLOW = '127.0.0.0/8,::1';
 
 // ipaddr.js calls the deprecated IPv4-compatible block (::a.b.c.d written in hex) plain unicast,

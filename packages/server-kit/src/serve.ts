@@ -2,6 +2,11 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { armExitDeadline } from './exit-deadline.js';
+
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+// After the grace period: onClose (pools, listeners) and the last log lines get this long, then the process ends.
+const EXIT_DEADLINE_AFTER_GRACE_MS = 5_000;
 
 export type ServeOptions = {
   port: number;
@@ -60,7 +65,9 @@ export async function serve(
         options.logger.warn({ signal }, 'second signal: exiting at once');
         process.exit(1);
       }
-      options.logger.info({ signal }, 'shutting down');
+      const deadlineMs = (options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) + EXIT_DEADLINE_AFTER_GRACE_MS;
+      armExitDeadline(deadlineMs);
+      options.logger.info({ signal, deadline_ms: deadlineMs }, 'shutting down');
       shutdown().then(
         () => process.exit(0),
         (error: unknown) => {
@@ -83,7 +90,7 @@ export async function serve(
 async function closeGracefully(server: Server, options: ServeOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  const timeoutMs = options.shutdownTimeoutMs ?? 10_000;
+  const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   const started = Date.now();
   await options.drain?.(timeoutMs);
   const left = Math.max(timeoutMs - (Date.now() - started), options.drain === undefined ? 0 : 1000);

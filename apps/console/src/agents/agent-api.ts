@@ -1,5 +1,7 @@
 // The agent calls the pages share, with the query keys they are cached under.
+import type { QueryClient } from '@tanstack/react-query';
 import { api, expectOk, expectPage, type Schemas } from '../api/api-client';
+import { RESOURCE_KINDS } from '../resources/resource-kinds';
 
 export type AgentBody = Schemas['AgentCreate'];
 
@@ -11,6 +13,16 @@ export const agentKeys = {
   runs: (id: string) => [AGENTS_KEY, id, 'runs'] as const,
   usage: (id: string) => [AGENTS_KEY, id, 'usage'] as const,
 };
+
+/**
+ * After an agent is created, changed or deleted: the agents are read again, and so is every resource
+ * list, whose agent_count the write may have changed. The lists are dropped rather than marked stale,
+ * so that the next visit shows the server's counts, not the cached ones while it refetches.
+ */
+export async function refreshAfterAgentWrite(queryClient: QueryClient): Promise<void> {
+  for (const kind of RESOURCE_KINDS) queryClient.removeQueries({ queryKey: [kind.id, 'list'] });
+  await queryClient.invalidateQueries({ queryKey: [AGENTS_KEY] });
+}
 
 export type AgentListItem = Awaited<ReturnType<typeof listAgents>>['items'][number];
 

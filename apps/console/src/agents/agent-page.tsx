@@ -8,7 +8,16 @@ import { useRole } from '../session/use-me';
 import { ConfirmDelete } from '../ui/confirm-delete';
 import { ProblemAlert } from '../ui/problem-alert';
 import { AgentRuns, AgentUsage } from './agent-activity';
-import { AGENTS_KEY, type Agent, agentKeys, createAgent, deleteAgent, getAgent, updateAgent } from './agent-api';
+import {
+  AGENTS_KEY,
+  type Agent,
+  agentKeys,
+  createAgent,
+  deleteAgent,
+  getAgent,
+  refreshAfterAgentWrite,
+  updateAgent,
+} from './agent-api';
 import { AgentForm } from './agent-form';
 import { EngineCredentials } from './engine-credentials';
 import { EngineHealth } from './engine-health';
@@ -28,7 +37,7 @@ function NewAgent() {
         submitLabel="Create agent"
         onSubmit={async (body) => {
           const agent = await createAgent(body);
-          await queryClient.invalidateQueries({ queryKey: [AGENTS_KEY] });
+          await refreshAfterAgentWrite(queryClient);
           await navigate(`/agents/${agent.id}`);
         }}
       />
@@ -46,7 +55,7 @@ function AgentDetails({ agent, reveal }: { agent: Agent; reveal: { shown: boolea
     try {
       await deleteAgent(agent.id);
       queryClient.removeQueries({ queryKey: [AGENTS_KEY, agent.id] });
-      await queryClient.invalidateQueries({ queryKey: [AGENTS_KEY] });
+      await refreshAfterAgentWrite(queryClient);
       await navigate('/agents');
     } catch (error) {
       setDeleteProblem(problemOf(error));
@@ -82,7 +91,7 @@ function AgentDetails({ agent, reveal }: { agent: Agent; reveal: { shown: boolea
             setSaved(false);
             await updateAgent(agent.id, body);
             setSaved(true);
-            await queryClient.invalidateQueries({ queryKey: [AGENTS_KEY] });
+            await refreshAfterAgentWrite(queryClient);
           }}
         />
         {saved && <p role="status">Saved.</p>}

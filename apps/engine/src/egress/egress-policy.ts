@@ -10,6 +10,9 @@ import type { LookupFunction, Socket } from 'node:net';
 import { type EgressAllowList, isAllowedHost, literalAddressOf, refusedRangeOf } from '@agentplane/server-kit';
 import { Agent, buildConnector, fetch as undiciFetch, WebSocket } from 'undici';
 
+/** Told to whoever sees a refusal, so that a developer with a local server knows what to set. */
+export const EGRESS_ALLOW_HINT = 'the operator can allow it with ENGINE_EGRESS_ALLOW';
+
 /** Thrown (as a fetch's `cause`) for a connection the policy refused; nothing was sent. */
 export class EgressRefusedError extends Error {
   override name = 'EgressRefusedError';
@@ -20,8 +23,7 @@ export class EgressRefusedError extends Error {
     readonly range: string,
   ) {
     super(
-      `The engine's egress policy refuses ${address}${host === address ? '' : ` (${host})`}, a ${range} address; ` +
-        'the operator can allow it with ENGINE_EGRESS_ALLOW',
+      `The engine's egress policy refuses ${address}${host === address ? '' : ` (${host})`}, a ${range} address; ${EGRESS_ALLOW_HINT}`,
     );
   }
 }

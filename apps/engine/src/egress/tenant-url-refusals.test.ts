@@ -85,10 +85,12 @@ describe('MCP servers', () => {
 
   it('report a reason of ours and an error id in /health, the failure itself in the log under that id', () => {
     for (const { name, error, error_id: errorId } of mcp) {
-      expect(error).toMatch(/^(Its address is refused by the engine's egress policy|It could not be connected)$/);
+      expect(error).toMatch(
+        /^(Its address is refused by the engine's egress policy; the operator can allow it with ENGINE_EGRESS_ALLOW|It could not be connected)$/,
+      );
       expect(logs.withErrorId(errorId ?? '')).toEqual([expect.objectContaining({ mcp_server: name })]);
     }
-    expect(mcp.find((server) => server.name === 'http')?.error).toMatch(/egress policy/);
+    expect(mcp.find((server) => server.name === 'http')?.error).toMatch(/egress policy.*ENGINE_EGRESS_ALLOW/);
   });
 });
 
@@ -119,7 +121,9 @@ describe('a model baseUrl', () => {
   it('on loopback is refused: the run ends in RUN_ERROR and the model server gets nothing', async () => {
     const { run, logs } = await runAgainst(model.baseUrl, NOTHING_ALLOWED);
     expect(run.last).toMatchObject({ type: EventType.RUN_ERROR, code: 'model_error' });
-    expect(String(run.last?.message)).toMatch(/^The model provider's address is refused by the engine's egress policy/);
+    expect(String(run.last?.message)).toMatch(
+      /^The model provider's address is refused by the engine's egress policy; .*ENGINE_EGRESS_ALLOW/,
+    );
     expect(String(run.last?.message)).toMatch(ERROR_ID);
     expect(refusedAddresses(logs)).toContain('127.0.0.1');
     expect(model.requests).toHaveLength(0);

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, AgentToolbox, ToolOutcome } from '../agents/agent-runtime.js';
-import { type EgressPolicy, isEgressRefusal } from '../egress/egress-policy.js';
+import { EGRESS_ALLOW_HINT, type EgressPolicy, isEgressRefusal } from '../egress/egress-policy.js';
 import { logFailure } from '../errors/log-failure.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import { describeToolResult } from './describe-tool-result.js';
@@ -124,7 +124,7 @@ async function connectServer(
     const reason = refusedLaunch
       ? error.message
       : isEgressRefusal(error)
-        ? "Its address is refused by the engine's egress policy"
+        ? `Its address is refused by the engine's egress policy; ${EGRESS_ALLOW_HINT}`
         : 'It could not be connected';
     connection.status = { name: server.name, status: 'failed', tools: 0, error: reason, errorId };
     await closeConnection(connection, log);

@@ -15,12 +15,20 @@ export type EngineProcess = {
   kill: (signal: NodeJS.Signals) => Promise<void>;
 };
 
-export async function startEngineProcess(env: Record<string, string>): Promise<EngineProcess> {
+export type EngineProcessOptions = {
+  /** Its stdout a pipe this process never reads, as when the engine's supervisor is gone: logs back up. */
+  unreadStdout?: boolean;
+};
+
+export async function startEngineProcess(
+  env: Record<string, string>,
+  options: EngineProcessOptions = {},
+): Promise<EngineProcess> {
   const child: ChildProcess = spawn(process.execPath, [ENTRY], {
     // Only what the engine is given here: the test runner's own variables (NODE_OPTIONS, a
     // DATABASE_URL) are not the engine's.
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'error', ...BASE_ENV, ...env },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    stdio: ['ignore', options.unreadStdout ? 'pipe' : 'ignore', 'pipe', 'ipc'],
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

@@ -17,7 +17,7 @@ export type TestEngineOptions = {
   logDestination?: DestinationStream;
 };
 
-// Test peers listen on loopback, so the egress policy allows it here as the launcher does; tests of the
+// Test peers listen on loopback, so the egress policy allows it here (pnpm start does not); tests of the
 // policy itself set ENGINE_EGRESS_ALLOW to '' (unset).
 export const BASE_ENV = {
   PORT: '0',
@@ -80,7 +80,8 @@ export async function startDatabaseEngine(
   return startTestEngine({ ...(await engineCredentialsFor(database, agentId)), ...env }, options);
 }
 
-async function writeConfigFile(config: unknown): Promise<string> {
+/** Writes `config` as agent.json in a directory of its own, which the caller removes. */
+export async function writeConfigFile(config: unknown): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'engine-config-'));
   const file = path.join(dir, 'agent.json');
   await writeFile(file, JSON.stringify(config, null, 2));

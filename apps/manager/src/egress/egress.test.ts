@@ -35,12 +35,14 @@ describe('with nothing allowed', () => {
   afterAll(() => ctx?.close());
 
   async function expectRefused(
-    request: Promise<{ status: number; body: { errors?: { path: string }[] } }>,
+    request: Promise<{ status: number; body: { detail?: string; errors?: { path: string }[] } }>,
     path: string,
   ) {
     const response = await request;
     expectProblemShape(response as never, 422);
     expect(response.body.errors).toEqual([{ path, message: expect.stringMatching(/may not reach.*EGRESS_ALLOW/) }]);
+    // The summary a client shows first names the settings too, the manager's and the engines'.
+    expect(response.body.detail).toMatch(/may not reach.*EGRESS_ALLOW.*ENGINE_EGRESS_ALLOW/);
   }
 
   it.each(REFUSED_HOSTS)(

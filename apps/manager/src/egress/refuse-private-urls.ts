@@ -9,6 +9,9 @@ import {
   refusedRangeOf,
 } from '@agentplane/server-kit';
 
+// Named in the 422 itself, so that a developer with a local MCP server or model knows what to set.
+const EGRESS_ALLOW_HINT = 'the operator can allow it with EGRESS_ALLOW (and ENGINE_EGRESS_ALLOW on the engines)';
+
 /** A URL field of a request body, with its path as problem+json `errors` name it. */
 export type TenantUrl = { path: string; url: string | undefined };
 
@@ -17,7 +20,7 @@ function findRefusedAddress(url: string, allow: EgressAllowList): FieldError['me
   const address = literalAddressOf(new URL(url).hostname);
   const range = address === undefined ? undefined : refusedRangeOf(address, allow);
   if (range === undefined) return undefined;
-  return `${address} is a ${range} address, which agents may not reach; the operator can allow it with EGRESS_ALLOW`;
+  return `${address} is a ${range} address, which agents may not reach; ${EGRESS_ALLOW_HINT}`;
 }
 
 export function refusePrivateUrls(urls: readonly TenantUrl[], allow: EgressAllowList): void {
@@ -27,6 +30,10 @@ export function refusePrivateUrls(urls: readonly TenantUrl[], allow: EgressAllow
     if (message !== undefined) errors.push({ path, message });
   }
   if (errors.length > 0) {
-    throw new AppError('validation_failed', 'The request body names an address agents may not reach.', { errors });
+    throw new AppError(
+      'validation_failed',
+      `The request body names an address agents may not reach; ${EGRESS_ALLOW_HINT}.`,
+      { errors },
+    );
   }
 }

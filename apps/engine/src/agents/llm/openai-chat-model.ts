@@ -1,6 +1,6 @@
 // Any OpenAI-compatible chat-completions server (OpenAI, vLLM, Ollama, LM Studio…) through the openai SDK.
 import OpenAI from 'openai';
-import { isEgressRefusal } from '../../egress/egress-policy.js';
+import { EGRESS_ALLOW_HINT, isEgressRefusal } from '../../egress/egress-policy.js';
 import { AgentRunError } from '../agent-runtime.js';
 import type { ChatModel, ModelDelta } from './chat-model.js';
 
@@ -16,7 +16,7 @@ export type OpenAiChatModelOptions = {
 
 function toModelError(error: unknown): AgentRunError {
   const message = isEgressRefusal(error)
-    ? "The model provider's address is refused by the engine's egress policy."
+    ? `The model provider's address is refused by the engine's egress policy; ${EGRESS_ALLOW_HINT}.`
     : 'The model provider failed.';
   return new AgentRunError(message, 'model_error', { cause: error });
 }
