@@ -186,6 +186,47 @@ describe('provisioning', () => {
     expect(row).toEqual({ roles: 0, schemas: 0 });
   });
 
+  it('is dropped with a large object and a temporary table it made, its session still open', async () => {
+    const workspace = await makeWorkspace(database.prisma);
+    const agent = await makeAgent(database.prisma, workspace.id);
+    const engine = await database.connectClient({ url: (await issueTestEngineCredentials(database, agent.id)).DATABASE_URL });
+    await engine.query(`SELECT lo_from_bytea(0, 'x')`);
+    await engine.query('CREATE TEMP TABLE scratch (x int)');
+    await dropEngineRole(database.prisma, agent.id);
+    const [row] = await database.prisma.$queryRawUnsafe<{ roles: number }[]>(
+      'SELECT count(*)::int AS roles FROM pg_roles WHERE rolname = $1',
+      engineRoleName(agent.id),
+    );
+    expect(row).toEqual({ roles: 0 });
+  });
+
+  it('is shut out for good when what it made in another database keeps it from being dropped', async () => {
+    const workspace = await makeWorkspace(database.prisma);
+    const agent = await makeAgent(database.prisma, workspace.id);
+    const role = engineRoleName(agent.id);
+    // The server's admin database, which PUBLIC may connect to unless the operator revoked it.
+    const admin = await database.connectClient({ admin: true });
+    const { rows } = await admin.query<{ name: string }>('SELECT current_database() AS name');
+    const elsewhere = new URL((await issueTestEngineCredentials(database, agent.id)).DATABASE_URL);
+    elsewhere.pathname = `/${rows[0]?.name}`;
+    const engine = await database.connectClient({ url: elsewhere.toString() });
+    await engine.query(`SELECT lo_from_bytea(0, 'x')`);
+    await engine.end();
+    try {
+      await dropEngineRole(database.prisma, agent.id);
+      const [row] = await database.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
+        `SELECT rolcanlogin, rolconnlimit, pg_has_role(rolname, 'agentplane_engine', 'MEMBER') AS grouped
+         FROM pg_roles WHERE rolname = $1`,
+        role,
+      );
+      expect(row).toEqual({ rolcanlogin: false, rolconnlimit: 0, grouped: false });
+      expect(await errorCodeOf(database.connectClient({ url: elsewhere.toString() }))).toBeDefined();
+    } finally {
+      await admin.query(`DROP OWNED BY "${role}"`);
+      await admin.query(`DROP ROLE "${role}"`);
+    }
+  });
+
   it('rotating the password shuts the old one out at once', async () => {
     const workspace = await makeWorkspace(database.prisma);
     const agent = await makeAgent(database.prisma, workspace.id);

@@ -43,12 +43,26 @@ export async function provisionEngineRole(db: SqlRunner, agentId: string, settin
 }
 
 /**
- * Drops the agent's checkpoint schema, and with it the role's only grants (PostgreSQL refuses to drop
- * a role that still holds any), then the role. Transactional, like the agent delete.
+ * Drops the agent's checkpoint schema, then whatever the role owns or was granted here (large objects
+ * and temporary tables it made, which PostgreSQL would otherwise refuse to drop the role over), then the
+ * role. Transactional, like the agent delete.
  */
 export async function dropEngineRole(db: SqlRunner, agentId: string): Promise<void> {
   await db.$executeRawUnsafe(`DROP SCHEMA IF EXISTS ${quoteIdentifier(checkpointSchemaName(agentId))} CASCADE`);
-  await db.$executeRawUnsafe(`DROP ROLE IF EXISTS ${quoteIdentifier(engineRoleName(agentId))}`);
+  if (!(await roleExists(db, engineRoleName(agentId)))) return;
+  const role = quoteIdentifier(engineRoleName(agentId));
+  // DROP OWNED needs the role's privileges, which a CREATEROLE manager takes by granting the role to
+  // itself; the membership goes with the role.
+  await db.$executeRawUnsafe(`GRANT ${role} TO CURRENT_USER`);
+  await db.$executeRawUnsafe(`DROP OWNED BY ${role}`);
+  // What the role made in another database of the server (one PUBLIC may connect to) cannot be dropped
+  // from here: the role is then shut out for good instead, so that the delete still goes through.
+  await db.$executeRawUnsafe(`DO $$ BEGIN
+      DROP ROLE ${role};
+    EXCEPTION WHEN dependent_objects_still_exist THEN
+      ALTER ROLE ${role} NOLOGIN PASSWORD NULL CONNECTION LIMIT 0;
+      REVOKE ${quoteIdentifier(ENGINE_GROUP_ROLE)} FROM ${role};
+    END $$`);
 }
 
 /**
