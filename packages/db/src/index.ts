@@ -17,6 +17,7 @@ export {
 } from './generated/prisma/enums.js';
 export type * from './generated/prisma/models.js';
 export { type MigrationStatus, migrate, readMigrationStatus } from './migrations/migrate.js';
+export { type ManagerLockName, takeManagerLock } from './manager-locks.js';
 export { MigrationChecksumError } from './migrations/migration-files.js';
 export {
   type AgentKeyring,

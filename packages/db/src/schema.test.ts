@@ -189,6 +189,15 @@ describe('every model round-trips through the migrated database', () => {
     expect(await db().signingKey.count()).toBe(0);
   });
 
+  it('manager locks, seeded with the locks the manager takes', async () => {
+    const seeded = await db().managerLock.findMany({ orderBy: { name: 'asc' } });
+    expect(seeded.map((lock) => lock.name)).toEqual(['engine-roles-upgrade', 'signing-key-creation']);
+    await db().managerLock.create({ data: { name: 'test-lock' } });
+    await db().managerLock.update({ where: { name: 'test-lock' }, data: { name: 'test-lock-2' } });
+    await db().managerLock.delete({ where: { name: 'test-lock-2' } });
+    expect(await db().managerLock.count()).toBe(2);
+  });
+
   it('rate limit counters', async () => {
     const resetAt = new Date(Date.now() + 60_000);
     const created = await db().rateLimitCounter.create({ data: { key: 'ip:127.0.0.1', hits: 1, resetAt } });

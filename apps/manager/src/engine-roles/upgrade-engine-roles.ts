@@ -1,7 +1,7 @@
 // The upgrade to engine roles, run by every manager at start-up: agents created before engine roles
 // existed get their role and checkpoint schema, and configs whose secrets were sealed with the
 // platform key (or an agent key of a rotated platform key) are sealed again with the agent's key.
-// Idempotent, and safe with several replicas starting together: each batch holds an advisory lock,
+// Idempotent, and safe with several replicas starting together: each batch holds a manager lock,
 // under which it reads what is still missing.
 import {
   type AgentKeyring,
@@ -11,11 +11,11 @@ import {
   inTransaction,
   provisionEngineRole,
   type SecretBox,
+  takeManagerLock,
 } from '@agentplane/db';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import type { ModelPrices } from '../usage/model-prices.js';
 
-const UPGRADE_LOCK = 'agentplane.engine-roles.upgrade';
 const BATCH_SIZE = 100;
 
 export type UpgradeEngineRolesOptions = {
@@ -31,7 +31,7 @@ export async function upgradeEngineRoles(db: Db, options: UpgradeEngineRolesOpti
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const batch = await inTransaction(db, async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${UPGRADE_LOCK}))`;
+      await takeManagerLock(tx, 'engine-roles-upgrade');
       const agents = await tx.agent.findMany({
         where: { id: { gt: after } },
         select: { id: true },

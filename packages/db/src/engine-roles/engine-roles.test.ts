@@ -151,6 +151,18 @@ describe("an engine's database role", () => {
     expect(await errorCodeOf(insert(mine.agentId))).toBe(FOREIGN_KEY_VIOLATION);
   });
 
+  it.each(['SELECT name FROM manager_locks FOR UPDATE', 'LOCK TABLE manager_locks'])(
+    "cannot take the manager's locks: %s",
+    async (sql) => {
+      await query('BEGIN');
+      try {
+        expect(await errorCodeOf(query(sql))).toBe(INSUFFICIENT_PRIVILEGE);
+      } finally {
+        await query('ROLLBACK');
+      }
+    },
+  );
+
   it('sees nothing once it sets its role to the engine group', async () => {
     const client = await database.connectClient({ url: mine.credentials.DATABASE_URL });
     await client.query('SET ROLE agentplane_engine');
