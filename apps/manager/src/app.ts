@@ -127,7 +127,7 @@ export function createManagerApp({
     egressAllow: config.egressAllow,
     agentKeys,
     prices: config.modelPrices,
-    engineRoles: { connectionLimit: config.engines.connectionLimit },
+    engineRoles: config.engines.roles,
     publishMetrics: metrics?.publish,
   };
   addResourceRoutes(api, resources, INTEGRATIONS);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ZModelApiKeyEnvsSetting, ZStdioCommandsSetting } from '@agentplane/contracts';
-import { isSecretKey } from '@agentplane/db';
+import { type EngineRoleSettings, isSecretKey } from '@agentplane/db';
 import {
   type EgressAllowList,
   METRICS_ENV_FIELDS,
@@ -74,6 +74,8 @@ const ZManagerEnv = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL, e.g. postgresql://db.internal:5432/agentplane')
       .optional(),
     ENGINE_DB_CONNECTION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
+    ENGINE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
+    ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
       .int()
@@ -177,8 +179,8 @@ export type ManagerConfig = {
   engines: {
     /** The URL engine credentials are built on: ENGINE_DATABASE_URL, else DATABASE_URL. */
     databaseUrl: string;
-    /** CONNECTION LIMIT of every engine role. */
-    connectionLimit: number;
+    /** CONNECTION LIMIT and session timeouts of every engine role. */
+    roles: EngineRoleSettings;
   };
   authRateLimit: {
     windowMs: number;
@@ -234,7 +236,11 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     agentTokenTtlSeconds: parsed.AGENT_TOKEN_TTL_SECONDS,
     engines: {
       databaseUrl: parsed.ENGINE_DATABASE_URL ?? parsed.DATABASE_URL,
-      connectionLimit: parsed.ENGINE_DB_CONNECTION_LIMIT,
+      roles: {
+        connectionLimit: parsed.ENGINE_DB_CONNECTION_LIMIT,
+        statementTimeoutMs: parsed.ENGINE_DB_STATEMENT_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: parsed.ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      },
     },
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,

@@ -3,6 +3,7 @@ export { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName } from './engin
 export {
   agentsWithoutEngineRole,
   canCreateRoles,
+  applyEngineRoleSettings,
   dropEngineRole,
   type EngineRoleSettings,
   provisionEngineRole,

@@ -51,7 +51,7 @@ export async function runEngineCredentials(args: string[], io: CliIo): Promise<n
         {
           db,
           agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
-          engineRoles: { connectionLimit: config.engines.connectionLimit },
+          engineRoles: config.engines.roles,
           engineDatabaseUrl: config.engines.databaseUrl,
         },
         { agentId: agentId.data },

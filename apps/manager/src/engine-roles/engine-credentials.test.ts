@@ -124,6 +124,15 @@ describe("the agent's engine role", () => {
     const owner = await signUpUser(ctx.app);
     const agentId = await createAgent(owner);
     expect(await roleExists(agentId)).toBe(true);
+    const [role] = await ctx.database.prisma.$queryRawUnsafe<{ rolconnlimit: number; rolconfig: string[] }[]>(
+      'SELECT rolconnlimit, rolconfig FROM pg_roles WHERE rolname = $1',
+      engineRoleName(agentId),
+    );
+    // The defaults (ENGINE_DB_*): a limit, and no statement or idle transaction of an engine's without end.
+    expect(role).toEqual({
+      rolconnlimit: 20,
+      rolconfig: ['statement_timeout=60000ms', 'idle_in_transaction_session_timeout=60000ms'],
+    });
     const { database_url } = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
     expect((await owner.agent.delete(`/api/v1/agents/${agentId}`)).status).toBe(204);
     expect(await roleExists(agentId)).toBe(false);

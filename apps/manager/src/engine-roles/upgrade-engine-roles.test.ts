@@ -41,7 +41,7 @@ const upgrade = () =>
     box: platformBox,
     agentKeys,
     prices: {},
-    engineRoles: { connectionLimit: 5 },
+    engineRoles: { connectionLimit: 5, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 30_000 },
   });
 
 /** Puts an agent back as it was before engine roles: no role, its config sealed with the platform key. */

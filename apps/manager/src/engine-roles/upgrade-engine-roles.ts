@@ -1,11 +1,12 @@
 // The upgrade to engine roles, run by every manager at start-up: agents created before engine roles
-// existed get their role and checkpoint schema, and configs whose secrets were sealed with the
+// existed get their role and checkpoint schema, every role gets the current settings, and configs whose secrets were sealed with the
 // platform key (or an agent key of a rotated platform key) are sealed again with the agent's key.
 // Idempotent, and safe with several replicas starting together: each batch holds a manager lock,
 // under which it reads what is still missing.
 import {
   type AgentKeyring,
   agentsWithoutEngineRole,
+  applyEngineRoleSettings,
   type Db,
   type EngineRoleSettings,
   inTransaction,
@@ -41,6 +42,10 @@ export async function upgradeEngineRoles(db: Db, options: UpgradeEngineRolesOpti
       const ids = agents.map((agent) => agent.id);
       const missing = await agentsWithoutEngineRole(tx, ids);
       for (const id of missing) await provisionEngineRole(tx, id, options.engineRoles);
+      // Roles made before a setting existed or changed (ENGINE_DB_*) get it at their engine's next login.
+      for (const id of ids.filter((id) => !missing.includes(id))) {
+        await applyEngineRoleSettings(tx, id, options.engineRoles);
+      }
       // Re-seals what its engine could not open; a config already sealed with the agent's key is left as it is.
       await publishEngineConfigs(tx, {
         agentIds: ids,

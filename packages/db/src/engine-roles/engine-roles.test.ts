@@ -61,7 +61,7 @@ afterAll(async () => {
 const query = (sql: string, values: unknown[] = []) => mine.client.query(sql, values);
 
 describe("an engine's database role", () => {
-  it('is a plain login role with a connection limit, in the engine group', async () => {
+  it('is a plain login role with a connection limit and session timeouts, in the engine group', async () => {
     const [role] = await database.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
       `SELECT rolsuper, rolcreaterole, rolcreatedb, rolbypassrls, rolconnlimit,
               pg_has_role(rolname, 'agentplane_engine', 'MEMBER') AS grouped
@@ -77,6 +77,10 @@ describe("an engine's database role", () => {
       grouped: true,
     });
     expect((await query('SELECT current_user AS user')).rows[0]?.user).toBe(engineRoleName(mine.agentId));
+    // Its sessions start with timeouts, so that none holds a lock the manager waits for without end.
+    const setting = async (name: string) => (await query(`SELECT current_setting('${name}') AS value`)).rows[0]?.value;
+    expect(await setting('statement_timeout')).toBe('1min');
+    expect(await setting('idle_in_transaction_session_timeout')).toBe('1min');
   });
 
   it.each([
@@ -186,8 +190,8 @@ describe('provisioning', () => {
   it('is idempotent, and a dropped role takes its checkpoint schema with it', async () => {
     const workspace = await makeWorkspace(database.prisma);
     const agent = await makeAgent(database.prisma, workspace.id);
-    await provisionEngineRole(database.prisma, agent.id, { connectionLimit: 3 });
-    await provisionEngineRole(database.prisma, agent.id, { connectionLimit: 3 });
+    await provisionEngineRole(database.prisma, agent.id, { connectionLimit: 3, statementTimeoutMs: 1000, idleInTransactionTimeoutMs: 1000 });
+    await provisionEngineRole(database.prisma, agent.id, { connectionLimit: 3, statementTimeoutMs: 1000, idleInTransactionTimeoutMs: 1000 });
     await dropEngineRole(database.prisma, agent.id);
     const [row] = await database.prisma.$queryRawUnsafe<{ roles: number; schemas: number }[]>(
       `SELECT (SELECT count(*)::int FROM pg_roles WHERE rolname = $1) AS roles,

@@ -13,6 +13,10 @@ import { scramSha256Verifier } from './scram-verifier.js';
 export type EngineRoleSettings = {
   /** Most connections the engine role may hold at once, across its replicas. */
   connectionLimit: number;
+  /** The role's statement_timeout: no statement of an engine's holds locks for longer. */
+  statementTimeoutMs: number;
+  /** The role's idle_in_transaction_session_timeout: no engine session keeps a transaction open, idle, for longer. */
+  idleInTransactionTimeoutMs: number;
 };
 
 async function roleExists(db: SqlRunner, role: string): Promise<boolean> {
@@ -28,11 +32,10 @@ async function roleExists(db: SqlRunner, role: string): Promise<boolean> {
 export async function provisionEngineRole(db: SqlRunner, agentId: string, settings: EngineRoleSettings): Promise<void> {
   const role = quoteIdentifier(engineRoleName(agentId));
   const schema = quoteIdentifier(checkpointSchemaName(agentId));
-  const limit = Math.trunc(settings.connectionLimit);
   if (!(await roleExists(db, engineRoleName(agentId)))) {
     await db.$executeRawUnsafe(`CREATE ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION`);
   }
-  await db.$executeRawUnsafe(`ALTER ROLE ${role} CONNECTION LIMIT ${limit}`);
+  await applyEngineRoleSettings(db, agentId, settings);
   await db.$executeRawUnsafe(`GRANT ${quoteIdentifier(ENGINE_GROUP_ROLE)} TO ${role}`);
   await db.$executeRawUnsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   for (const statement of checkpointTableStatements(schema)) await db.$executeRawUnsafe(statement);
@@ -40,6 +43,25 @@ export async function provisionEngineRole(db: SqlRunner, agentId: string, settin
   await db.$executeRawUnsafe(`GRANT SELECT ON ${schema}.checkpoint_migrations TO ${role}`);
   const tables = CHECKPOINT_DATA_TABLES.map((table) => `${schema}.${table}`).join(', ');
   await db.$executeRawUnsafe(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${tables} TO ${role}`);
+}
+
+/**
+ * Sets the role's connection limit and its session defaults, from the next login on. The timeouts are
+ * defaults a session could lower or turn off for itself; what they bound is a careless engine's hold on
+ * the locks the manager's DDL waits for (a migration, a drop), and they never reach the manager.
+ */
+export async function applyEngineRoleSettings(
+  db: SqlRunner,
+  agentId: string,
+  settings: EngineRoleSettings,
+): Promise<void> {
+  const role = quoteIdentifier(engineRoleName(agentId));
+  const milliseconds = (value: number) => `'${Math.max(1, Math.trunc(value))}ms'`;
+  await db.$executeRawUnsafe(`ALTER ROLE ${role} CONNECTION LIMIT ${Math.trunc(settings.connectionLimit)}`);
+  await db.$executeRawUnsafe(`ALTER ROLE ${role} SET statement_timeout = ${milliseconds(settings.statementTimeoutMs)}`);
+  await db.$executeRawUnsafe(
+    `ALTER ROLE ${role} SET idle_in_transaction_session_timeout = ${milliseconds(settings.idleInTransactionTimeoutMs)}`,
+  );
 }
 
 /**
