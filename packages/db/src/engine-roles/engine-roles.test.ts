@@ -167,6 +167,12 @@ describe("an engine's database role", () => {
     },
   );
 
+  it("reads its own agent's channel names only", async () => {
+    const { rows } = await query('SELECT agent_id FROM engine_channels');
+    expect(rows).toEqual([{ agent_id: mine.agentId }]);
+    expect(await errorCodeOf(query(`UPDATE engine_channels SET run_channel = 'agent_x'`))).toBe(INSUFFICIENT_PRIVILEGE);
+  });
+
   it('sees nothing once it sets its role to the engine group', async () => {
     const client = await database.connectClient({ url: mine.credentials.DATABASE_URL });
     await client.query('SET ROLE agentplane_engine');
@@ -200,6 +206,7 @@ describe('provisioning', () => {
       checkpointSchemaName(agent.id),
     );
     expect(row).toEqual({ roles: 0, schemas: 0 });
+    expect(await database.prisma.engineChannel.count({ where: { agentId: agent.id } })).toBe(0);
   });
 
   it('is dropped with a large object and a temporary table it made, its session still open', async () => {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { SqlRunner } from '../client.js';
 import { quoteIdentifier } from '../embedded/database-admin.js';
 import { CHECKPOINT_DATA_TABLES, checkpointTableStatements } from './checkpoint-tables.js';
-import { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName } from './engine-role-names.js';
+import { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName, randomChannelName } from './engine-role-names.js';
 import { scramSha256Verifier } from './scram-verifier.js';
 
 export type EngineRoleSettings = {
@@ -26,7 +26,7 @@ async function roleExists(db: SqlRunner, role: string): Promise<boolean> {
 
 /**
  * Creates the agent's role (LOGIN, no password until credentials are issued), its group membership
- * (which brings CONNECT on this database) and its checkpoint schema; what exists already is kept, so this also
+ * (which brings CONNECT on this database), its checkpoint schema and its NOTIFY channels; what exists already is kept, so this also
  * repairs a partial or pre-existing setup. Transactional: run it in the transaction of the agent create.
  */
 export async function provisionEngineRole(db: SqlRunner, agentId: string, settings: EngineRoleSettings): Promise<void> {
@@ -43,6 +43,13 @@ export async function provisionEngineRole(db: SqlRunner, agentId: string, settin
   await db.$executeRawUnsafe(`GRANT SELECT ON ${schema}.checkpoint_migrations TO ${role}`);
   const tables = CHECKPOINT_DATA_TABLES.map((table) => `${schema}.${table}`).join(', ');
   await db.$executeRawUnsafe(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${tables} TO ${role}`);
+  await db.$executeRawUnsafe(
+    `INSERT INTO engine_channels (agent_id, config_channel, run_channel) VALUES ($1::uuid, $2, $3)
+     ON CONFLICT (agent_id) DO NOTHING`,
+    agentId,
+    randomChannelName(),
+    randomChannelName(),
+  );
 }
 
 /**
@@ -71,6 +78,7 @@ export async function applyEngineRoleSettings(
  */
 export async function dropEngineRole(db: SqlRunner, agentId: string): Promise<void> {
   await db.$executeRawUnsafe(`DROP SCHEMA IF EXISTS ${quoteIdentifier(checkpointSchemaName(agentId))} CASCADE`);
+  await db.$executeRawUnsafe('DELETE FROM engine_channels WHERE agent_id = $1::uuid', agentId);
   if (!(await roleExists(db, engineRoleName(agentId)))) return;
   const role = quoteIdentifier(engineRoleName(agentId));
   // DROP OWNED needs the role's privileges, which a CREATEROLE manager takes by granting the role to
