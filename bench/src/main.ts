@@ -46,6 +46,8 @@ async function main(): Promise<void> {
       ISSUER_URL: `http://127.0.0.1:${managerPort}`,
       SESSION_SECRET: randomBytes(32).toString('base64'),
       AUTH_RATE_LIMIT_PER_IP: '100000',
+      // Each benchmark's agent gets engine credentials on this one database; their engines never all run at once.
+      ENGINE_DB_CONNECTIONS_TOTAL: '100000',
       NODE_ENV: 'development',
       // Benchmark 4's model is a local server.
       EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,

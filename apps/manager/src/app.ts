@@ -136,7 +136,11 @@ export function createManagerApp({
   addResourceRoutes(api, resources, OBSERVABILITY_CONFIGS);
   addAgentRoutes(api, resources);
   addBudgetRoutes(api, { ...resources, now });
-  addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });
+  addEngineCredentialsRoute(api, {
+    ...resources,
+    engineDatabaseUrl: config.engines.databaseUrl,
+    engineConnectionsTotal: config.engines.connectionsTotal,
+  });
   addAgentRunRoutes(api, { db });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };

@@ -55,6 +55,7 @@ describe('loadManagerConfig', () => {
     expect(loadManagerConfig(base).engines).toEqual({
       databaseUrl: base.DATABASE_URL,
       roles: { connectionLimit: 20, statementTimeoutMs: 60_000, idleInTransactionTimeoutMs: 60_000 },
+      connectionsTotal: undefined,
     });
     const config = loadManagerConfig({
       ...base,
@@ -66,6 +67,7 @@ describe('loadManagerConfig', () => {
     expect(config.engines).toEqual({
       databaseUrl: 'postgresql://db.internal:5432/agentplane?sslmode=require',
       roles: { connectionLimit: 8, statementTimeoutMs: 5000, idleInTransactionTimeoutMs: 2000 },
+      connectionsTotal: undefined,
     });
     expect(() => loadManagerConfig({ ...base, ENGINE_DATABASE_URL: 'mysql://db/x' })).toThrow(/ENGINE_DATABASE_URL/);
     for (const limit of ['0', '-1', 'many', '10001']) {

@@ -74,6 +74,7 @@ const ZManagerEnv = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL, e.g. postgresql://db.internal:5432/agentplane')
       .optional(),
     ENGINE_DB_CONNECTION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
+    ENGINE_DB_CONNECTIONS_TOTAL: z.coerce.number().int().min(1).max(1_000_000).optional(),
     ENGINE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
     ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
@@ -181,6 +182,8 @@ export type ManagerConfig = {
     databaseUrl: string;
     /** CONNECTION LIMIT and session timeouts of every engine role. */
     roles: EngineRoleSettings;
+    /** Most connections the engine roles with credentials may hold together; unset: half the server's. */
+    connectionsTotal?: number;
   };
   authRateLimit: {
     windowMs: number;
@@ -241,6 +244,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
         statementTimeoutMs: parsed.ENGINE_DB_STATEMENT_TIMEOUT_MS,
         idleInTransactionTimeoutMs: parsed.ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       },
+      connectionsTotal: parsed.ENGINE_DB_CONNECTIONS_TOTAL,
     },
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,

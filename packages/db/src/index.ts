@@ -7,6 +7,7 @@ export {
   dropEngineRole,
   type EngineRoleSettings,
   provisionEngineRole,
+  readEngineConnectionUse,
   rotateEngineRolePassword,
 } from './engine-roles/engine-roles.js';
 export { isForeignKeyViolation, isRetryableTransactionError, isUniqueViolation } from './errors.js';

@@ -191,11 +191,11 @@ describe('every model round-trips through the migrated database', () => {
 
   it('manager locks, seeded with the locks the manager takes', async () => {
     const seeded = await db().managerLock.findMany({ orderBy: { name: 'asc' } });
-    expect(seeded.map((lock) => lock.name)).toEqual(['engine-roles-upgrade', 'signing-key-creation']);
+    expect(seeded.map((lock) => lock.name)).toEqual(['engine-credentials', 'engine-roles-upgrade', 'signing-key-creation']);
     await db().managerLock.create({ data: { name: 'test-lock' } });
     await db().managerLock.update({ where: { name: 'test-lock' }, data: { name: 'test-lock-2' } });
     await db().managerLock.delete({ where: { name: 'test-lock-2' } });
-    expect(await db().managerLock.count()).toBe(2);
+    expect(await db().managerLock.count()).toBe(3);
   });
 
   it('engine channels, each name unique', async () => {

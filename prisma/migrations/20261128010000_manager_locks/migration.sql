@@ -1,4 +1,5 @@
--- The locks manager replicas take to serialise a job (the engine-role upgrade, the first signing key),
+-- The locks manager replicas take to serialise a job (the engine-role upgrade, the first signing key,
+-- the engine credentials checked against the platform's engine connections),
 -- as row locks of this table: no engine role has a privilege on it, so none can take or hold them. An
 -- advisory lock, which these were, any role may take and hold.
 CREATE TABLE "manager_locks" (
@@ -7,4 +8,4 @@ CREATE TABLE "manager_locks" (
     CONSTRAINT "manager_locks_pkey" PRIMARY KEY ("name")
 );
 
-INSERT INTO "manager_locks" ("name") VALUES ('engine-roles-upgrade'), ('signing-key-creation');
+INSERT INTO "manager_locks" ("name") VALUES ('engine-roles-upgrade'), ('signing-key-creation'), ('engine-credentials');

@@ -53,6 +53,7 @@ export async function runEngineCredentials(args: string[], io: CliIo): Promise<n
           agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
           engineRoles: config.engines.roles,
           engineDatabaseUrl: config.engines.databaseUrl,
+          engineConnectionsTotal: config.engines.connectionsTotal,
         },
         { agentId: agentId.data },
       );

@@ -25,7 +25,8 @@ async function roleExists(db: SqlRunner, role: string): Promise<boolean> {
 }
 
 /**
- * Creates the agent's role (LOGIN, no password until credentials are issued), its group membership
+ * Creates the agent's role (NOLOGIN until credentials are issued, so that only roles with credentials
+ * count against the platform's engine connections), its group membership
  * (which brings CONNECT on this database), its checkpoint schema and its NOTIFY channels; what exists already is kept, so this also
  * repairs a partial or pre-existing setup. Transactional: run it in the transaction of the agent create.
  */
@@ -33,7 +34,7 @@ export async function provisionEngineRole(db: SqlRunner, agentId: string, settin
   const role = quoteIdentifier(engineRoleName(agentId));
   const schema = quoteIdentifier(checkpointSchemaName(agentId));
   if (!(await roleExists(db, engineRoleName(agentId)))) {
-    await db.$executeRawUnsafe(`CREATE ROLE ${role} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION`);
+    await db.$executeRawUnsafe(`CREATE ROLE ${role} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION`);
   }
   await applyEngineRoleSettings(db, agentId, settings);
   await db.$executeRawUnsafe(`GRANT ${quoteIdentifier(ENGINE_GROUP_ROLE)} TO ${role}`);
@@ -95,14 +96,33 @@ export async function dropEngineRole(db: SqlRunner, agentId: string): Promise<vo
     END $$`);
 }
 
+export type EngineConnectionUse = {
+  /** Sum of the connection limits of the other agents' roles that may log in (have credentials). */
+  others: number;
+  /** The server's max_connections. */
+  serverMax: number;
+};
+
+/** What the database's engine roles with credentials may hold together, besides `agentId`'s. */
+export async function readEngineConnectionUse(db: SqlRunner, agentId: string): Promise<EngineConnectionUse> {
+  const [row] = await db.$queryRawUnsafe<EngineConnectionUse[]>(
+    `SELECT COALESCE(sum(r.rolconnlimit) FILTER (WHERE a.id <> $1::uuid), 0)::int AS others,
+            current_setting('max_connections')::int AS "serverMax"
+     FROM agents a JOIN pg_roles r ON r.rolname = $2 || replace(a.id::text, '-', '') AND r.rolcanlogin`,
+    agentId,
+    `${ENGINE_GROUP_ROLE}_`,
+  );
+  return row ?? { others: 0, serverMax: 0 };
+}
+
 /**
- * Gives the role a new random password and returns it. PostgreSQL checks passwords at login only:
+ * Gives the role a new random password and returns it, and lets it log in. PostgreSQL checks passwords at login only:
  * from the commit on, the old password opens no new connection.
  */
 export async function rotateEngineRolePassword(db: SqlRunner, agentId: string): Promise<string> {
   const password = randomBytes(32).toString('base64url');
   const verifier = scramSha256Verifier(password);
-  await db.$executeRawUnsafe(`ALTER ROLE ${quoteIdentifier(engineRoleName(agentId))} PASSWORD '${verifier}'`);
+  await db.$executeRawUnsafe(`ALTER ROLE ${quoteIdentifier(engineRoleName(agentId))} LOGIN PASSWORD '${verifier}'`);
   return password;
 }
 
