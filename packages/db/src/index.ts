@@ -2,8 +2,8 @@ export { type CreatePrismaOptions, createPrisma, type Db, querySql, type SqlRunn
 export { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName } from './engine-roles/engine-role-names.js';
 export {
   agentsWithoutEngineRole,
-  canCreateRoles,
   applyEngineRoleSettings,
+  canCreateRoles,
   dropEngineRole,
   type EngineRoleSettings,
   provisionEngineRole,
@@ -18,8 +18,8 @@ export {
   MembershipRole,
 } from './generated/prisma/enums.js';
 export type * from './generated/prisma/models.js';
-export { type MigrationStatus, migrate, readMigrationStatus } from './migrations/migrate.js';
 export { type ManagerLockName, takeManagerLock } from './manager-locks.js';
+export { type MigrationStatus, migrate, readMigrationStatus } from './migrations/migrate.js';
 export { MigrationChecksumError } from './migrations/migration-files.js';
 export {
   type AgentKeyring,

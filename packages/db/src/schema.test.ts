@@ -191,7 +191,11 @@ describe('every model round-trips through the migrated database', () => {
 
   it('manager locks, seeded with the locks the manager takes', async () => {
     const seeded = await db().managerLock.findMany({ orderBy: { name: 'asc' } });
-    expect(seeded.map((lock) => lock.name)).toEqual(['engine-credentials', 'engine-roles-upgrade', 'signing-key-creation']);
+    expect(seeded.map((lock) => lock.name)).toEqual([
+      'engine-credentials',
+      'engine-roles-upgrade',
+      'signing-key-creation',
+    ]);
     await db().managerLock.create({ data: { name: 'test-lock' } });
     await db().managerLock.update({ where: { name: 'test-lock' }, data: { name: 'test-lock-2' } });
     await db().managerLock.delete({ where: { name: 'test-lock-2' } });
@@ -208,7 +212,11 @@ describe('every model round-trips through the migrated database', () => {
       isUniqueViolation(
         await rejectionOf(
           db().engineChannel.create({
-            data: { agentId: '00000000-0000-4000-8000-0000000000c2', configChannel: 'agent_c1', runChannel: 'agent_r2' },
+            data: {
+              agentId: '00000000-0000-4000-8000-0000000000c2',
+              configChannel: 'agent_c1',
+              runChannel: 'agent_r2',
+            },
           }),
         ),
       ),

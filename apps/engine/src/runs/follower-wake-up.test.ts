@@ -200,7 +200,9 @@ describe("another agent's engine role", () => {
   it("hears none of this agent's run news, on the channel engines once shared or on its own", async () => {
     const workspace = await makeWorkspace(database.prisma);
     const otherId = (await makeAgent(database.prisma, workspace.id)).id;
-    const other = await database.connectClient({ url: (await issueTestEngineCredentials(database, otherId)).DATABASE_URL });
+    const other = await database.connectClient({
+      url: (await issueTestEngineCredentials(database, otherId)).DATABASE_URL,
+    });
     // All it may read of the channels is its own agent's.
     const { rows } = await other.query<{ agent_id: string; run_channel: string }>(
       'SELECT agent_id, run_channel FROM engine_channels',

@@ -12,17 +12,10 @@ import { notifyOnRunChannel } from '../listen/agent-channels.js';
 import type { Queryable } from '../threads/thread-store.js';
 import { sseData } from './event-stream.js';
 import { CANCEL_NEWS_SQL, QUEUE_NEWS_SQL, RUN_NEWS_SQL } from './run-notifications.js';
-import {
-  type NewRun,
-  type RunConflict,
-  type RunSource,
-  runIdentity,
-  type StopReason,
-} from './run-records.js';
+import { type NewRun, type RunConflict, type RunSource, runIdentity, type StopReason } from './run-records.js';
 
 /** A run to queue: a new run's row without an owner yet, and the input it starts with. */
 export type QueuedRun = Omit<NewRun, 'owner' | 'leaseMs'> & { input: RunAgentInput };
-
 
 // Serialises the queue operations of one thread: two racing requests see each other's runs.
 const LOCK_THREAD = `SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 0))`;

@@ -5,8 +5,8 @@
 // The renewal returns the runs someone asked to cancel, so a cancel can ride on this heartbeat.
 import { EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
-import type { Queryable } from '../threads/thread-store.js';
 import { notifyOnRunChannel } from '../listen/agent-channels.js';
+import type { Queryable } from '../threads/thread-store.js';
 import { QUEUE_NEWS_SQL, RUN_NEWS_SQL } from './run-notifications.js';
 
 export const RUN_LEASE_MS_DEFAULT = 30_000;

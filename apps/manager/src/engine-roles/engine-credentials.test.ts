@@ -183,7 +183,10 @@ describe('deleting an agent whose engine made objects of its own', () => {
   it('answers 204 for its workspace', async () => {
     const owner = await signUpUser(ctx.app);
     const workspace = await owner.agent.post('/api/v1/workspaces/').send({ name: 'doomed' });
-    const created = await owner.agent.post('/api/v1/agents/').set('x-workspace-id', workspace.body.id).send(agentBody());
+    const created = await owner.agent
+      .post('/api/v1/agents/')
+      .set('x-workspace-id', workspace.body.id)
+      .send(agentBody());
     const credentials = await owner.agent
       .post(credentialsPath(created.body.id))
       .set('x-workspace-id', workspace.body.id);

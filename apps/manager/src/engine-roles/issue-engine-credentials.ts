@@ -10,8 +10,8 @@ import {
   provisionEngineRole,
   readEngineConnectionUse,
   rotateEngineRolePassword,
-  takeManagerLock,
   type Tx,
+  takeManagerLock,
 } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
 

@@ -196,8 +196,16 @@ describe('provisioning', () => {
   it('is idempotent, and a dropped role takes its checkpoint schema with it', async () => {
     const workspace = await makeWorkspace(database.prisma);
     const agent = await makeAgent(database.prisma, workspace.id);
-    await provisionEngineRole(database.prisma, agent.id, { connectionLimit: 3, statementTimeoutMs: 1000, idleInTransactionTimeoutMs: 1000 });
-    await provisionEngineRole(database.prisma, agent.id, { connectionLimit: 3, statementTimeoutMs: 1000, idleInTransactionTimeoutMs: 1000 });
+    await provisionEngineRole(database.prisma, agent.id, {
+      connectionLimit: 3,
+      statementTimeoutMs: 1000,
+      idleInTransactionTimeoutMs: 1000,
+    });
+    await provisionEngineRole(database.prisma, agent.id, {
+      connectionLimit: 3,
+      statementTimeoutMs: 1000,
+      idleInTransactionTimeoutMs: 1000,
+    });
     await dropEngineRole(database.prisma, agent.id);
     const [row] = await database.prisma.$queryRawUnsafe<{ roles: number; schemas: number }[]>(
       `SELECT (SELECT count(*)::int FROM pg_roles WHERE rolname = $1) AS roles,
@@ -212,7 +220,9 @@ describe('provisioning', () => {
   it('is dropped with a large object and a temporary table it made, its session still open', async () => {
     const workspace = await makeWorkspace(database.prisma);
     const agent = await makeAgent(database.prisma, workspace.id);
-    const engine = await database.connectClient({ url: (await issueTestEngineCredentials(database, agent.id)).DATABASE_URL });
+    const engine = await database.connectClient({
+      url: (await issueTestEngineCredentials(database, agent.id)).DATABASE_URL,
+    });
     await engine.query(`SELECT lo_from_bytea(0, 'x')`);
     await engine.query('CREATE TEMP TABLE scratch (x int)');
     await dropEngineRole(database.prisma, agent.id);
