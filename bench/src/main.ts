@@ -48,6 +48,8 @@ async function main(): Promise<void> {
       AUTH_RATE_LIMIT_PER_IP: '100000',
       // The benchmarks make their agents in one workspace, as many as they measure with.
       MAX_AGENTS_PER_WORKSPACE: '100000',
+      // Each benchmark's agent gets engine credentials on this one database; their engines never all run at once.
+      ENGINE_DB_CONNECTIONS_TOTAL: '100000',
       NODE_ENV: 'development',
       // Benchmark 4's model is a local server.
       EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,

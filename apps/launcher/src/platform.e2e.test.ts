@@ -286,7 +286,8 @@ describe('a tenant pointing its engine at private addresses', () => {
         for (const server of config.mcp_servers) server.url = `http://${host}:${peer.port}/mcp`;
         await database.prisma
           .$executeRaw`UPDATE engine_configs SET config = ${JSON.stringify(config)}::jsonb, version = ${version} WHERE agent_id = ${agent.id}::uuid`;
-        await database.prisma.$executeRaw`SELECT pg_notify('engine_config_changed', ${agent.id})`;
+        await database.prisma
+          .$executeRaw`SELECT pg_notify(config_channel, 'config') FROM engine_channels WHERE agent_id = ${agent.id}::uuid`;
         await expectRefusedByEngine(version);
       }
       expect(peer.connections()).toBe(0);

@@ -127,7 +127,7 @@ export function createManagerApp({
     egressAllow: config.egressAllow,
     agentKeys,
     prices: config.modelPrices,
-    engineRoles: { connectionLimit: config.engines.connectionLimit },
+    engineRoles: config.engines.roles,
     publishMetrics: metrics?.publish,
   };
   addResourceRoutes(api, resources, INTEGRATIONS);
@@ -140,7 +140,11 @@ export function createManagerApp({
     maxAgentsPerWorkspace: config.maxAgentsPerWorkspace,
   });
   addBudgetRoutes(api, { ...resources, now });
-  addEngineCredentialsRoute(api, { ...resources, engineDatabaseUrl: config.engines.databaseUrl });
+  addEngineCredentialsRoute(api, {
+    ...resources,
+    engineDatabaseUrl: config.engines.databaseUrl,
+    engineConnectionsTotal: config.engines.connectionsTotal,
+  });
   addAgentRunRoutes(api, { db });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };

@@ -56,15 +56,22 @@ describe('loadManagerConfig', () => {
   });
 
   it('builds engine credentials on DATABASE_URL unless ENGINE_DATABASE_URL names another address, and bounds the connection limit', () => {
-    expect(loadManagerConfig(base).engines).toEqual({ databaseUrl: base.DATABASE_URL, connectionLimit: 20 });
+    expect(loadManagerConfig(base).engines).toEqual({
+      databaseUrl: base.DATABASE_URL,
+      roles: { connectionLimit: 20, statementTimeoutMs: 60_000, idleInTransactionTimeoutMs: 60_000 },
+      connectionsTotal: undefined,
+    });
     const config = loadManagerConfig({
       ...base,
       ENGINE_DATABASE_URL: 'postgresql://db.internal:5432/agentplane?sslmode=require',
       ENGINE_DB_CONNECTION_LIMIT: '8',
+      ENGINE_DB_STATEMENT_TIMEOUT_MS: '5000',
+      ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2000',
     });
     expect(config.engines).toEqual({
       databaseUrl: 'postgresql://db.internal:5432/agentplane?sslmode=require',
-      connectionLimit: 8,
+      roles: { connectionLimit: 8, statementTimeoutMs: 5000, idleInTransactionTimeoutMs: 2000 },
+      connectionsTotal: undefined,
     });
     expect(() => loadManagerConfig({ ...base, ENGINE_DATABASE_URL: 'mysql://db/x' })).toThrow(/ENGINE_DATABASE_URL/);
     for (const limit of ['0', '-1', 'many', '10001']) {

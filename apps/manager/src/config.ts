@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ZModelApiKeyEnvsSetting, ZStdioCommandsSetting } from '@agentplane/contracts';
-import { isSecretKey } from '@agentplane/db';
+import { type EngineRoleSettings, isSecretKey } from '@agentplane/db';
 import {
   type EgressAllowList,
   METRICS_ENV_FIELDS,
@@ -76,6 +76,9 @@ const ZManagerEnv = z
       .optional(),
     ENGINE_DB_CONNECTION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     MAX_AGENTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(10_000_000).default(MAX_AGENTS_PER_WORKSPACE_DEFAULT),
+    ENGINE_DB_CONNECTIONS_TOTAL: z.coerce.number().int().min(1).max(1_000_000).optional(),
+    ENGINE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
+    ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
       .int()
@@ -181,8 +184,10 @@ export type ManagerConfig = {
   engines: {
     /** The URL engine credentials are built on: ENGINE_DATABASE_URL, else DATABASE_URL. */
     databaseUrl: string;
-    /** CONNECTION LIMIT of every engine role. */
-    connectionLimit: number;
+    /** CONNECTION LIMIT and session timeouts of every engine role. */
+    roles: EngineRoleSettings;
+    /** Most connections the engine roles with credentials may hold together; unset: half the server's. */
+    connectionsTotal?: number;
   };
   authRateLimit: {
     windowMs: number;
@@ -239,7 +244,12 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     maxAgentsPerWorkspace: parsed.MAX_AGENTS_PER_WORKSPACE,
     engines: {
       databaseUrl: parsed.ENGINE_DATABASE_URL ?? parsed.DATABASE_URL,
-      connectionLimit: parsed.ENGINE_DB_CONNECTION_LIMIT,
+      roles: {
+        connectionLimit: parsed.ENGINE_DB_CONNECTION_LIMIT,
+        statementTimeoutMs: parsed.ENGINE_DB_STATEMENT_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: parsed.ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      },
+      connectionsTotal: parsed.ENGINE_DB_CONNECTIONS_TOTAL,
     },
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),
     agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
     prices: config.modelPrices,
-    engineRoles: { connectionLimit: config.engines.connectionLimit },
+    engineRoles: config.engines.roles,
   });
   if (provisioned > 0) logger.info({ agents: provisioned }, 'gave existing agents their engine database roles');
   const sessionStore = new PrismaSessionStore(db);

@@ -2,10 +2,12 @@ export { type CreatePrismaOptions, createPrisma, type Db, querySql, type SqlRunn
 export { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName } from './engine-roles/engine-role-names.js';
 export {
   agentsWithoutEngineRole,
+  applyEngineRoleSettings,
   canCreateRoles,
   dropEngineRole,
   type EngineRoleSettings,
   provisionEngineRole,
+  readEngineConnectionUse,
   rotateEngineRolePassword,
 } from './engine-roles/engine-roles.js';
 export { isForeignKeyViolation, isRetryableTransactionError, isUniqueViolation } from './errors.js';
@@ -16,6 +18,7 @@ export {
   MembershipRole,
 } from './generated/prisma/enums.js';
 export type * from './generated/prisma/models.js';
+export { type ManagerLockName, takeManagerLock } from './manager-locks.js';
 export { type MigrationStatus, migrate, readMigrationStatus } from './migrations/migrate.js';
 export { MigrationChecksumError } from './migrations/migration-files.js';
 export {

@@ -189,6 +189,43 @@ describe('every model round-trips through the migrated database', () => {
     expect(await db().signingKey.count()).toBe(0);
   });
 
+  it('manager locks, seeded with the locks the manager takes', async () => {
+    const seeded = await db().managerLock.findMany({ orderBy: { name: 'asc' } });
+    expect(seeded.map((lock) => lock.name)).toEqual([
+      'engine-credentials',
+      'engine-roles-upgrade',
+      'signing-key-creation',
+    ]);
+    await db().managerLock.create({ data: { name: 'test-lock' } });
+    await db().managerLock.update({ where: { name: 'test-lock' }, data: { name: 'test-lock-2' } });
+    await db().managerLock.delete({ where: { name: 'test-lock-2' } });
+    expect(await db().managerLock.count()).toBe(3);
+  });
+
+  it('engine channels, each name unique', async () => {
+    const agentId = '00000000-0000-4000-8000-0000000000c1';
+    const created = await db().engineChannel.create({
+      data: { agentId, configChannel: 'agent_c1', runChannel: 'agent_r1' },
+    });
+    expect(await db().engineChannel.findUnique({ where: { agentId } })).toEqual(created);
+    expect(
+      isUniqueViolation(
+        await rejectionOf(
+          db().engineChannel.create({
+            data: {
+              agentId: '00000000-0000-4000-8000-0000000000c2',
+              configChannel: 'agent_c1',
+              runChannel: 'agent_r2',
+            },
+          }),
+        ),
+      ),
+    ).toBe(true);
+    await db().engineChannel.update({ where: { agentId }, data: { runChannel: 'agent_r3' } });
+    await db().engineChannel.delete({ where: { agentId } });
+    expect(await db().engineChannel.count({ where: { agentId } })).toBe(0);
+  });
+
   it('rate limit counters', async () => {
     const resetAt = new Date(Date.now() + 60_000);
     const created = await db().rateLimitCounter.create({ data: { key: 'ip:127.0.0.1', hits: 1, resetAt } });

@@ -14,7 +14,12 @@ import { waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
-import { listenerPids, notifyConfigChanged, writeConfigRow } from '../testing/engine-config-rows.js';
+import {
+  CONFIG_LISTEN_QUERIES,
+  listenerPids,
+  notifyConfigChanged,
+  writeConfigRow,
+} from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { joinText, readEventStream } from '../testing/read-event-stream.js';
 import { startDatabaseEngine } from '../testing/test-engine.js';
@@ -65,7 +70,7 @@ async function readSinceListening(): Promise<boolean> {
     `SELECT EXISTS (
        SELECT 1 FROM pg_stat_activity poll, pg_stat_activity listen
        WHERE poll.datname = current_database() AND listen.datname = current_database()
-         AND listen.query = 'LISTEN engine_config_changed' AND listen.state = 'idle'
+         AND listen.query IN (${CONFIG_LISTEN_QUERIES}) AND listen.state = 'idle'
          AND poll.query LIKE $1 AND poll.state = 'idle' AND poll.query_start > listen.state_change
      ) AS read`,
     '%FROM engine_configs WHERE agent_id%',

@@ -1,9 +1,8 @@
-// LISTENs for the manager's `NOTIFY engine_config_changed, '<agent id>'`. Every (re)connect counts as a
-// change, because notifications sent while the connection was away are gone.
+// LISTENs for the manager's NOTIFY on the agent's config channel. Any notification there, whatever its
+// payload, and every (re)connect (notifications sent while the connection was away are gone) only make
+// the engine read its own row again.
 import type { Logger } from '@agentplane/server-kit';
 import { listenOnChannel } from '../listen/listen-on-channel.js';
-
-export const CONFIG_CHANNEL = 'engine_config_changed';
 
 export type ConfigListenerOptions = {
   databaseUrl: string;
@@ -14,15 +13,8 @@ export type ConfigListenerOptions = {
   maxRetryDelayMs?: number;
 };
 
-export function listenForConfigChanges({ agentId, onChange, ...options }: ConfigListenerOptions): {
+export function listenForConfigChanges({ onChange, ...options }: ConfigListenerOptions): {
   stop: () => Promise<void>;
 } {
-  return listenOnChannel({
-    ...options,
-    channel: CONFIG_CHANNEL,
-    onNotification: (payload) => {
-      if (payload === agentId) onChange();
-    },
-    onConnect: onChange,
-  });
+  return listenOnChannel({ ...options, channel: 'config', onNotification: onChange, onConnect: onChange });
 }

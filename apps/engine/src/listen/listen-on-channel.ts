@@ -1,13 +1,14 @@
-// A dedicated connection that LISTENs on one PostgreSQL channel, reconnecting with backoff when it is
-// lost. On every (re)connect it calls onConnect, because notifications sent while it was away are gone;
+// A dedicated connection that LISTENs on one of the agent's channels (agent-channels.ts), reconnecting
+// with backoff when it is lost. On every (re)connect it calls onConnect, because notifications sent while it was away are gone;
 // onDisconnect when a connection that was listening is lost.
 import type { Logger } from '@agentplane/server-kit';
 import pg from 'pg';
+import { type ChannelKind, readAgentChannel } from './agent-channels.js';
 
 export type ChannelListenerOptions = {
   databaseUrl: string;
-  /** A fixed identifier of ours, never user input: LISTEN takes no bind parameter. */
-  channel: string;
+  agentId: string;
+  channel: ChannelKind;
   onNotification: (payload: string) => void;
   onConnect: () => void;
   onDisconnect?: () => void;
@@ -20,7 +21,8 @@ export type ChannelListener = { stop: () => Promise<void> };
 
 export function listenOnChannel({
   databaseUrl,
-  channel,
+  agentId,
+  channel: kind,
   onNotification,
   onConnect,
   onDisconnect,
@@ -46,12 +48,13 @@ export function listenOnChannel({
   const connect = async () => {
     const candidate = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000, keepAlive: true });
     let lost = false;
+    let channel: string | undefined;
     const drop = (error?: Error) => {
       if (lost) return;
       lost = true;
       if (client === candidate) {
         client = undefined;
-        logger.warn({ err: error, channel }, 'lost the LISTEN connection; reconnecting');
+        logger.warn({ err: error, channel: kind }, 'lost the LISTEN connection; reconnecting');
         onDisconnect?.();
       }
       candidate.end().catch(() => undefined);
@@ -64,9 +67,11 @@ export function listenOnChannel({
     });
     try {
       await candidate.connect();
+      channel = await readAgentChannel(candidate, agentId, kind);
+      // A name of the pattern CHANNEL_NAME, checked as it was read: LISTEN takes no bind parameter.
       await candidate.query(`LISTEN ${channel}`);
     } catch (error) {
-      logger.debug({ err: error, channel }, 'could not LISTEN');
+      logger.debug({ err: error, channel: kind }, 'could not LISTEN');
       drop(error as Error);
       return;
     }
@@ -75,7 +80,7 @@ export function listenOnChannel({
       return;
     }
     client = candidate;
-    if (failures > 0) logger.info({ channel }, 'LISTEN connection restored');
+    if (failures > 0) logger.info({ channel: kind }, 'LISTEN connection restored');
     failures = 0;
     onConnect();
   };

@@ -5,7 +5,13 @@
 // news would stay asleep far past the test's wait.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
+import {
+  createTestDatabase,
+  issueTestEngineCredentials,
+  makeAgent,
+  makeWorkspace,
+  type TestDatabase,
+} from '@agentplane/db/testing';
 import { createLogger } from '@agentplane/server-kit';
 import { listenOnLoopback, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -21,7 +27,7 @@ import { handleRejoin } from './rejoin-handler.js';
 import { appendEvents } from './run-event-log.js';
 import { createRunFollowReads } from './run-follow-reads.js';
 import { type RunNotifications, startRunNotifications } from './run-notifications.js';
-import { finishRun, RUN_EVENTS_CHANNEL } from './run-records.js';
+import { finishRun } from './run-records.js';
 
 const logger = createLogger({ name: 'follower-wake-up-test', level: 'silent' });
 const OWNER = 'replica-under-test';
@@ -36,6 +42,7 @@ beforeAll(async () => {
   pool = database.createPool();
   const workspace = await makeWorkspace(database.prisma);
   agentId = (await makeAgent(database.prisma, workspace.id)).id;
+  await issueTestEngineCredentials(database, agentId);
   notifications = startRunNotifications({ databaseUrl: database.url, agentId, logger, pollMs: 600_000 });
   // The LISTEN connection is up once a notification of ours wakes a waiter.
   let heard = false;
@@ -44,12 +51,15 @@ beforeAll(async () => {
   });
   await waitUntil(
     async () => {
-      await pool.query('SELECT pg_notify($1, $2)', [RUN_EVENTS_CHANNEL, `${agentId}:probe`]);
+      await notifyRunChannel(agentId, 'run:probe');
       return heard;
     },
     { what: 'the LISTEN connection' },
   );
 });
+
+const notifyRunChannel = (id: string, payload: string) =>
+  pool.query('SELECT pg_notify(run_channel, $2) FROM engine_channels WHERE agent_id = $1', [id, payload]);
 
 afterAll(async () => {
   await notifications?.stop();
@@ -184,5 +194,34 @@ describe('followers on a replica whose LISTEN connection is down', () => {
       await deaf.stop();
       await refusing.release();
     }
+  });
+});
+
+describe("another agent's engine role", () => {
+  it("hears none of this agent's run news, on the channel engines once shared or on its own", async () => {
+    const workspace = await makeWorkspace(database.prisma);
+    const otherId = (await makeAgent(database.prisma, workspace.id)).id;
+    const other = await database.connectClient({
+      url: (await issueTestEngineCredentials(database, otherId)).DATABASE_URL,
+    });
+    // All it may read of the channels is its own agent's.
+    const { rows } = await other.query<{ agent_id: string; run_channel: string }>(
+      'SELECT agent_id, run_channel FROM engine_channels',
+    );
+    expect(rows.map((row) => row.agent_id)).toEqual([otherId]);
+    const heard: string[] = [];
+    other.on('notification', (message) => heard.push(message.payload ?? ''));
+    await other.query('LISTEN agent_run_events');
+    await other.query(`LISTEN ${rows[0]?.run_channel}`);
+
+    const runId = randomUUID();
+    await startRun(runId);
+    await appendEvents(pool, agentId, runId, [{ seq: 1, data: '{"type":"RUN_STARTED"}' }]);
+    await finishRun(pool, { agentId, runId, owner: OWNER }, { status: 'succeeded' });
+    // Notifications reach a session in commit order: once its own marker is heard, this agent's news
+    // would have been heard before it.
+    await notifyRunChannel(otherId, 'marker');
+    await waitUntil(() => heard.includes('marker'), { what: 'its own marker' });
+    expect(heard).toEqual(['marker']);
   });
 });

@@ -8,22 +8,15 @@ import { EventType } from '@ag-ui/core';
 import type { TMultitaskStrategy } from '@agentplane/contracts';
 import type pg from 'pg';
 import type { DatabaseError } from 'pg';
+import { notifyOnRunChannel } from '../listen/agent-channels.js';
 import type { Queryable } from '../threads/thread-store.js';
 import { sseData } from './event-stream.js';
 import { findFullQueue, type PendingRunCaps, type QueueFull } from './pending-run-caps.js';
-import {
-  type NewRun,
-  RUN_EVENTS_CHANNEL,
-  type RunConflict,
-  type RunSource,
-  runIdentity,
-  type StopReason,
-} from './run-records.js';
+import { CANCEL_NEWS_SQL, QUEUE_NEWS_SQL, RUN_NEWS_SQL } from './run-notifications.js';
+import { type NewRun, type RunConflict, type RunSource, runIdentity, type StopReason } from './run-records.js';
 
 /** A run to queue: a new run's row without an owner yet, and the input it starts with. */
 export type QueuedRun = Omit<NewRun, 'owner' | 'leaseMs'> & { input: RunAgentInput };
-
-const notify = (payload: string) => `pg_notify('${RUN_EVENTS_CHANNEL}', ${payload})`;
 
 // Serialises the queue operations of one thread: two racing requests see each other's runs.
 const LOCK_THREAD = `SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 0))`;
@@ -39,13 +32,13 @@ const SUPERSEDE_PENDING = `
     RETURNING agent_id, id, last_seq),
   ended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data) SELECT agent_id, id, last_seq, $3 FROM superseded)
-  SELECT ${notify(`$1 || ':' || id`)} FROM superseded`;
+  SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))} FROM superseded`;
 const STOP_RUNNING = `
   WITH asked AS (
     UPDATE agent_runs SET cancel_requested_at = now(), cancel_mode = $3
     WHERE agent_id = $1 AND thread_key = $2 AND status = 'running'
     RETURNING id)
-  SELECT ${notify(`'cancel:' || $1 || ':' || id`)} FROM asked`;
+  SELECT ${notifyOnRunChannel(CANCEL_NEWS_SQL('id'))} FROM asked`;
 const INSERT_PENDING = `
   INSERT INTO agent_runs (agent_id, id, thread_id, thread_key, issuer, subject, source, status, input)
   VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", 'pending', $8::jsonb)`;
@@ -89,7 +82,7 @@ export async function enqueueRun(
       await client.query('ROLLBACK');
       return 'run_id_taken';
     }
-    await client.query(`SELECT ${notify(`'queue:' || $1::text`)}`, [run.agentId]);
+    await client.query(`SELECT ${notifyOnRunChannel(QUEUE_NEWS_SQL)}`, [run.agentId]);
     await client.query('COMMIT');
     return undefined;
   } catch (error) {
@@ -168,13 +161,13 @@ const CANCEL_PENDING = `
     RETURNING agent_id, id, last_seq),
   ended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data) SELECT agent_id, id, last_seq, $3 FROM cancelled)
-  SELECT ${notify(`$1 || ':' || id`)}, ${notify(`'queue:' || $1`)} FROM cancelled`;
+  SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))}, ${notifyOnRunChannel(QUEUE_NEWS_SQL)} FROM cancelled`;
 const CANCEL_RUNNING = `
   WITH asked AS (
     UPDATE agent_runs SET cancel_requested_at = now(), cancel_mode = 'cancel'
     WHERE agent_id = $1 AND id = $2 AND status = 'running' AND cancel_requested_at IS NULL
     RETURNING id)
-  SELECT ${notify(`'cancel:' || $1 || ':' || id`)} FROM asked`;
+  SELECT ${notifyOnRunChannel(CANCEL_NEWS_SQL('id'))} FROM asked`;
 
 /**
  * Cancels a waiting run at once (`cancelled`), or asks the replica running it to stop it (`requested`,

@@ -8,7 +8,8 @@
 // The statement goes by name: each connection parses and plans it once.
 import type { Logger } from '@agentplane/server-kit';
 import type pg from 'pg';
-import { RUN_EVENTS_CHANNEL } from './run-records.js';
+import { notifyOnRunChannel } from '../listen/agent-channels.js';
+import { RUN_NEWS_SQL } from './run-notifications.js';
 
 export const FLUSH_DELAY_MS = 50;
 export const FLUSH_BATCH_SIZE = 100;
@@ -25,7 +26,7 @@ const APPEND = {
   appended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data)
     SELECT $1, moved.id, t.seq, t.data FROM moved, unnest($3::int[], $4::text[]) AS t(seq, data))
-  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || $2), set_config('synchronous_commit', 'off', true)`,
+  SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('$2'))}, set_config('synchronous_commit', 'off', true)`,
 };
 
 export type StoredEvent = { seq: number; data: string };

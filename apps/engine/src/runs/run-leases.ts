@@ -5,8 +5,9 @@
 // The renewal returns the runs someone asked to cancel, so a cancel can ride on this heartbeat.
 import { EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
+import { notifyOnRunChannel } from '../listen/agent-channels.js';
 import type { Queryable } from '../threads/thread-store.js';
-import { RUN_EVENTS_CHANNEL } from './run-records.js';
+import { QUEUE_NEWS_SQL, RUN_NEWS_SQL } from './run-notifications.js';
 
 export const RUN_LEASE_MS_DEFAULT = 30_000;
 export const ENGINE_LOST = 'engine lost';
@@ -33,7 +34,7 @@ const SWEEP = `
     RETURNING agent_id, id, last_seq),
   ended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data) SELECT agent_id, id, last_seq, $3 FROM lost)
-  SELECT id, pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id), pg_notify('${RUN_EVENTS_CHANNEL}', 'queue:' || $1)
+  SELECT id, ${notifyOnRunChannel(RUN_NEWS_SQL('id'))}, ${notifyOnRunChannel(QUEUE_NEWS_SQL)}
   FROM lost`;
 
 export async function renewLeases(

@@ -4,11 +4,11 @@
 // are shared (run-follow-reads.ts): news missed then costs a delay, never a hang. While it is up, only
 // news wakes them: every change a follower waits for is notified in the transaction that makes it.
 // On every (re)connect everyone is woken: what was sent meanwhile is gone.
-// Two more kinds of news ride on the channel, with payloads no follower matches: `queue:<agentId>`
-// (a thread's queue may have a run to start) and `cancel:<agentId>:<runId>` (a cancel was asked for).
+// The channel is the agent's own (agent-channels.ts), so payloads name no agent: `run:<runId>` (news of
+// a run), `queue` (a thread's queue may have a run to start) and `cancel:<runId>` (a cancel was asked
+// for). Whatever arrives only makes the engine read its own rows again, so a forged one costs a read.
 import type { Logger } from '@agentplane/server-kit';
 import { listenOnChannel } from '../listen/listen-on-channel.js';
-import { RUN_EVENTS_CHANNEL } from './run-records.js';
 
 export const FOLLOW_POLL_MS = 2000;
 
@@ -22,8 +22,13 @@ export type RunNotifications = {
   stop: () => Promise<void>;
 };
 
-export const queuePayload = (agentId: string) => `queue:${agentId}`;
-export const cancelPayload = (agentId: string, runId: string) => `cancel:${agentId}:${runId}`;
+// The payloads, as SQL expressions of the notifying statements (run-records.ts notifyRunNews).
+export const RUN_NEWS_SQL = (runIdSql: string) => `'run:' || ${runIdSql}`;
+export const QUEUE_NEWS_SQL = `'queue'`;
+export const CANCEL_NEWS_SQL = (runIdSql: string) => `'cancel:' || ${runIdSql}`;
+const RUN_PREFIX = 'run:';
+const QUEUE_NEWS = 'queue';
+const CANCEL_PREFIX = 'cancel:';
 
 export function startRunNotifications(options: {
   databaseUrl: string;
@@ -47,20 +52,18 @@ export function startRunNotifications(options: {
     clearInterval(polling);
     polling = undefined;
   };
-  const prefix = `${options.agentId}:`;
-  const queueNews = queuePayload(options.agentId);
-  const cancelPrefix = cancelPayload(options.agentId, '');
   const queueListeners: (() => void)[] = [];
   const cancelListeners: ((runId: string | undefined) => void)[] = [];
   const listener = listenOnChannel({
     databaseUrl: options.databaseUrl,
-    channel: RUN_EVENTS_CHANNEL,
+    agentId: options.agentId,
+    channel: 'runs',
     logger: options.logger,
     onNotification: (payload) => {
-      if (payload.startsWith(prefix)) wake(waiting.get(payload.slice(prefix.length)));
-      else if (payload === queueNews) for (const listener of queueListeners) listener();
-      else if (payload.startsWith(cancelPrefix)) {
-        for (const listener of cancelListeners) listener(payload.slice(cancelPrefix.length));
+      if (payload.startsWith(RUN_PREFIX)) wake(waiting.get(payload.slice(RUN_PREFIX.length)));
+      else if (payload === QUEUE_NEWS) for (const listener of queueListeners) listener();
+      else if (payload.startsWith(CANCEL_PREFIX)) {
+        for (const listener of cancelListeners) listener(payload.slice(CANCEL_PREFIX.length));
       }
     },
     onConnect: () => {

@@ -1,11 +1,11 @@
 // A run's row in agent_runs (database mode): created `running` under this replica's lease, finished
 // once its events are stored, and read back for its caller only. Every change that a follower of the
-// run must see is announced on RUN_EVENTS_CHANNEL (run-notifications.ts).
+// run must see is announced on the agent's run channel (run-notifications.ts).
 import type { DatabaseError } from 'pg';
+import { notifyOnRunChannel } from '../listen/agent-channels.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import type { Queryable } from '../threads/thread-store.js';
-
-export const RUN_EVENTS_CHANNEL = 'agent_run_events';
+import { QUEUE_NEWS_SQL, RUN_NEWS_SQL } from './run-notifications.js';
 
 export type RunSource = 'stream' | 'background' | 'whatsapp';
 export type FinalStatus = 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
@@ -55,7 +55,7 @@ const SUPERSEDE = `
     UPDATE agent_runs SET status = 'failed', error = 'engine lost', finished_at = now(), lease_expires_at = NULL
     WHERE agent_id = $1 AND thread_key = $2 AND status = 'running'
     RETURNING id)
-  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id) FROM lost`;
+  SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))} FROM lost`;
 
 /** The first seven columns of a new run's row, in the order both inserts (here, run-control-records.ts) name them. */
 export function runIdentity(run: Omit<NewRun, 'owner' | 'leaseMs'>): (string | null)[] {
@@ -102,7 +102,7 @@ const FINISH = {
   appended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data)
     SELECT $1, finished.id, t.seq, t.data FROM finished, unnest($8::int[], $9::text[]) AS t(seq, data))
-  SELECT pg_notify('${RUN_EVENTS_CHANNEL}', $1 || ':' || id), pg_notify('${RUN_EVENTS_CHANNEL}', 'queue:' || $1)
+  SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))}, ${notifyOnRunChannel(QUEUE_NEWS_SQL)}
   FROM finished`,
 };
 

@@ -17,14 +17,19 @@ export async function writeConfigRow(db: Db, agent: AgentRow, version: number, c
   });
 }
 
+/** What the manager sends after a publish: a NOTIFY on the agent's own config channel. */
 export async function notifyConfigChanged(db: Db, agentId: string): Promise<void> {
-  await db.$executeRaw`SELECT pg_notify('engine_config_changed', ${agentId})`;
+  await db.$executeRaw`SELECT pg_notify(config_channel, 'config') FROM engine_channels WHERE agent_id = ${agentId}::uuid`;
 }
 
-/** Backend pids of the LISTEN connections open on the database, each done with its LISTEN. */
+/** The query text of an engine's LISTEN on a config channel, as pg_stat_activity shows it. */
+export const CONFIG_LISTEN_QUERIES = `SELECT 'LISTEN ' || config_channel FROM engine_channels`;
+
+/** Backend pids of the config LISTEN connections open on the database, each done with its LISTEN. */
 export async function listenerPids(db: Db): Promise<number[]> {
   const rows = await db.$queryRawUnsafe<{ pid: number }[]>(
-    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN engine_config_changed' AND state = 'idle'",
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle'
+       AND query IN (${CONFIG_LISTEN_QUERIES})`,
   );
   return rows.map((row) => row.pid);
 }

@@ -285,7 +285,8 @@ export async function deleteAgent(ctx: AgentContext, id: string): Promise<void> 
   await inTransaction(ctx.db, async (tx) => {
     const { count } = await tx.agent.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
     if (count === 0) throw notFound();
-    await dropEngineRole(tx, id);
+    // Before the drop, which takes the agent's channel with its role.
     await notifyEngines(tx, [id]);
+    await dropEngineRole(tx, id);
   });
 }

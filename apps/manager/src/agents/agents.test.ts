@@ -270,22 +270,45 @@ describe('the publish protocol', () => {
     expect((await publishedRow(agent.id))?.version).toBe(1n);
   });
 
-  it('NOTIFYs engine_config_changed with the agent id at commit', async () => {
-    const listener = await ctx.database.connectClient();
-    const heard: string[] = [];
-    listener.on('notification', (message) => heard.push(message.payload ?? ''));
-    await listener.query('LISTEN engine_config_changed');
+  it("NOTIFYs the agent's own config channel at commit, which no other agent's engine role can hear", async () => {
     const user = await signUpUser(ctx.app);
     const agent = await createAgentThroughApi(user);
+    const marker = await createAgentThroughApi(user);
+    const channelOf = async (agentId: string) =>
+      (await ctx.database.prisma.engineChannel.findUniqueOrThrow({ where: { agentId } })).configChannel;
+    const [agentChannel, markerChannel] = [await channelOf(agent.id), await channelOf(marker.id)];
+    const listener = await ctx.database.connectClient();
+    const heard: string[] = [];
+    listener.on('notification', (message) =>
+      heard.push(`${message.channel === agentChannel ? 'agent' : 'marker'}:${message.payload}`),
+    );
+    await listener.query(`LISTEN ${agentChannel}`);
+    await listener.query(`LISTEN ${markerChannel}`);
+    // Another tenant's engine, listening where engines once all heard every agent's id.
+    const stranger = await signUpUser(ctx.app);
+    const theirs = await createAgentThroughApi(stranger);
+    const credentials = await stranger.agent.post(`/api/v1/agents/${theirs.id}/engine-credentials`);
+    const eavesdropper = await ctx.database.connectClient({ url: credentials.body.database_url });
+    const overheard: string[] = [];
+    eavesdropper.on('notification', (message) => overheard.push(message.payload ?? ''));
+    await eavesdropper.query('LISTEN engine_config_changed');
+    const own = await eavesdropper.query<{ config_channel: string }>('SELECT config_channel FROM engine_channels');
+    expect(own.rows).toEqual([{ config_channel: await channelOf(theirs.id) }]);
+    await eavesdropper.query(`LISTEN ${own.rows[0]?.config_channel}`);
+
     await user.agent.patch(`/api/v1/agents/${agent.id}`).send(agentBody({}, { name: 'changed' }));
-    await user.agent.delete(`/api/v1/agents/${agent.id}`);
     // A refused write publishes nothing. Notifications arrive in commit order, so once the marker
     // agent's is heard, anything the refused write had sent would have been heard before it.
     const refused = await user.agent.post('/api/v1/agents/').send(agentBody({ integration_ids: [randomUUID()] }));
     expect(refused.status).toBe(422);
-    const marker = await createAgentThroughApi(user);
-    await waitUntil(() => heard.includes(marker.id), { what: "the marker agent's NOTIFY" });
-    expect(heard).toEqual([agent.id, agent.id, agent.id, marker.id]);
+    await user.agent.delete(`/api/v1/agents/${agent.id}`);
+    await user.agent.patch(`/api/v1/agents/${marker.id}`).send(agentBody({}, { name: 'changed' }));
+    await waitUntil(() => heard.includes('marker:config'), { what: "the marker agent's NOTIFY" });
+    expect(heard).toEqual(['agent:config', 'agent:config', 'marker:config']);
+
+    await stranger.agent.patch(`/api/v1/agents/${theirs.id}`).send(agentBody({}, { name: 'changed' }));
+    await waitUntil(() => overheard.length > 0, { what: "the eavesdropper's own agent's NOTIFY" });
+    expect(overheard).toEqual(['config']);
   });
 });
 

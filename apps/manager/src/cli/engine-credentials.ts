@@ -51,8 +51,9 @@ export async function runEngineCredentials(args: string[], io: CliIo): Promise<n
         {
           db,
           agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
-          engineRoles: { connectionLimit: config.engines.connectionLimit },
+          engineRoles: config.engines.roles,
           engineDatabaseUrl: config.engines.databaseUrl,
+          engineConnectionsTotal: config.engines.connectionsTotal,
         },
         { agentId: agentId.data },
       );

@@ -124,6 +124,15 @@ describe("the agent's engine role", () => {
     const owner = await signUpUser(ctx.app);
     const agentId = await createAgent(owner);
     expect(await roleExists(agentId)).toBe(true);
+    const [role] = await ctx.database.prisma.$queryRawUnsafe<{ rolconnlimit: number; rolconfig: string[] }[]>(
+      'SELECT rolconnlimit, rolconfig FROM pg_roles WHERE rolname = $1',
+      engineRoleName(agentId),
+    );
+    // The defaults (ENGINE_DB_*): a limit, and no statement or idle transaction of an engine's without end.
+    expect(role).toEqual({
+      rolconnlimit: 20,
+      rolconfig: ['statement_timeout=60000ms', 'idle_in_transaction_session_timeout=60000ms'],
+    });
     const { database_url } = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
     expect((await owner.agent.delete(`/api/v1/agents/${agentId}`)).status).toBe(204);
     expect(await roleExists(agentId)).toBe(false);
@@ -141,6 +150,53 @@ describe("the agent's engine role", () => {
     expect(await roleExists(agentId)).toBe(true);
     expect((await owner.agent.delete(`/api/v1/workspaces/${workspace.body.id}`)).status).toBe(204);
     expect(await roleExists(agentId)).toBe(false);
+  });
+});
+
+describe('deleting an agent whose engine made objects of its own', () => {
+  // As the engine: a large object and a temporary table, with the session left open.
+  async function makeObjectsAs(databaseUrl: string) {
+    const client = await ctx.database.connectClient({ url: databaseUrl });
+    await client.query(`SELECT lo_from_bytea(0, '\\x00ff'::bytea)`);
+    await client.query('CREATE TEMP TABLE scratch (x int)');
+    return client;
+  }
+
+  it('answers 204 for the agent and drops its role and objects', async () => {
+    const owner = await signUpUser(ctx.app);
+    const agentId = await createAgent(owner);
+    const { database_url } = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
+    const engine = await makeObjectsAs(database_url);
+    try {
+      expect((await owner.agent.delete(`/api/v1/agents/${agentId}`)).status).toBe(204);
+      expect(await roleExists(agentId)).toBe(false);
+      const [left] = await ctx.database.prisma.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM pg_largeobject_metadata WHERE lomowner::regrole::text = $1`,
+        engineRoleName(agentId),
+      );
+      expect(left?.n).toBe(0);
+    } finally {
+      await engine.end().catch(() => undefined);
+    }
+  });
+
+  it('answers 204 for its workspace', async () => {
+    const owner = await signUpUser(ctx.app);
+    const workspace = await owner.agent.post('/api/v1/workspaces/').send({ name: 'doomed' });
+    const created = await owner.agent
+      .post('/api/v1/agents/')
+      .set('x-workspace-id', workspace.body.id)
+      .send(agentBody());
+    const credentials = await owner.agent
+      .post(credentialsPath(created.body.id))
+      .set('x-workspace-id', workspace.body.id);
+    const engine = await makeObjectsAs((credentials.body as Credentials).database_url);
+    try {
+      expect((await owner.agent.delete(`/api/v1/workspaces/${workspace.body.id}`)).status).toBe(204);
+      expect(await roleExists(created.body.id)).toBe(false);
+    } finally {
+      await engine.end().catch(() => undefined);
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import {
   dropEngineRole,
   engineRoleName,
 } from '@agentplane/db';
+import { issueTestEngineCredentials } from '@agentplane/db/testing';
 import { ConfigError, createLogger } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
@@ -40,7 +41,7 @@ const upgrade = () =>
     box: platformBox,
     agentKeys,
     prices: {},
-    engineRoles: { connectionLimit: 5 },
+    engineRoles: { connectionLimit: 5, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 30_000 },
   });
 
 /** Puts an agent back as it was before engine roles: no role, its config sealed with the platform key. */
@@ -105,6 +106,23 @@ describe('upgrading configs published before URL queries were secrets', () => {
     expect((await ctx.database.prisma.engineConfig.findUniqueOrThrow({ where: { agentId } })).version).toBe(
       row.version + 1n,
     );
+  });
+});
+
+describe('an engine role holding the advisory lock the upgrade once took', () => {
+  it('does not hold the upgrade up', async () => {
+    const owner = await signUpUser(ctx.app);
+    const created = await owner.agent.post('/api/v1/agents/').send(agentBody());
+    const agentId = created.body.id as string;
+    const { DATABASE_URL } = await issueTestEngineCredentials(ctx.database, agentId);
+    const engine = await ctx.database.connectClient({ url: DATABASE_URL });
+    const { rows } = await engine.query(
+      "SELECT pg_try_advisory_lock(hashtext('agentplane.engine-roles.upgrade')) AS held",
+    );
+    expect(rows).toEqual([{ held: true }]);
+    await makeLegacy(agentId);
+    expect(await upgrade()).toBe(1);
+    await engine.end();
   });
 });
 

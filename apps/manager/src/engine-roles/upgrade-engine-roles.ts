@@ -1,21 +1,22 @@
 // The upgrade to engine roles, run by every manager at start-up: agents created before engine roles
-// existed get their role and checkpoint schema, and configs whose secrets were sealed with the
+// existed get their role and checkpoint schema, every role gets the current settings, and configs whose secrets were sealed with the
 // platform key (or an agent key of a rotated platform key) are sealed again with the agent's key.
-// Idempotent, and safe with several replicas starting together: each batch holds an advisory lock,
+// Idempotent, and safe with several replicas starting together: each batch holds a manager lock,
 // under which it reads what is still missing.
 import {
   type AgentKeyring,
   agentsWithoutEngineRole,
+  applyEngineRoleSettings,
   type Db,
   type EngineRoleSettings,
   inTransaction,
   provisionEngineRole,
   type SecretBox,
+  takeManagerLock,
 } from '@agentplane/db';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import type { ModelPrices } from '../usage/model-prices.js';
 
-const UPGRADE_LOCK = 'agentplane.engine-roles.upgrade';
 const BATCH_SIZE = 100;
 
 export type UpgradeEngineRolesOptions = {
@@ -31,7 +32,7 @@ export async function upgradeEngineRoles(db: Db, options: UpgradeEngineRolesOpti
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const batch = await inTransaction(db, async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${UPGRADE_LOCK}))`;
+      await takeManagerLock(tx, 'engine-roles-upgrade');
       const agents = await tx.agent.findMany({
         where: { id: { gt: after } },
         select: { id: true },
@@ -41,6 +42,10 @@ export async function upgradeEngineRoles(db: Db, options: UpgradeEngineRolesOpti
       const ids = agents.map((agent) => agent.id);
       const missing = await agentsWithoutEngineRole(tx, ids);
       for (const id of missing) await provisionEngineRole(tx, id, options.engineRoles);
+      // Roles made before a setting existed or changed (ENGINE_DB_*) get it at their engine's next login.
+      for (const id of ids.filter((id) => !missing.includes(id))) {
+        await applyEngineRoleSettings(tx, id, options.engineRoles);
+      }
       // Re-seals what its engine could not open; a config already sealed with the agent's key is left as it is.
       await publishEngineConfigs(tx, {
         agentIds: ids,

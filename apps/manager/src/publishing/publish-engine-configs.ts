@@ -20,8 +20,6 @@ import type { ModelPrices } from '../usage/model-prices.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
 import { readAgentsWithResources } from './read-agents-with-resources.js';
 
-export const ENGINE_CONFIG_CHANNEL = 'engine_config_changed';
-
 export type PublishedConfig = { config: TEngineConfig; version: number };
 
 /**
@@ -154,8 +152,12 @@ export function hasSecretsToSealAgain(config: TEngineConfig, agentBox: SecretBox
   return found;
 }
 
-/** Engines LISTEN on the channel and reload at once; polling stays the guarantee. */
+/**
+ * Each agent's engines LISTEN on its own config channel (engine_channels) and read their row again at
+ * once; polling stays the guarantee. The payload names nothing: the channel says whose config changed.
+ */
 export async function notifyEngines(tx: Tx, agentIds: string[]): Promise<void> {
   if (agentIds.length === 0) return;
-  await tx.$executeRaw`SELECT pg_notify(${ENGINE_CONFIG_CHANNEL}, id) FROM unnest(${agentIds}::text[]) AS id`;
+  await tx.$executeRaw`
+    SELECT pg_notify(config_channel, 'config') FROM engine_channels WHERE agent_id = ANY(${agentIds}::uuid[])`;
 }

@@ -33,6 +33,8 @@ export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<
     // Generous by default so that suites signing in many users are not throttled; the rate-limit suite lowers them.
     AUTH_RATE_LIMIT_PER_IP: '100000',
     AUTH_FAILURES_BEFORE_BACKOFF: '100000',
+    // Suites issue engine credentials to many agents on one database; the cap's own suite keeps the default.
+    ENGINE_DB_CONNECTIONS_TOTAL: '100000',
     // Test peers listen on loopback (pnpm start allows none); the egress suite sets EGRESS_ALLOW itself.
     EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     // Whether apps/console is built must not change what a suite sees; the console's suite sets its own.

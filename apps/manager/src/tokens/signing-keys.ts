@@ -1,11 +1,9 @@
 // The manager's ES256 signing keys, kept in the database (private half sealed) so that every replica
 // signs with the same key and a restart does not invalidate tokens already handed out.
-import { type Db, inTransaction, type SecretBox } from '@agentplane/db';
+import { type Db, inTransaction, type SecretBox, takeManagerLock } from '@agentplane/db';
 import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 
 export const SIGNING_ALGORITHM = 'ES256';
-// Serialises the first start of several replicas, so that they agree on one key.
-const KEY_CREATION_LOCK = 7_245_113_002;
 // How long a replica trusts its cached view of the keys before looking for a rotation.
 const CACHE_MS = 5 * 60_000;
 
@@ -46,7 +44,8 @@ export class SigningKeys {
 
   private async create() {
     return inTransaction(this.db, async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${KEY_CREATION_LOCK})`;
+      // Serialises the first start of several replicas, so that they agree on one key.
+      await takeManagerLock(tx, 'signing-key-creation');
       const existing = await tx.signingKey.findFirst({ where: { retiredAt: null }, orderBy: { createdAt: 'desc' } });
       if (existing) return existing;
       const { publicKey, privateKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true });

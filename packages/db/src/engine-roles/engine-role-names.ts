@@ -1,5 +1,7 @@
 // Names of an agent's database objects, shared by the manager (which creates them) and the engine
-// (which checks it connected as its own role and finds its checkpoint schema). No dependencies.
+// (which checks it connected as its own role and finds its checkpoint schema and channels). No
+// dependencies.
+import { randomUUID } from 'node:crypto';
 
 export const ENGINE_GROUP_ROLE = 'agentplane_engine';
 const ROLE_PREFIX = `${ENGINE_GROUP_ROLE}_`;
@@ -15,6 +17,14 @@ function compactId(agentId: string): string {
 export function engineRoleName(agentId: string): string {
   return `${ROLE_PREFIX}${compactId(agentId)}`;
 }
+
+/** A new random NOTIFY channel name (engine_channels); nobody can guess another agent's. */
+export function randomChannelName(): string {
+  return `agent_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** Checked before a name read back from the database goes into LISTEN, which takes no bind parameter. */
+export const CHANNEL_NAME = /^agent_[0-9a-f]{32}$/;
 
 /** The agent's LangGraph checkpoint schema, `langgraph_<agent id without dashes>`. */
 export function checkpointSchemaName(agentId: string): string {

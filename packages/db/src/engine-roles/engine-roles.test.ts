@@ -61,7 +61,7 @@ afterAll(async () => {
 const query = (sql: string, values: unknown[] = []) => mine.client.query(sql, values);
 
 describe("an engine's database role", () => {
-  it('is a plain login role with a connection limit, in the engine group', async () => {
+  it('is a plain login role with a connection limit and session timeouts, in the engine group', async () => {
     const [role] = await database.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
       `SELECT rolsuper, rolcreaterole, rolcreatedb, rolbypassrls, rolconnlimit,
               pg_has_role(rolname, 'agentplane_engine', 'MEMBER') AS grouped
@@ -77,6 +77,10 @@ describe("an engine's database role", () => {
       grouped: true,
     });
     expect((await query('SELECT current_user AS user')).rows[0]?.user).toBe(engineRoleName(mine.agentId));
+    // Its sessions start with timeouts, so that none holds a lock the manager waits for without end.
+    const setting = async (name: string) => (await query(`SELECT current_setting('${name}') AS value`)).rows[0]?.value;
+    expect(await setting('statement_timeout')).toBe('1min');
+    expect(await setting('idle_in_transaction_session_timeout')).toBe('1min');
   });
 
   it.each([
@@ -151,6 +155,24 @@ describe("an engine's database role", () => {
     expect(await errorCodeOf(insert(mine.agentId))).toBe(FOREIGN_KEY_VIOLATION);
   });
 
+  it.each(['SELECT name FROM manager_locks FOR UPDATE', 'LOCK TABLE manager_locks'])(
+    "cannot take the manager's locks: %s",
+    async (sql) => {
+      await query('BEGIN');
+      try {
+        expect(await errorCodeOf(query(sql))).toBe(INSUFFICIENT_PRIVILEGE);
+      } finally {
+        await query('ROLLBACK');
+      }
+    },
+  );
+
+  it("reads its own agent's channel names only", async () => {
+    const { rows } = await query('SELECT agent_id FROM engine_channels');
+    expect(rows).toEqual([{ agent_id: mine.agentId }]);
+    expect(await errorCodeOf(query(`UPDATE engine_channels SET run_channel = 'agent_x'`))).toBe(INSUFFICIENT_PRIVILEGE);
+  });
+
   it('sees nothing once it sets its role to the engine group', async () => {
     const client = await database.connectClient({ url: mine.credentials.DATABASE_URL });
     await client.query('SET ROLE agentplane_engine');
@@ -174,8 +196,16 @@ describe('provisioning', () => {
   it('is idempotent, and a dropped role takes its checkpoint schema with it', async () => {
     const workspace = await makeWorkspace(database.prisma);
     const agent = await makeAgent(database.prisma, workspace.id);
-    await provisionEngineRole(database.prisma, agent.id, { connectionLimit: 3 });
-    await provisionEngineRole(database.prisma, agent.id, { connectionLimit: 3 });
+    await provisionEngineRole(database.prisma, agent.id, {
+      connectionLimit: 3,
+      statementTimeoutMs: 1000,
+      idleInTransactionTimeoutMs: 1000,
+    });
+    await provisionEngineRole(database.prisma, agent.id, {
+      connectionLimit: 3,
+      statementTimeoutMs: 1000,
+      idleInTransactionTimeoutMs: 1000,
+    });
     await dropEngineRole(database.prisma, agent.id);
     const [row] = await database.prisma.$queryRawUnsafe<{ roles: number; schemas: number }[]>(
       `SELECT (SELECT count(*)::int FROM pg_roles WHERE rolname = $1) AS roles,
@@ -184,6 +214,50 @@ describe('provisioning', () => {
       checkpointSchemaName(agent.id),
     );
     expect(row).toEqual({ roles: 0, schemas: 0 });
+    expect(await database.prisma.engineChannel.count({ where: { agentId: agent.id } })).toBe(0);
+  });
+
+  it('is dropped with a large object and a temporary table it made, its session still open', async () => {
+    const workspace = await makeWorkspace(database.prisma);
+    const agent = await makeAgent(database.prisma, workspace.id);
+    const engine = await database.connectClient({
+      url: (await issueTestEngineCredentials(database, agent.id)).DATABASE_URL,
+    });
+    await engine.query(`SELECT lo_from_bytea(0, 'x')`);
+    await engine.query('CREATE TEMP TABLE scratch (x int)');
+    await dropEngineRole(database.prisma, agent.id);
+    const [row] = await database.prisma.$queryRawUnsafe<{ roles: number }[]>(
+      'SELECT count(*)::int AS roles FROM pg_roles WHERE rolname = $1',
+      engineRoleName(agent.id),
+    );
+    expect(row).toEqual({ roles: 0 });
+  });
+
+  it('is shut out for good when what it made in another database keeps it from being dropped', async () => {
+    const workspace = await makeWorkspace(database.prisma);
+    const agent = await makeAgent(database.prisma, workspace.id);
+    const role = engineRoleName(agent.id);
+    // The server's admin database, which PUBLIC may connect to unless the operator revoked it.
+    const admin = await database.connectClient({ admin: true });
+    const { rows } = await admin.query<{ name: string }>('SELECT current_database() AS name');
+    const elsewhere = new URL((await issueTestEngineCredentials(database, agent.id)).DATABASE_URL);
+    elsewhere.pathname = `/${rows[0]?.name}`;
+    const engine = await database.connectClient({ url: elsewhere.toString() });
+    await engine.query(`SELECT lo_from_bytea(0, 'x')`);
+    await engine.end();
+    try {
+      await dropEngineRole(database.prisma, agent.id);
+      const [row] = await database.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
+        `SELECT rolcanlogin, rolconnlimit, pg_has_role(rolname, 'agentplane_engine', 'MEMBER') AS grouped
+         FROM pg_roles WHERE rolname = $1`,
+        role,
+      );
+      expect(row).toEqual({ rolcanlogin: false, rolconnlimit: 0, grouped: false });
+      expect(await errorCodeOf(database.connectClient({ url: elsewhere.toString() }))).toBeDefined();
+    } finally {
+      await admin.query(`DROP OWNED BY "${role}"`);
+      await admin.query(`DROP ROLE "${role}"`);
+    }
   });
 
   it('rotating the password shuts the old one out at once', async () => {

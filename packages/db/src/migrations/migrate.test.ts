@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
+import { issueTestEngineCredentials } from '../testing/engine-credentials.js';
+import { makeAgent, makeWorkspace } from '../testing/factories.js';
 import { ScratchDirs } from '../testing/scratch-dirs.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { migrate, readMigrationStatus } from './migrate.js';
@@ -131,7 +133,8 @@ describe('migrate', () => {
       migrate({ databaseUrl: database.url, migrationsDir: dir }),
       migrate({ databaseUrl: database.url, migrationsDir: dir }),
     ]);
-    expect(results.map((result) => result.applied.length).sort()).toEqual([0, 2]);
+    // Each migration by one of them: whichever holds the lock takes the next one pending.
+    expect(results.flatMap((result) => result.applied).sort()).toEqual(['20260101000000_slow', '20260101000001_count']);
     expect(await query(database, 'SELECT count(*)::int AS n FROM runs')).toEqual([{ n: 1 }]);
   });
 
@@ -153,9 +156,34 @@ describe('migrate', () => {
       });
     const [first, second] = await Promise.all([runCli(), runCli()]);
     expect([first.code, second.code]).toEqual([0, 0]);
-    expect([first.output, second.output].join('\n')).toContain('applied 2 migration(s)');
-    expect([first.output, second.output].join('\n')).toContain('database is up to date');
+    const output = [first.output, second.output].join('\n');
+    for (const name of ['20260101000000_slow', '20260101000001_count']) {
+      expect(output.split(`applying migration ${name}`)).toHaveLength(2);
+    }
     expect(await query(database, 'SELECT count(*)::int AS n FROM runs')).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('an engine role', () => {
+  it('cannot hold up a migration, by the key runners once took or by a lock of the history table', async () => {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const agent = await makeAgent(database.prisma, (await makeWorkspace(database.prisma)).id);
+    const { DATABASE_URL } = await issueTestEngineCredentials(database, agent.id);
+    const engine = await database.connectClient({ url: DATABASE_URL });
+    expect((await engine.query('SELECT pg_try_advisory_lock(7245113001) AS held')).rows).toEqual([{ held: true }]);
+    await engine.query('BEGIN');
+    const denied = await engine.query('LOCK TABLE schema_migrations IN ACCESS SHARE MODE').then(
+      () => undefined,
+      (error: { code?: string }) => error.code,
+    );
+    expect(denied).toBe('42501');
+    await engine.query('ROLLBACK');
+
+    const dir = await migrationsDirWith({ '20990101000000_later': 'CREATE TABLE later (n int);' });
+    expect(await migrate({ databaseUrl: database.url, migrationsDir: dir })).toEqual({
+      applied: ['20990101000000_later'],
+    });
   });
 });
 

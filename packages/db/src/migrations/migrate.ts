@@ -7,9 +7,15 @@ import {
   readMigrationFiles,
 } from './migration-files.js';
 
-// One fixed key serialises every runner on a database, so replicas starting together apply each
-// migration exactly once: the second waits for the lock, then finds nothing pending.
-const MIGRATION_LOCK_KEY = 7_245_113_001;
+// Runners serialise on a lock of the history table, taken in each migration's transaction: the second
+// of two replicas starting together waits, then finds nothing pending. Not an advisory lock, which any
+// role may take (an engine's too) and hold to stop every upgrade: no role but its owner's has a
+// privilege on this table, and LOCK TABLE needs one. SHARE ROW EXCLUSIVE conflicts with itself, not
+// with the readers of readiness probes.
+const LOCK_HISTORY_TABLE = 'LOCK TABLE schema_migrations IN SHARE ROW EXCLUSIVE MODE';
+
+// Two runners on a fresh database may both create it; the loser's error says the winner did.
+const ALREADY_CREATED = new Set(['23505', '42P07']);
 
 const CREATE_HISTORY_TABLE = `
   CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -34,18 +40,19 @@ type AppliedRow = { name: string; checksum: string };
 export async function migrate(options: MigrateOptions): Promise<{ applied: string[] }> {
   const files = await readMigrationFiles(options.migrationsDir ?? defaultMigrationsDir());
   const client = new pg.Client({ connectionString: options.databaseUrl });
+  client.on('error', () => undefined);
   await client.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await client.query(CREATE_HISTORY_TABLE);
-    const pending = selectPending(files, await readApplied(client));
-    for (const migration of pending) {
-      options.log?.(`applying migration ${migration.name}`);
-      await applyOne(client, migration);
+    await client.query(CREATE_HISTORY_TABLE).catch((error: unknown) => {
+      if (!ALREADY_CREATED.has((error as { code?: string }).code ?? '')) throw error;
+    });
+    const applied: string[] = [];
+    for (;;) {
+      const name = await applyNextPending(client, files, options.log);
+      if (name === undefined) return { applied };
+      applied.push(name);
     }
-    return { applied: pending.map((migration) => migration.name) };
   } finally {
-    // Ending the session releases the advisory lock even when the unlock itself cannot run.
     await client.end();
   }
 }
@@ -85,17 +92,36 @@ function selectPending(files: MigrationFile[], applied: AppliedRow[]): Migration
   return files.filter((file) => !appliedChecksums.has(file.name));
 }
 
-async function applyOne(client: pg.Client, migration: MigrationFile): Promise<void> {
+/** Applies the first migration still pending under the lock, in one transaction; returns its name. */
+async function applyNextPending(
+  client: pg.Client,
+  files: MigrationFile[],
+  log: MigrateOptions['log'],
+): Promise<string | undefined> {
   await client.query('BEGIN');
+  try {
+    await client.query(LOCK_HISTORY_TABLE);
+    const [migration] = selectPending(files, await readApplied(client));
+    if (migration !== undefined) {
+      log?.(`applying migration ${migration.name}`);
+      await applyOne(client, migration);
+    }
+    await client.query('COMMIT');
+    return migration?.name;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}
+
+async function applyOne(client: pg.Client, migration: MigrationFile): Promise<void> {
   try {
     await client.query(migration.sql);
     await client.query('INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)', [
       migration.name,
       migration.checksum,
     ]);
-    await client.query('COMMIT');
   } catch (error) {
-    await client.query('ROLLBACK');
     throw new Error(`Migration ${migration.name} failed: ${(error as Error).message}`, {
       cause: error,
     });

@@ -9,6 +9,13 @@ import type { TestDatabase } from './test-database.js';
 /** The platform key of a test run; the manager would hold it as SECRETS_KEY. */
 export const TEST_PLATFORM_KEY = randomBytes(32).toString('base64');
 
+/** Roomy, so that tests never meet them by accident; tests of the limits set their own. */
+export const TEST_ENGINE_ROLE_SETTINGS = {
+  connectionLimit: 50,
+  statementTimeoutMs: 60_000,
+  idleInTransactionTimeoutMs: 60_000,
+};
+
 export type EngineCredentialsEnv = { AGENT_ID: string; DATABASE_URL: string; AGENT_KEY: string };
 
 export async function issueTestEngineCredentials(
@@ -16,7 +23,7 @@ export async function issueTestEngineCredentials(
   agentId: string,
   platformKey = TEST_PLATFORM_KEY,
 ): Promise<EngineCredentialsEnv> {
-  await provisionEngineRole(database.prisma, agentId, { connectionLimit: 50 });
+  await provisionEngineRole(database.prisma, agentId, TEST_ENGINE_ROLE_SETTINGS);
   const password = await rotateEngineRolePassword(database.prisma, agentId);
   const url = new URL(database.url);
   url.username = engineRoleName(agentId);
