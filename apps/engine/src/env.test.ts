@@ -132,6 +132,16 @@ describe('loadEngineEnv', () => {
     ).toThrow(/ENGINE_OIDC_ISSUER/);
   });
 
+  it('refuses a user name or password in ENGINE_OIDC_ISSUER or ENGINE_OIDC_JWKS_URI, naming it', () => {
+    const oidc = { ...DATABASE, ENGINE_OIDC_ISSUER: 'https://id.example.com', ENGINE_OIDC_AUDIENCE: 'a' };
+    expect(() => loadEngineEnv({ ...oidc, ENGINE_OIDC_ISSUER: 'https://u:p@id.example.com' })).toThrow(
+      /ENGINE_OIDC_ISSUER.*user name or password/,
+    );
+    expect(() => loadEngineEnv({ ...oidc, ENGINE_OIDC_JWKS_URI: 'https://u@id.example.com/jwks' })).toThrow(
+      /ENGINE_OIDC_JWKS_URI.*user name or password/,
+    );
+  });
+
   it('allows runs without tokens only when ENGINE_AUTH=disabled is explicit', () => {
     expect(loadEngineEnv({ ...DATABASE, ENGINE_AUTH: 'disabled' }).authDisabled).toBe(true);
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_AUTH: 'off' })).toThrow(/ENGINE_AUTH/);

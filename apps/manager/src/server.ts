@@ -5,9 +5,9 @@ import { pruneRateLimitCounters } from './auth/postgres-rate-limit-store.js';
 import { PrismaSessionStore } from './auth/session-store.js';
 import { loadManagerConfig } from './config.js';
 import { requireCreateRole } from './engine-roles/require-create-role.js';
-import { upgradeEngineRoles } from './engine-roles/upgrade-engine-roles.js';
 import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
+import { upgradeStoredData } from './start-up/upgrade-stored-data.js';
 
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -30,12 +30,14 @@ async function main(): Promise<void> {
     // The upgrade below and every agent create need the engine roles migration.
     throw new ConfigError(`Migrations are pending: ${pending.join(', ')}. Run \`pnpm db:migrate\` first.`);
   }
-  const provisioned = await upgradeEngineRoles(db, {
+  const { sealed, provisioned } = await upgradeStoredData(db, {
     box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),
     agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
     prices: config.modelPrices,
     engineRoles: config.engines.roles,
   });
+  if (sealed > 0)
+    logger.info({ rows: sealed }, 'sealed secrets stored in plaintext (URL queries stored before they were secrets)');
   if (provisioned > 0) logger.info({ agents: provisioned }, 'gave existing agents their engine database roles');
   const sessionStore = new PrismaSessionStore(db);
   sessionStore.on('error', (error: unknown) => logger.error({ err: error }, 'a session callback threw'));

@@ -1,4 +1,5 @@
 // Each contract rule, through the API: the body is refused with 422 and the path of the field at fault.
+import { NO_USERINFO_RULE } from '@agentplane/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   expectProblemShape,
@@ -121,8 +122,21 @@ describe('SSO bodies', () => {
     ['an http issuer that is not loopback', { issuer: 'http://login.example.com' }, 'sso.issuer'],
     ['a symmetric algorithm', { algorithms: ['HS256'] }, 'sso.algorithms[0]'],
     ['no audience', { audience: undefined }, 'sso.audience'],
+    ['a user name and password in the issuer', { issuer: 'https://u:p@login.example.com/realms/acme' }, 'sso.issuer'],
+    ['a user name in a loopback issuer', { issuer: 'http://admin@127.0.0.1:9000' }, 'sso.issuer'],
+    ['a password in the jwksUri', { jwksUri: 'https://:secret@login.example.com/jwks' }, 'sso.jwksUri'],
   ])('refuses %s', async (_case, overrides, fieldPath) => {
     await expectRefused('/api/v1/sso/', ssoBody(overrides), fieldPath);
+  });
+
+  it('refuses a user name or password in a PATCH too, and keeps the stored config', async () => {
+    const created = await user.agent.post('/api/v1/sso/').send(ssoBody());
+    expect(created.status).toBe(201);
+    const path = `/api/v1/sso/${created.body.id}`;
+    const patched = await user.agent.patch(path).send(ssoBody({ jwksUri: 'https://u:p@login.example.com/jwks' }));
+    expectProblemShape(patched, 422);
+    expect(patched.body.errors).toEqual([{ path: 'sso.jwksUri', message: NO_USERINFO_RULE }]);
+    expect((await user.agent.get(path)).body.sso).toEqual(created.body.sso);
   });
 });
 

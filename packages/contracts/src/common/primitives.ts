@@ -37,10 +37,10 @@ export function hasUserinfo(url: string): boolean {
   return username !== '' || password !== '';
 }
 
-// Credentials in a URL would be shown wherever the URL is: in lists, to viewers, in logs.
-export const NO_USERINFO_RULE = {
-  message: 'Must not contain a user name or password: put credentials in a secret field (headers, apiKey)',
-};
+// Credentials in a URL would be shown wherever the URL is: in lists, to viewers, in logs. A string, not
+// `{ message }`: zod's refine rewrites a params object it is given, so a shared one would change under us.
+export const NO_USERINFO_RULE =
+  'Must not contain a user name or password: put credentials in a secret field (headers, apiKey)';
 
 /**
  * An origin and an optional path, to which paths are appended (an engine, a Langfuse host): no

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { SSO_ALLOWED_DOMAINS_MAX_ITEMS, SSO_ALLOWED_EMAILS_MAX_ITEMS } from '../common/limits.js';
+import { NO_USERINFO_RULE } from '../common/primitives.js';
 import { ZSsoConfig } from './sso-config.js';
 
 const valid = { issuer: 'https://login.example.com/realms/acme', audience: 'agents' };
@@ -21,6 +22,15 @@ describe('ZSsoConfig', () => {
     expect(pathsOf({ ...valid, issuer: 'http://login.example.com' })).toEqual(['issuer']);
     expect(pathsOf({ ...valid, issuer: 'not a url' })).toEqual(['issuer']);
     expect(pathsOf({ ...valid, jwksUri: 'http://keys.example.com/jwks' })).toEqual(['jwksUri']);
+  });
+
+  it('refuses a user name or password in the issuer or its JWKS URL', () => {
+    expect(pathsOf({ ...valid, issuer: 'https://user:pass@login.example.com/realms/acme' })).toEqual(['issuer']);
+    expect(pathsOf({ ...valid, issuer: 'http://user@localhost:9000' })).toEqual(['issuer']);
+    expect(pathsOf({ ...valid, jwksUri: 'https://:secret@keys.example.com/jwks' })).toEqual(['jwksUri']);
+    expect(ZSsoConfig.safeParse({ ...valid, jwksUri: 'https://u:p@keys.example.com/jwks' }).error?.issues).toEqual([
+      expect.objectContaining({ message: NO_USERINFO_RULE }),
+    ]);
   });
 
   it('refuses symmetric and unknown algorithms, and repeats', () => {

@@ -7,7 +7,7 @@ import {
   SSO_ALLOWED_EMAILS_MAX_ITEMS,
   URL_MAX_LENGTH,
 } from '../common/limits.js';
-import { EGRESS_RULE, ZNonBlankString, ZUrlText } from '../common/primitives.js';
+import { EGRESS_RULE, hasUserinfo, NO_USERINFO_RULE, ZNonBlankString, ZUrlText } from '../common/primitives.js';
 
 // Only public-key algorithms: an HMAC algorithm would let anyone holding the public JWKS forge tokens.
 export const ASYMMETRIC_JWT_ALGORITHMS = [
@@ -27,8 +27,8 @@ export const SSO_ALGORITHMS_DEFAULT: TJwtAlgorithm[] = ['RS256', 'ES256'];
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** https, or plain http for a loopback host only (a local issuer in development and tests). */
-export const ZIssuerUrl = ZUrlText.superRefine((value, ctx) => {
+/** https, or plain http for a loopback host only (a local issuer in development and tests); no user name or password. */
+export const ZIssuerUrl = ZUrlText.refine((url) => !hasUserinfo(url), NO_USERINFO_RULE).superRefine((value, ctx) => {
   let url: URL;
   try {
     url = new URL(value);
@@ -48,9 +48,13 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,6
 export const ZSsoConfig = z
   .strictObject({
     enabled: z.boolean().default(true),
-    issuer: ZIssuerUrl.describe(`The OIDC issuer; its discovery document is fetched from it. ${EGRESS_RULE}`),
+    issuer: ZIssuerUrl.describe(
+      `The OIDC issuer; its discovery document is fetched from it. A user name or password in it is refused. ${EGRESS_RULE}`,
+    ),
     audience: ZNonBlankString.max(URL_MAX_LENGTH),
-    jwksUri: ZIssuerUrl.optional().describe(`The issuer's JWKS, skipping discovery. ${EGRESS_RULE}`),
+    jwksUri: ZIssuerUrl.optional().describe(
+      `The issuer's JWKS, skipping discovery. A user name or password in it is refused. ${EGRESS_RULE}`,
+    ),
     algorithms: z
       .array(z.enum(ASYMMETRIC_JWT_ALGORITHMS))
       .min(1)
