@@ -29,7 +29,7 @@ const upgrade = () => {
     box: createSecretBox(current, previous),
     agentKeys: createAgentKeyring(current, previous),
     prices: ctx.config.modelPrices,
-    engineRoles: { connectionLimit: ctx.config.engines.connectionLimit },
+    engineRoles: ctx.config.engines.roles,
   });
 };
 
