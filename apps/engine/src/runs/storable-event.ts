@@ -19,10 +19,13 @@ function toStorableValue(value: unknown): unknown {
     const items = value.map(toStorableValue);
     return items.some((item, index) => item !== value[index]) ? items : value;
   }
-  const entries = Object.entries(value);
-  const storable = entries.map(([key, child]) => [toStorableText(key), toStorableValue(child)] as const);
-  const changed = storable.some(([key, child], index) => key !== entries[index]?.[0] || child !== entries[index]?.[1]);
-  return changed ? Object.fromEntries(storable) : value;
+  let changed = false;
+  const entries = Object.entries(value).map(([key, child]) => {
+    const entry = [toStorableText(key), toStorableValue(child)] as const;
+    changed ||= entry[0] !== key || entry[1] !== child;
+    return entry;
+  });
+  return changed ? Object.fromEntries(entries) : value;
 }
 
 /** The event with every NUL and lone surrogate in its keys and strings replaced by U+FFFD. */
