@@ -111,6 +111,32 @@ describe('guardEventOrder', () => {
     expect(types(out)).toEqual([EventType.RUN_STARTED, EventType.RUN_ERROR]);
   });
 
+  it("makes what the agent produced storable: U+FFFD for each NUL and lone surrogate, the agent's objects untouched", async () => {
+    const at = new Date('2026-01-01T00:00:00Z');
+    const snapshot = { 'k\u0000': ['v\ud800', { n: 1, at }], ok: 'fine 😀' };
+    const state: BaseEvent = { type: EventType.STATE_SNAPSHOT, snapshot };
+    const out = await collect(from([started, state, { type: EventType.RUN_ERROR, message: 'tool said \udc00' }]));
+    expect(out).toEqual([
+      started,
+      { type: EventType.STATE_SNAPSHOT, snapshot: { 'k\uFFFD': ['v\uFFFD', { n: 1, at }], ok: 'fine 😀' } },
+      { type: EventType.RUN_ERROR, message: 'tool said \uFFFD' },
+    ]);
+    expect(Object.keys(snapshot)).toEqual(['k\u0000', 'ok']);
+    expect(out[0]).toBe(started);
+  });
+
+  it("makes an AgentRunError's message storable too", async () => {
+    const out = await collect(from([started], new AgentRunError('The model said \u0000.', 'model_error')));
+    expect(out.at(-1)).toEqual({ type: EventType.RUN_ERROR, message: 'The model said \uFFFD.', code: 'model_error' });
+  });
+
+  it('ends with RUN_ERROR an agent whose event nests too deep to be walked', async () => {
+    let deep: unknown = 'leaf';
+    for (let level = 0; level < 100_000; level++) deep = { n: deep };
+    const out = await collect(from([started, { type: EventType.STATE_SNAPSHOT, snapshot: deep }]));
+    expect(out.at(-1)).toMatchObject({ type: EventType.RUN_ERROR, code: 'agent_error' });
+  });
+
   it('says nothing more once the client is gone', async () => {
     const abort = new AbortController();
     abort.abort();

@@ -1,10 +1,12 @@
 // Holds any agent's event stream to the AG-UI order, whatever framework produced it: RUN_STARTED
 // first, start/content/end pairs that match, no empty deltas, exactly one RUN_FINISHED or RUN_ERROR.
-// A misbehaving or failing agent ends in RUN_ERROR rather than in a broken or hung stream.
+// A misbehaving or failing agent ends in RUN_ERROR rather than in a broken or hung stream. Every event
+// comes out storable (storable-event.ts): this is where the engine takes them from the agent.
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import { AgentRunError } from '../agents/agent-runtime.js';
 import { logFailure, withErrorId } from '../errors/log-failure.js';
+import { toStorableEvent } from './storable-event.js';
 
 type Run = { threadId: string; runId: string };
 
@@ -27,8 +29,9 @@ const TERMINAL = new Set<string>([EventType.RUN_FINISHED, EventType.RUN_ERROR]);
 
 class OrderViolation extends Error {}
 
+// An agent's error message may quote what its model or a tool said.
 function createRunError(message: string, code: string): BaseEvent {
-  return { type: EventType.RUN_ERROR, message, code };
+  return toStorableEvent({ type: EventType.RUN_ERROR, message, code });
 }
 
 function createOrderChecker() {
@@ -96,7 +99,8 @@ export async function* guardEventOrder(
   };
 
   try {
-    for await (const event of events) {
+    for await (const produced of events) {
+      const event = toStorableEvent(produced);
       if (event.type === EventType.RUN_ERROR && !started) {
         yield* fail(new AgentRunError(String(event.message), String(event.code ?? 'agent_error')));
         return;

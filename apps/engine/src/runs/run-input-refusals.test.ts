@@ -3,7 +3,8 @@
 // values PostgreSQL cannot store anywhere in the body, nesting that would exhaust the stack, inputs
 // past the size cap, bad run ids in paths and bad cursors. Each is a 4xx problem before any run
 // starts, never a 500, a run left `running` or a thread lost. And a run that cannot be recorded, or
-// whose stored thread cannot be read, is a 503 before the stream: it never runs unrecorded.
+// whose stored thread cannot be read, is a 503 before the stream: it never runs unrecorded; a queued
+// run whose thread cannot be read ends failed with a stored RUN_ERROR, and never runs without it.
 import { randomUUID } from 'node:crypto';
 import type { RunAgentInput } from '@ag-ui/core';
 import { AGUI_ID_MAX_LENGTH, RUN_INPUT_MAX_BYTES_DEFAULT } from '@agentplane/contracts';
@@ -225,6 +226,29 @@ describe('every run is recorded, or it does not run', () => {
     const response = await failThreadReads(threadId, () => post('/agent/run', input({ threadId, runId })));
     await expectProblem(response, 503);
     expect(await runRow(runId)).toMatchObject({ status: 'failed' });
+    const thread = await fetch(`${engine.url}/agent/threads/${threadId}`);
+    expect(((await thread.json()) as { messages: unknown[] }).messages).toHaveLength(2);
+  });
+
+  it('ends a queued run whose stored thread cannot be read: failed, its RUN_ERROR stored, the thread untouched', async () => {
+    const threadId = `doomed-queued-${randomUUID()}`;
+    const first = await post('/agent/run', input({ threadId }));
+    expect(listTypes((await readEventStream(first)).events).at(-1)).toBe('RUN_FINISHED');
+    const runId = randomUUID();
+    await failThreadReads(threadId, async () => {
+      expect((await post('/agent/runs', input({ threadId, runId }))).status).toBe(202);
+      await waitUntil(async () => ['succeeded', 'failed'].includes(String((await runRow(runId))?.status)), {
+        what: 'the queued run to end',
+      });
+    });
+    expect(await runRow(runId)).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/conversation thread/),
+    });
+    const rejoined = await fetch(`${engine.url}/agent/runs/${runId}/stream`);
+    expect((await readEventStream(rejoined)).events).toEqual([
+      { type: 'RUN_ERROR', code: 'thread_unavailable', message: expect.stringMatching(/conversation thread/) },
+    ]);
     const thread = await fetch(`${engine.url}/agent/threads/${threadId}`);
     expect(((await thread.json()) as { messages: unknown[] }).messages).toHaveLength(2);
   });

@@ -3,6 +3,7 @@
 // `pending` and start when a slot frees, here or on any replica: a pending run belongs to no replica,
 // so those a dead replica's clients queued are started by the others. It looks for work when told
 // (a run queued or ended, here or, through `queue:` news, on another replica) and every `pollMs`.
+import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
 import type { McpToolset } from '../mcp/mcp-toolset.js';
@@ -17,6 +18,12 @@ import { type ClaimedRun, claimNextRun } from './run-control-records.js';
 
 export const RUN_QUEUE_CONCURRENCY_DEFAULT = 16;
 export const RUN_QUEUE_POLL_MS_DEFAULT = 1000;
+
+const THREAD_UNREADABLE: BaseEvent = {
+  type: EventType.RUN_ERROR,
+  message: 'The run could not read its conversation thread, so it did not run. Try again shortly.',
+  code: 'thread_unavailable',
+};
 
 export type RunQueue = {
   wake: () => void;
@@ -42,22 +49,32 @@ async function executeClaimed(
   await store.active.checkCancels([claimed.id]);
   const recorded = meterRun(recordRun(store, claimed.id, log), store.metrics.runs, claimed.source);
   const thread = await continueAguiThread(store.pool, store.agentId, claimed.input, caller).catch((error: unknown) => {
-    log.warn({ err: error }, 'could not load the stored thread; running without it');
+    log.error({ err: error }, 'could not load the stored thread; ending the run');
     return undefined;
   });
-  const input = thread?.input ?? claimed.input;
+  // Run without its conversation, the agent would answer out of context and the run's end would store
+  // its input again. The run ends failed instead, its RUN_ERROR stored so that a follower sees an end.
+  if (thread === undefined) {
+    try {
+      recorded.record(THREAD_UNREADABLE);
+      await recorded.finish(false);
+    } finally {
+      active.release();
+    }
+    return;
+  }
   await driveRun({
     runtime,
     toolset,
-    input,
+    input: thread.input,
     caller,
     recorded,
     signal: controller.signal,
     active,
-    thread: thread === undefined ? undefined : { store, thread },
+    thread: { store, thread },
     send: async () => undefined,
     log,
-    trace: tracing.startRun(input),
+    trace: tracing.startRun(thread.input),
   });
 }
 

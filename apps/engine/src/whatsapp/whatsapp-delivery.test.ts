@@ -386,6 +386,24 @@ describe('conversation threads', () => {
   });
 });
 
+describe('a reply the database cannot store as the model wrote it', () => {
+  it('is sent and kept in the thread with U+FFFD for the NUL and the lone surrogate the model streamed', async () => {
+    const setup = await setUp(fakeModel());
+    model.script({ text: ['Hi\u0000 there', '\ud800!'] }, { text: ['ok'] });
+    const before = model.requests.length;
+    await send(setup, { from: '491700000033', text: 'hello' });
+    await waitForStatus(setup.agent.agentId, 'done');
+    expect(repliesTo(setup).map((request) => request.body.text?.body)).toEqual(['Hi\uFFFD there\uFFFD!']);
+    await send(setup, { from: '491700000033', text: 'again' });
+    await waitForStatus(setup.agent.agentId, 'done', 2);
+    expect(model.requests[before + 1]?.body.messages).toEqual([
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'Hi\uFFFD there\uFFFD!' },
+      { role: 'user', content: 'again' },
+    ]);
+  });
+});
+
 describe('budgets', () => {
   it("answers with the budget's reply, else WHATSAPP_BUDGET_EXCEEDED_REPLY, instead of running the agent while a budget is spent", async () => {
     const setup = await setUp(fakeModel(), undefined, { WHATSAPP_BUDGET_EXCEEDED_REPLY: 'The operator says later.' });

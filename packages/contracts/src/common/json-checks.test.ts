@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeUnstorableText, findJsonProblem } from './json-checks.js';
+import { describeUnstorableText, findJsonProblem, toStorableText } from './json-checks.js';
 
 function nested(depth: number): unknown {
   let value: unknown = 1;
@@ -14,6 +14,16 @@ describe('describeUnstorableText', () => {
 
   it.each(['a\u0000b', '\ud800', 'x\udc00', '\udc00\ud800'])('refuses %j', (text) => {
     expect(describeUnstorableText(text)).toMatch(/NUL|surrogate/);
+  });
+});
+
+describe('toStorableText', () => {
+  it('replaces each NUL and lone surrogate with U+FFFD, and keeps paired surrogates', () => {
+    expect(toStorableText('a\u0000b\ud800c😀\udc00\u0000')).toBe('a\uFFFDb\uFFFDc😀\uFFFD\uFFFD');
+  });
+
+  it('leaves storable text as it is', () => {
+    expect(toStorableText('héllo 😀 \t\n')).toBe('héllo 😀 \t\n');
   });
 });
 

@@ -1,6 +1,7 @@
 // Checks of a parsed JSON value as a whole, which field schemas cannot make: how deeply it nests, and
 // whether every key and string can be stored. PostgreSQL's text and jsonb hold neither a NUL character
-// nor a lone UTF-16 surrogate, and a key `__proto__` does not survive being copied.
+// nor a lone UTF-16 surrogate, and a key `__proto__` does not survive being copied. Text that cannot be
+// refused (what an engine's agent produced) is made storable instead: toStorableText.
 import { RESERVED_OBJECT_KEYS } from './limits.js';
 
 export type JsonProblem = { path: PropertyKey[]; message: string };
@@ -14,6 +15,14 @@ export function describeUnstorableText(text: string): string | undefined {
   if (text.includes(NUL)) return 'Must not contain a NUL character (\\u0000)';
   if (LONE_SURROGATE.test(text)) return 'Must not contain a lone UTF-16 surrogate';
   return undefined;
+}
+
+const LONE_SURROGATES = /\p{Cs}/gu;
+const REPLACEMENT = '\uFFFD';
+
+/** `text` with each NUL and lone surrogate replaced by U+FFFD, the replacement character: text PostgreSQL stores. */
+export function toStorableText(text: string): string {
+  return text.replaceAll(NUL, REPLACEMENT).replace(LONE_SURROGATES, REPLACEMENT);
 }
 
 function describeRefusedKey(key: string): string | undefined {
