@@ -206,29 +206,32 @@ describe('when the database is unreachable', () => {
     await admin?.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS true`);
   });
 
-  it('keeps serving runs on its last config with /health degraded, then recovers', async () => {
+  it('keeps its last config with /health degraded, refuses runs it cannot record, then recovers', async () => {
     await writeConfig(60, configNamed('v60'));
     const engine = await startDbEngine(100);
     await waitUntil(async () => (await countListeners()) === 1, { what: 'the LISTEN connection' });
+    const runOnce = (runId: string) =>
+      fetch(`${engine.url}/agent/run`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          threadId: 't',
+          runId,
+          messages: [{ id: runId, role: 'user', content: 'still there?' }],
+        }),
+      });
 
     await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS false`);
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [database.name]);
     await waitUntil(async () => (await health(engine)).body.db === 'unreachable', { what: 'the outage to show' });
     expect((await health(engine)).body).toMatchObject({ status: 'degraded', config_version: 60 });
 
-    const run = await fetch(`${engine.url}/agent/run`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        threadId: 't',
-        runId: 'r',
-        messages: [{ id: '1', role: 'user', content: 'still there?' }],
-      }),
-    });
-    expect(run.status).toBe(200);
-    const { events } = await readEventStream(run);
-    expect(joinText(events)).toBe('You said: still there?');
-    expect(events.at(-1)?.type).toBe('RUN_FINISHED');
+    // A run that cannot be recorded is not served unrecorded: a 503 the client may retry, before any event.
+    const refused = await runOnce('during-outage');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(/could not be recorded/);
 
     await admin.query(`ALTER DATABASE "${database.name}" ALLOW_CONNECTIONS true`);
     await waitUntil(async () => (await health(engine)).body.status === 'ok', { what: 'the database to be back' });
@@ -237,6 +240,11 @@ describe('when the database is unreachable', () => {
     await writeConfig(61, configNamed('v61'));
     await notify();
     await waitUntil(async () => (await servedName(engine)) === 'v61', { what: 'v61 after recovery' });
+    const run = await runOnce('after-outage');
+    expect(run.status).toBe(200);
+    const { events } = await readEventStream(run);
+    expect(joinText(events)).toBe('You said: still there?');
+    expect(events.at(-1)?.type).toBe('RUN_FINISHED');
   });
 });
 

@@ -119,7 +119,7 @@ async function startStreamRun(
     log.error({ err: thread.reason }, 'could not load the stored thread; refusing the run');
     await started.finish(false).catch((error: unknown) => log.error({ err: error }, 'could not end the refused run'));
   }
-  throw new AppError('service_unavailable', UNRECORDABLE);
+  throw new AppError('service_unavailable', UNRECORDABLE, { headers: { 'Retry-After': '5' } });
 }
 
 export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestHandler {

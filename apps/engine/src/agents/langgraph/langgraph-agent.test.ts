@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
 import { checkpointSchemaName } from '@agentplane/db/engine-roles';
-import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import { type FakeOpenAiServer, overrideEnvironment, startFakeOpenAiServer } from '@agentplane/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
@@ -25,9 +25,18 @@ let memoryAgent: RunningEngine;
 let approvalAgent: RunningEngine;
 let restoreEnvironment = () => {};
 
-/** A file-mode engine whose thread memory is in the database, through its agent's own role and schema. */
+/**
+ * A file-mode engine whose runs and thread memory are in the database, through its agent's own role and
+ * schema: the agent has its row, as every agent the manager made does, since a run is recorded or refused.
+ */
 async function startGraphEngine(agentsDir: string, graph: string, options: { tools?: boolean } = {}) {
-  const config = makeLangGraphEngineConfig(graph, { mcpServers: options.tools ? [everythingStdioServer()] : [] });
+  const workspace = await makeWorkspace(database.prisma);
+  const agent = await makeAgent(database.prisma, workspace.id);
+  const config = makeLangGraphEngineConfig(graph, {
+    agentId: agent.id,
+    workspaceId: workspace.id,
+    mcpServers: options.tools ? [everythingStdioServer()] : [],
+  });
   const { DATABASE_URL } = await engineCredentialsFor(database, config.agent.id);
   return startFileEngine(config, { env: { ENGINE_AGENTS_DIR: agentsDir, DATABASE_URL, ...ALLOW_EVERYTHING_STDIO } });
 }
