@@ -256,6 +256,26 @@ describe('every model round-trips through the migrated database', () => {
     await db().engineConfig.delete({ where: { agentId: agent.id } });
     expect(await db().engineConfig.count({ where: { agentId: agent.id } })).toBe(0);
   });
+  it('run queue locks, 256 slots per agent and scope, which go with their agent', async () => {
+    const workspace = await makeWorkspace(db());
+    const agent = await makeAgent(db(), workspace.id);
+    const created = await db().runQueueLock.create({ data: { agentId: agent.id, scope: 'thread', slot: 255 } });
+    const key = { agentId_scope_slot: { agentId: agent.id, scope: 'thread', slot: 255 } };
+    const updated = await db().runQueueLock.update({ where: key, data: { takenAt: new Date(Date.now() + 1000) } });
+    expect(updated.takenAt.getTime()).toBeGreaterThan(created.takenAt.getTime());
+    expect(await db().runQueueLock.findUnique({ where: key })).toEqual(updated);
+    for (const outside of [
+      { scope: 'thread', slot: 256 },
+      { scope: 'thread', slot: -1 },
+      { scope: 'agent', slot: 0 },
+    ]) {
+      await expect(db().runQueueLock.create({ data: { agentId: agent.id, ...outside } })).rejects.toThrow(/check/i);
+    }
+    await db().runQueueLock.create({ data: { agentId: agent.id, scope: 'caller', slot: 0 } });
+    await db().agent.delete({ where: { id: agent.id } });
+    expect(await db().runQueueLock.count({ where: { agentId: agent.id } })).toBe(0);
+  });
+
   it('inbound messages, unique per agent on the provider message id', async () => {
     const workspace = await makeWorkspace(db());
     const agent = await makeAgent(db(), workspace.id);

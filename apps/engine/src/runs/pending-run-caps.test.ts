@@ -12,7 +12,7 @@ import type { RunningEngine } from '../start-engine.js';
 import { writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeCustomEngineConfig } from '../testing/module-engine-configs.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
-import { startDatabaseEngine } from '../testing/test-engine.js';
+import { engineCredentialsFor, startDatabaseEngine } from '../testing/test-engine.js';
 import { PENDING_RETRY_AFTER_SECONDS } from './pending-run-caps.js';
 import { enqueueRun } from './run-control-records.js';
 
@@ -51,7 +51,8 @@ beforeAll(async () => {
     ENGINE_PENDING_RUNS_PER_SUBJECT: '3',
   });
   await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
-  pool = database.createPool({ max: 12 });
+  // As the quiet agent's engine would: its run news goes to channels only its role can read.
+  pool = database.createPool({ url: (await engineCredentialsFor(database, quietAgentId)).DATABASE_URL, max: 12 });
   ada = await issuer.sign({ sub: 'ada' });
   bob = await issuer.sign({ sub: 'bob' });
 });

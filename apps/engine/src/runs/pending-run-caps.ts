@@ -5,6 +5,7 @@
 import { AppError } from '@agentplane/server-kit';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import type { Queryable } from '../threads/thread-store.js';
+import { takeRunQueueLock } from './run-queue-locks.js';
 
 export type PendingRunCaps = { perThread: number; perSubject: number };
 
@@ -15,11 +16,6 @@ export const PENDING_RETRY_AFTER_SECONDS = 5;
 
 export type QueueFull = 'thread_queue_full' | 'subject_queue_full';
 
-// Two enqueues on one thread are already serialised by the thread's lock; two of one caller on
-// different threads are not, so they take the caller's lock too: the second counts the first's run
-// once the first commits. A thread belongs to one caller, so every enqueue takes the thread's lock
-// before the caller's, always in that order, and the two locks cannot deadlock.
-const LOCK_SUBJECT = `SELECT pg_advisory_xact_lock(hashtextextended('pending/' || $1 || '/' || $2 || '/' || $3, 0))`;
 // Expressions of agent_runs_pending_subject_idx; the thread's count uses the thread's index.
 const COUNT = `
   SELECT
@@ -39,7 +35,11 @@ export async function findFullQueue(
 ): Promise<QueueFull | undefined> {
   const issuer = run.caller?.issuer ?? '';
   const subject = run.caller?.subject ?? '';
-  await db.query(LOCK_SUBJECT, [run.agentId, issuer, subject]);
+  // Two enqueues on one thread are already serialised by the thread's lock; two of one caller on
+  // different threads are not, so they take the caller's lock too: the second counts the first's run
+  // once the first commits. Every enqueue takes one thread lock, then one caller lock, always in that
+  // order (the locks' scopes are apart even when their keys share a slot), so they cannot deadlock.
+  await takeRunQueueLock(db, run.agentId, 'caller', JSON.stringify([issuer, subject]));
   const { rows } = await db.query<{ thread: number; subject: number }>(COUNT, [
     run.agentId,
     run.threadKey,

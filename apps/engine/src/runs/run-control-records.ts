@@ -1,5 +1,5 @@
-// The SQL of a thread's queue and of cancels (database mode), in pg rather than Prisma for the advisory
-// lock, SKIP LOCKED and NOTIFY. A thread's runs wait `pending`, in queued_at order; any replica with a
+// The SQL of a thread's queue and of cancels (database mode), in pg rather than Prisma for the row
+// locks, SKIP LOCKED and NOTIFY. A thread's runs wait `pending`, in queued_at order; any replica with a
 // free slot claims the oldest one whose thread has no running run. The partial unique index "one
 // running run per thread" is what keeps two replicas from running two of a thread's runs at once: a
 // claim that collides with it fails and is tried again later.
@@ -13,13 +13,12 @@ import type { Queryable } from '../threads/thread-store.js';
 import { sseData } from './event-stream.js';
 import { findFullQueue, type PendingRunCaps, type QueueFull } from './pending-run-caps.js';
 import { CANCEL_NEWS_SQL, QUEUE_NEWS_SQL, RUN_NEWS_SQL } from './run-notifications.js';
+import { takeRunQueueLock } from './run-queue-locks.js';
 import { type NewRun, type RunConflict, type RunSource, runIdentity, type StopReason } from './run-records.js';
 
 /** A run to queue: a new run's row without an owner yet, and the input it starts with. */
 export type QueuedRun = Omit<NewRun, 'owner' | 'leaseMs'> & { input: RunAgentInput };
 
-// Serialises the queue operations of one thread: two racing requests see each other's runs.
-const LOCK_THREAD = `SELECT pg_advisory_xact_lock(hashtextextended($1 || '/' || $2, 0))`;
 const ACTIVE = `SELECT 1 FROM agent_runs WHERE agent_id = $1 AND thread_key = $2 AND status IN ('pending', 'running') LIMIT 1`;
 // A newer run supersedes the thread's waiting runs, which never started (each gets its RUN_ERROR as its
 // only event), and asks its running one to stop.
@@ -58,7 +57,8 @@ export async function enqueueRun(
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query(LOCK_THREAD, [run.agentId, run.threadKey]);
+    // Serialises the queue operations of one thread: two racing requests see each other's runs.
+    await takeRunQueueLock(client, run.agentId, 'thread', run.threadKey);
     const thread = [run.agentId, run.threadKey];
     if (strategy === 'reject' && (await client.query(ACTIVE, thread)).rowCount !== 0) {
       await client.query('ROLLBACK');

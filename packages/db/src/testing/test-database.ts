@@ -18,8 +18,11 @@ export type TestDatabase = {
   name: string;
   url: string;
   prisma: Db;
-  /** A pool on this database that drop() ends; idle-connection errors are heard, never thrown. */
-  createPool: (options?: { max?: number }) => pg.Pool;
+  /**
+   * A pool on this database that drop() ends, or with `url` as the user that URL names (an engine
+   * role); idle-connection errors are heard, never thrown.
+   */
+  createPool: (options?: { max?: number; url?: string }) => pg.Pool;
   /**
    * A connected client that drop() ends: on this database, or with `admin` on the server's admin
    * database (for ALTER DATABASE and pg_terminate_backend aimed at this one), or with `url` as the
@@ -77,8 +80,8 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
     name,
     url,
     prisma,
-    createPool: ({ max = 10 } = {}) => {
-      const pool = new pg.Pool({ connectionString: url, max });
+    createPool: ({ max = 10, url: asUser } = {}) => {
+      const pool = new pg.Pool({ connectionString: asUser ?? url, max });
       pool.on('error', ignoreIdleError);
       handedOut.add(pool);
       return pool;
