@@ -269,7 +269,9 @@ describe('a tenant pointing its engine at private addresses', () => {
           .catch(() => undefined);
         expect(events.at(-1)).toMatchObject({
           type: EventType.RUN_ERROR,
-          message: expect.stringMatching(/refused by the engine's egress policy; the operator can allow it with ENGINE_EGRESS_ALLOW \(error id [0-9a-f-]{36}\)/),
+          message: expect.stringMatching(
+            /refused by the engine's egress policy; the operator can allow it with ENGINE_EGRESS_ALLOW \(error id [0-9a-f-]{36}\)/,
+          ),
         });
       };
       await expectRefusedByEngine(1);

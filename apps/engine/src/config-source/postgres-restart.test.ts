@@ -75,20 +75,25 @@ it('keeps serving through a restart of PostgreSQL, then follows by polling and b
   await postgres.stop();
   await waitUntil(async () => (await health(polling)).db === 'unreachable', { what: 'the outage to show', ...WAIT });
   expect(await health(polling)).toMatchObject({ status: 'degraded', config_version: 1 });
-  // Its last config still answers runs.
-  const run = await fetch(`${polling.url}/agent/run`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ threadId: 't', runId: 'r', messages: [{ id: '1', role: 'user', content: 'still there?' }] }),
-  });
-  expect(run.status).toBe(200);
-  expect(joinText((await readEventStream(run)).events)).toBe('You said: still there?');
+  // It keeps its last config, but a run it could not record is refused before any event, for a retry.
+  const runOnce = (runId: string) =>
+    fetch(`${polling.url}/agent/run`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ threadId: 't', runId, messages: [{ id: runId, role: 'user', content: 'still there?' }] }),
+    });
+  const refused = await runOnce('during-outage');
+  expect(refused.status).toBe(503);
+  expect(refused.headers.get('retry-after')).toBe('5');
 
   // The first thing written when the server is back, before any engine could have heard of it.
   await postgres.start();
   await publish(2);
   await waitUntil(async () => (await servedName(polling)) === 'v2', { what: 'the poll to serve v2', ...WAIT });
   expect(await health(polling)).toMatchObject({ status: 'ok', db: 'ok', config_version: 2 });
+  const run = await runOnce('after-restart');
+  expect(run.status).toBe(200);
+  expect(joinText((await readEventStream(run)).events)).toBe('You said: still there?');
 
   // The listening engine never polls: it reconnects its LISTEN (and reads the row on reconnecting) …
   await waitUntil(async () => (await listenerPids(postgres.database.prisma)).length === 1, {

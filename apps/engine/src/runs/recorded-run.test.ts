@@ -9,6 +9,7 @@ import { createLogger } from '@agentplane/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import { createRunningRun } from '../testing/run-rows.js';
+import { engineCredentialsFor } from '../testing/test-engine.js';
 import { appendThreadMessages, loadThreadMessages } from '../threads/thread-store.js';
 import { recordRun } from './recorded-run.js';
 import { appendEvents } from './run-event-log.js';
@@ -22,9 +23,10 @@ let agentId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  pool = database.createPool();
   const workspace = await makeWorkspace(database.prisma);
   agentId = (await makeAgent(database.prisma, workspace.id)).id;
+  // As the agent's engine: its run news goes to a channel only its own role can read.
+  pool = database.createPool({ url: (await engineCredentialsFor(database, agentId)).DATABASE_URL });
 });
 
 afterAll(async () => {
