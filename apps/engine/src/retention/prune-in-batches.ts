@@ -63,3 +63,34 @@ export function startPruner(options: {
     },
   };
 }
+
+/** An agent's retention job: one bounded DELETE (parameters: agent id, retention in ms, batch size). */
+export type RetentionJob = {
+  statement: string;
+  batchSize: number;
+  maxBatches: number;
+  /** What is pruned, for the log: "finished inbound messages". */
+  what: string;
+  component: string;
+  intervalMs: number;
+};
+
+export type PruneOptions = { retentionMs: number; batchSize?: number; maxBatches?: number };
+
+/** The job's one pass (batch after batch) and its pruner (at start, then every `intervalMs`). */
+export function defineRetention(job: RetentionJob) {
+  const prune = (
+    db: Queryable,
+    agentId: string,
+    { retentionMs, batchSize = job.batchSize, maxBatches = job.maxBatches }: PruneOptions,
+  ) => deleteInBatches(db, job.statement, [agentId, retentionMs], { batchSize, maxBatches });
+  const start = (options: { db: Queryable; agentId: string; retentionMs: number; logger: Logger }): Pruner =>
+    startPruner({
+      prune: () => prune(options.db, options.agentId, { retentionMs: options.retentionMs }),
+      what: job.what,
+      component: job.component,
+      intervalMs: job.intervalMs,
+      logger: options.logger,
+    });
+  return { prune, start };
+}

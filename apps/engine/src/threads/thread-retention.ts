@@ -2,15 +2,9 @@
 // that saw no activity for the retention period: nothing appended since (updated_at) and no run
 // waiting or running on them. The engine prunes its own threads as it prunes its runs and its
 // WhatsApp queue (whatsapp/inbound-retention.ts says why).
-import type { Logger } from '@agentplane/server-kit';
-import { deleteInBatches, type Pruner, startPruner } from '../retention/prune-in-batches.js';
-import type { Queryable } from './thread-store.js';
+import { defineRetention } from '../retention/prune-in-batches.js';
 
-/** Threads per DELETE: each takes its messages along. */
-export const THREAD_PRUNE_BATCH_SIZE = 200;
-export const THREAD_PRUNE_MAX_BATCHES = 50;
 export const THREAD_RETENTION_DAYS_DEFAULT = 90;
-const THREAD_PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 // SKIP LOCKED and MATERIALIZED as in inbound-retention.ts. A thread being appended to holds its row's
 // lock, so it is skipped, and a run that starts on it after the delete stores its messages in a new
@@ -26,30 +20,16 @@ const PRUNE = `
     FOR UPDATE SKIP LOCKED)
   DELETE FROM conversation_threads t USING doomed WHERE t.id = doomed.id`;
 
-export function pruneIdleThreads(
-  db: Queryable,
-  agentId: string,
-  {
-    retentionMs,
-    batchSize = THREAD_PRUNE_BATCH_SIZE,
-    maxBatches = THREAD_PRUNE_MAX_BATCHES,
-  }: { retentionMs: number; batchSize?: number; maxBatches?: number },
-): Promise<{ deleted: number; batches: number }> {
-  return deleteInBatches(db, PRUNE, [agentId, retentionMs], { batchSize, maxBatches });
-}
+const threadRetention = defineRetention({
+  statement: PRUNE,
+  // Threads per DELETE: each takes its messages along.
+  batchSize: 200,
+  maxBatches: 50,
+  what: 'idle threads',
+  component: 'thread-retention',
+  intervalMs: 60 * 60 * 1000,
+});
 
+export const pruneIdleThreads = threadRetention.prune;
 /** Prunes at start, then every hour, until stopped. */
-export function startThreadPruner(options: {
-  db: Queryable;
-  agentId: string;
-  retentionMs: number;
-  logger: Logger;
-}): Pruner {
-  return startPruner({
-    prune: () => pruneIdleThreads(options.db, options.agentId, { retentionMs: options.retentionMs }),
-    what: 'idle threads',
-    component: 'thread-retention',
-    intervalMs: THREAD_PRUNE_INTERVAL_MS,
-    logger: options.logger,
-  });
-}
+export const startThreadPruner = threadRetention.start;

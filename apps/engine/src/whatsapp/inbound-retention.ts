@@ -5,15 +5,7 @@
 // policy (granted in migration 20261123010000), and the manager needs no scheduler that reaches into
 // every tenant's rows. A row's `updated_at` is when it was finished, since nothing writes it after.
 // Plain SQL: Prisma cannot say DELETE … LIMIT.
-import type { Logger } from '@agentplane/server-kit';
-import { deleteInBatches, type Pruner, startPruner } from '../retention/prune-in-batches.js';
-import type { Queryable } from '../threads/thread-store.js';
-
-/** Rows per DELETE: each statement holds few locks and writes little WAL at once. */
-export const PRUNE_BATCH_SIZE = 1000;
-/** Batches per pass: a backlog is worked off over several passes, none of which runs for long. */
-export const PRUNE_MAX_BATCHES = 50;
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+import { defineRetention } from '../retention/prune-in-batches.js';
 
 // SKIP LOCKED: replicas pruning at the same moment take different rows instead of waiting on each other.
 // MATERIALIZED: as `id IN (SELECT … LIMIT n)` the planner may run the subquery more than once, and
@@ -27,31 +19,18 @@ const PRUNE = `
     FOR UPDATE SKIP LOCKED)
   DELETE FROM inbound_messages m USING doomed WHERE m.id = doomed.id`;
 
-export type PruneOptions = { retentionMs: number; batchSize?: number; maxBatches?: number };
+const inboundRetention = defineRetention({
+  statement: PRUNE,
+  // Rows per DELETE: each statement holds few locks and writes little WAL at once.
+  batchSize: 1000,
+  // Batches per pass: a backlog is worked off over several passes, none of which runs for long.
+  maxBatches: 50,
+  what: 'finished inbound messages',
+  component: 'inbound-retention',
+  intervalMs: 60 * 60 * 1000,
+});
 
 /** Deletes batch after batch while a full batch was deleted, at most `maxBatches` of them. */
-export function pruneFinishedMessages(
-  db: Queryable,
-  agentId: string,
-  { retentionMs, batchSize = PRUNE_BATCH_SIZE, maxBatches = PRUNE_MAX_BATCHES }: PruneOptions,
-): Promise<{ deleted: number; batches: number }> {
-  return deleteInBatches(db, PRUNE, [agentId, retentionMs], { batchSize, maxBatches });
-}
-
-export type InboundPruner = Pruner;
-
+export const pruneFinishedMessages = inboundRetention.prune;
 /** Prunes at start, then every hour, until stopped. */
-export function startInboundPruner(options: {
-  db: Queryable;
-  agentId: string;
-  retentionMs: number;
-  logger: Logger;
-}): InboundPruner {
-  return startPruner({
-    prune: () => pruneFinishedMessages(options.db, options.agentId, { retentionMs: options.retentionMs }),
-    what: 'finished inbound messages',
-    component: 'inbound-retention',
-    intervalMs: PRUNE_INTERVAL_MS,
-    logger: options.logger,
-  });
-}
+export const startInboundPruner = inboundRetention.start;
