@@ -60,6 +60,7 @@ describe('loadManagerConfig', () => {
       databaseUrl: base.DATABASE_URL,
       roles: { connectionLimit: 20, statementTimeoutMs: 60_000, idleInTransactionTimeoutMs: 60_000 },
       connectionsTotal: undefined,
+      watchdog: { intervalMs: 5000, blockingGraceMs: 10_000 },
     });
     const config = loadManagerConfig({
       ...base,
@@ -67,11 +68,14 @@ describe('loadManagerConfig', () => {
       ENGINE_DB_CONNECTION_LIMIT: '8',
       ENGINE_DB_STATEMENT_TIMEOUT_MS: '5000',
       ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2000',
+      ENGINE_DB_WATCHDOG_MS: '1000',
+      ENGINE_DB_BLOCKING_GRACE_MS: '3000',
     });
     expect(config.engines).toEqual({
       databaseUrl: 'postgresql://db.internal:5432/agentplane?sslmode=require',
       roles: { connectionLimit: 8, statementTimeoutMs: 5000, idleInTransactionTimeoutMs: 2000 },
       connectionsTotal: undefined,
+      watchdog: { intervalMs: 1000, blockingGraceMs: 3000 },
     });
     expect(() => loadManagerConfig({ ...base, ENGINE_DATABASE_URL: 'mysql://db/x' })).toThrow(/ENGINE_DATABASE_URL/);
     for (const limit of ['0', '-1', 'many', '10001']) {

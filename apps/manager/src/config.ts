@@ -79,6 +79,8 @@ const ZManagerEnv = z
     ENGINE_DB_CONNECTIONS_TOTAL: z.coerce.number().int().min(1).max(1_000_000).optional(),
     ENGINE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
     ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
+    ENGINE_DB_WATCHDOG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+    ENGINE_DB_BLOCKING_GRACE_MS: z.coerce.number().int().min(100).max(86_400_000).default(10_000),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
       .int()
@@ -188,6 +190,8 @@ export type ManagerConfig = {
     roles: EngineRoleSettings;
     /** Most connections the engine roles with credentials may hold together; unset: half the server's. */
     connectionsTotal?: number;
+    /** How often engine sessions are checked, and how long one may hold a lock others wait for. */
+    watchdog: { intervalMs: number; blockingGraceMs: number };
   };
   authRateLimit: {
     windowMs: number;
@@ -250,6 +254,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
         idleInTransactionTimeoutMs: parsed.ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       },
       connectionsTotal: parsed.ENGINE_DB_CONNECTIONS_TOTAL,
+      watchdog: { intervalMs: parsed.ENGINE_DB_WATCHDOG_MS, blockingGraceMs: parsed.ENGINE_DB_BLOCKING_GRACE_MS },
     },
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,

@@ -4,6 +4,7 @@ import { createManagerApp } from './app.js';
 import { pruneRateLimitCounters } from './auth/postgres-rate-limit-store.js';
 import { PrismaSessionStore } from './auth/session-store.js';
 import { loadManagerConfig } from './config.js';
+import { startEngineLockWatchdog } from './engine-roles/engine-lock-watchdog.js';
 import { requireCreateRole } from './engine-roles/require-create-role.js';
 import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
@@ -49,6 +50,12 @@ async function main(): Promise<void> {
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 
+  const watchdog = await startEngineLockWatchdog(
+    db,
+    { ...config.engines.watchdog, roles: config.engines.roles },
+    logger,
+  );
+
   const served = await serveManagerMetrics(config.metrics, logger);
   // With PORT=0 only the listening server knows the port the default issuer must name.
   const issuerFor = (port: number) => (config.issuerIsDefault ? `http://localhost:${port}` : config.issuer);
@@ -68,6 +75,7 @@ async function main(): Promise<void> {
       handleSignals: true,
       onClose: async () => {
         clearInterval(prune);
+        await watchdog.stop();
         await served?.listener.close();
         await db.$disconnect();
         await tracing?.shutdown();

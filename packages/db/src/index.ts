@@ -1,5 +1,10 @@
 export { type CreatePrismaOptions, createPrisma, type Db, querySql, type SqlRunner, type Tx } from './client.js';
-export { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName } from './engine-roles/engine-role-names.js';
+export {
+  agentIdOfEngineRole,
+  checkpointSchemaName,
+  ENGINE_GROUP_ROLE,
+  engineRoleName,
+} from './engine-roles/engine-role-names.js';
 export {
   agentsWithoutEngineRole,
   applyEngineRoleSettings,

@@ -18,6 +18,13 @@ export function engineRoleName(agentId: string): string {
   return `${ROLE_PREFIX}${compactId(agentId)}`;
 }
 
+/** The agent whose engine role `role` is, read back as engine_agent_id() does; undefined for any other role. */
+export function agentIdOfEngineRole(role: string): string | undefined {
+  const hex = new RegExp(`^${ROLE_PREFIX}([0-9a-f]{32})$`).exec(role)?.[1];
+  if (!hex) return undefined;
+  return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join('-');
+}
+
 /** A new random NOTIFY channel name (engine_channels); nobody can guess another agent's. */
 export function randomChannelName(): string {
   return `agent_${randomUUID().replaceAll('-', '')}`;

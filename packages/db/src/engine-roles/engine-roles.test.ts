@@ -167,6 +167,18 @@ describe("an engine's database role", () => {
     },
   );
 
+  it.each(['SHARE', 'EXCLUSIVE', 'ACCESS EXCLUSIVE'])(
+    'cannot lock budget_spend, which every run end writes, in %s mode',
+    async (mode) => {
+      await query('BEGIN');
+      try {
+        expect(await errorCodeOf(query(`LOCK TABLE budget_spend IN ${mode} MODE`))).toBe(INSUFFICIENT_PRIVILEGE);
+      } finally {
+        await query('ROLLBACK');
+      }
+    },
+  );
+
   it("reads its own agent's channel names only", async () => {
     const { rows } = await query('SELECT agent_id FROM engine_channels');
     expect(rows).toEqual([{ agent_id: mine.agentId }]);
