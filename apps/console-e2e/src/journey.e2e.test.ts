@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { TEngineCredentials } from '@agentplane/contracts';
 import { ManagerClient } from '@agentplane/manager-client';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Page, Response } from 'playwright-core';
+import type { Page, Response, Route } from 'playwright-core';
 import { saveScreenshot } from './checks/screenshots.js';
 import { signUpInConsole } from './console/account-flows.js';
 import {
@@ -67,6 +67,32 @@ async function openResource(page: Page, listPage: string, name: string) {
 }
 
 const openAgent = (page: Page, name: string) => openResource(page, 'Agents', name);
+
+/**
+ * Holds the page's reads of the MCP servers list in the network until release(), so that what the page
+ * draws before the server answers can be checked: the cached list, or its loading state.
+ */
+async function holdMcpServerLists(page: Page) {
+  const held: Route[] = [];
+  let released = false;
+  let noteHeld = () => {};
+  const firstHeld = new Promise<void>((resolve) => (noteHeld = resolve));
+  await page.route(
+    (url) => url.pathname === '/api/v1/mcp-servers/',
+    async (route) => {
+      if (released || route.request().method() !== 'GET') return route.continue();
+      held.push(route);
+      noteHeld();
+    },
+  );
+  return {
+    firstHeld,
+    release: async () => {
+      released = true;
+      await Promise.all(held.splice(0).map((route) => route.continue()));
+    },
+  };
+}
 
 describe('the console, in a browser', () => {
   it('takes a new user from sign-up to a conversation with their agent, then through changing and removing it', async () => {
@@ -198,5 +224,46 @@ describe('the console, in a browser', () => {
     }
     const left = await callApiFromPage<unknown[]>(page, 'GET', '/mcp-servers/');
     expect(left.body).toEqual([]);
+  });
+
+  it("shows a resource's new agent count after an agent using it is created, never the count cached before", async () => {
+    const { page } = await platform.newVisitor();
+    await signUpInConsole(page, platform.consoleUrl, {
+      email: `counts-${randomUUID()}@example.test`,
+      password: 'a counting password',
+    });
+    const server = await callApiFromPage(page, 'POST', '/mcp-servers/', {
+      body: {
+        name: 'Counted',
+        mcp_server: { name: 'counted', transport: 'stdio', ...(await bundledServerCommandLine()) },
+      },
+    });
+    expect(server.status).toBe(201);
+    // The list drawn, and so cached, while no agent uses the server.
+    await waitForAgentCount(page, 'MCP servers', 'Counted', 0);
+
+    await navigateTo(page, 'Agents');
+    await control(page, 'Create agent').click();
+    await arriveAt(page, 'New agent');
+    await field(page, 'Name').fill('Counting agent');
+    await field(page, 'Framework').selectOption('LLM');
+    await field(page, 'Model provider').selectOption('mock');
+    await field(page, 'Model name').fill('echo');
+    await page.getByRole('checkbox', { name: 'Counted', exact: true }).check();
+    await page.getByRole('button', { name: 'Create agent', exact: true }).click();
+    await arriveAt(page, 'Counting agent');
+
+    // Back to the list in the page (no reload) with its read held: whatever it draws now is the cache's.
+    const lists = await holdMcpServerLists(page);
+    await navigateTo(page, 'MCP servers');
+    await lists.firstHeld;
+    // Drawn with its read unanswered: the list is loading, where a cached one would show the count of 0.
+    const loading = page.getByRole('main').getByText('Loading…', { exact: true });
+    await loading.or(rowOf(page, 'Counted')).first().waitFor();
+    expect(await rowOf(page, 'Counted').allInnerTexts()).toEqual([]);
+    expect(await loading.isVisible()).toBe(true);
+
+    await lists.release();
+    await waitForAgentCount(page, 'MCP servers', 'Counted', 1);
   });
 });
