@@ -140,6 +140,9 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...oidc, ENGINE_OIDC_JWKS_URI: 'https://u@id.example.com/jwks' })).toThrow(
       /ENGINE_OIDC_JWKS_URI.*user name or password/,
     );
+    expect(() => loadEngineEnv({ ...oidc, ENGINE_OIDC_ISSUER: 'https://id.example.com/?tenant=1' })).toThrow(
+      /ENGINE_OIDC_ISSUER.*query/,
+    );
   });
 
   it('allows runs without tokens only when ENGINE_AUTH=disabled is explicit', () => {

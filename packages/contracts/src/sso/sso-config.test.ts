@@ -33,6 +33,13 @@ describe('ZSsoConfig', () => {
     ]);
   });
 
+  it('refuses a query or a fragment in the issuer, which no token could name, but not in its JWKS URL', () => {
+    expect(pathsOf({ ...valid, issuer: 'https://login.example.com/realms/acme?tenant=1' })).toEqual(['issuer']);
+    expect(pathsOf({ ...valid, issuer: 'https://login.example.com/realms/acme#x' })).toEqual(['issuer']);
+    expect(pathsOf({ ...valid, issuer: 'https://login.example.com/realms/acme?' })).toEqual(['issuer']);
+    expect(pathsOf({ ...valid, jwksUri: 'https://keys.example.com/jwks?kid=1' })).toEqual([]);
+  });
+
   it('refuses symmetric and unknown algorithms, and repeats', () => {
     expect(pathsOf({ ...valid, algorithms: ['HS256'] })).toEqual(['algorithms.0']);
     expect(pathsOf({ ...valid, algorithms: ['none'] })).toEqual(['algorithms.0']);

@@ -43,13 +43,22 @@ export const ZIssuerUrl = ZUrlText.refine((url) => !hasUserinfo(url), NO_USERINF
   }
 });
 
+/**
+ * The OIDC issuer: an issuer identifier has no query or fragment (OpenID Connect Discovery 1.0, and RFC
+ * 8414 for OAuth), and tokens name it exactly in `iss`, so one with either could never match.
+ */
+export const ZOidcIssuer = ZIssuerUrl.refine(
+  (url) => !/[?#]/.test(url),
+  'An OIDC issuer has no query (?) or fragment (#)',
+);
+
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 export const ZSsoConfig = z
   .strictObject({
     enabled: z.boolean().default(true),
-    issuer: ZIssuerUrl.describe(
-      `The OIDC issuer; its discovery document is fetched from it. A user name or password in it is refused. ${EGRESS_RULE}`,
+    issuer: ZOidcIssuer.describe(
+      `The OIDC issuer; its discovery document is fetched from it. A user name or password, a query or a fragment in it is refused. ${EGRESS_RULE}`,
     ),
     audience: ZNonBlankString.max(URL_MAX_LENGTH),
     jwksUri: ZIssuerUrl.optional().describe(
