@@ -4,8 +4,8 @@ import {
   RUN_INPUT_MAX_BYTES_DEFAULT,
   type TSsoConfig,
   ZIssuerUrl,
-  ZOidcIssuer,
   ZModelApiKeyEnvsSetting,
+  ZOidcIssuer,
   ZSsoConfig,
   ZStdioCommandsSetting,
 } from '@agentplane/contracts';
