@@ -4,10 +4,13 @@ export {
   checkpointSchemaName,
   ENGINE_GROUP_ROLE,
   engineRoleName,
+  POOL_NAME,
+  poolRoleName,
 } from './engine-roles/engine-role-names.js';
 export {
   agentsWithoutEngineRole,
   applyEngineRoleSettings,
+  applyRoleSettings,
   canCreateRoles,
   dropEngineRole,
   type EngineRoleSettings,
@@ -15,6 +18,12 @@ export {
   readEngineConnectionUse,
   rotateEngineRolePassword,
 } from './engine-roles/engine-roles.js';
+export {
+  placeAgentRole,
+  poolsHoldingAgent,
+  provisionPoolRole,
+  rotatePoolRolePassword,
+} from './engine-roles/pool-roles.js';
 export { isForeignKeyViolation, isRetryableTransactionError, isUniqueViolation } from './errors.js';
 export { Prisma } from './generated/prisma/client.js';
 export {
@@ -32,6 +41,7 @@ export {
   createAgentSecretBox,
   createSecretBox,
   deriveAgentKey,
+  derivePoolKey,
   isSealed,
   isSealedWithOtherKey,
   isSecretKey,

@@ -37,3 +37,14 @@ export const CHANNEL_NAME = /^agent_[0-9a-f]{32}$/;
 export function checkpointSchemaName(agentId: string): string {
   return `${CHECKPOINT_SCHEMA_PREFIX}${compactId(agentId)}`;
 }
+
+const POOL_ROLE_PREFIX = 'agentplane_pool_';
+
+/** An engine pool's name, as operators write it in ENGINE_POOLS and DEFAULT_ENGINE_POOL. */
+export const POOL_NAME = /^[a-z][a-z0-9_]{0,31}$/;
+
+/** `agentplane_pool_<pool>`: the login role of a pool's engines, granted the roles of the agents placed on it. */
+export function poolRoleName(pool: string): string {
+  if (!POOL_NAME.test(pool)) throw new TypeError(`Not a pool name: ${JSON.stringify(pool)}`);
+  return `${POOL_ROLE_PREFIX}${pool}`;
+}

@@ -58,12 +58,13 @@ export async function provisionEngineRole(db: SqlRunner, agentId: string, settin
  * defaults a session could lower or turn off for itself; what they bound is a careless engine's hold on
  * the locks the manager's DDL waits for (a migration, a drop), and they never reach the manager.
  */
-export async function applyEngineRoleSettings(
-  db: SqlRunner,
-  agentId: string,
-  settings: EngineRoleSettings,
-): Promise<void> {
-  const role = quoteIdentifier(engineRoleName(agentId));
+export function applyEngineRoleSettings(db: SqlRunner, agentId: string, settings: EngineRoleSettings): Promise<void> {
+  return applyRoleSettings(db, engineRoleName(agentId), settings);
+}
+
+/** The same settings for any engine login role: an agent's, or a pool's (pool-roles.ts). */
+export async function applyRoleSettings(db: SqlRunner, roleName: string, settings: EngineRoleSettings): Promise<void> {
+  const role = quoteIdentifier(roleName);
   const milliseconds = (value: number) => `'${Math.max(1, Math.trunc(value))}ms'`;
   await db.$executeRawUnsafe(`ALTER ROLE ${role} CONNECTION LIMIT ${Math.trunc(settings.connectionLimit)}`);
   await db.$executeRawUnsafe(`ALTER ROLE ${role} SET statement_timeout = ${milliseconds(settings.statementTimeoutMs)}`);

@@ -14,6 +14,17 @@ export function deriveAgentKey(platformKey: string, agentId: string): string {
   return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), info, 32)).toString('base64');
 }
 
+/**
+ * A pool's key (base64, as ENGINE_POOL_KEY takes it) under one platform key. The configs of the agents
+ * placed on the pool are sealed with it, each still bound to its agent id as associated data: the pool
+ * opens its agents' configs and no others, and an agent moved off it is re-sealed with its new key.
+ */
+export function derivePoolKey(platformKey: string, pool: string): string {
+  const key = parseSecretKey(platformKey);
+  const info = `agentplane engine-pool v1:${keyIdOf(key)}:${pool}`;
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), info, 32)).toString('base64');
+}
+
 /** What an engine uses: seals and opens with its agent key, bound to its agent id. */
 export function createAgentSecretBox(agentKey: string, agentId: string): SecretBox {
   return createSecretBox(agentKey, [], { associatedData: agentId });

@@ -3,6 +3,7 @@ export {
   createAgentKeyring,
   createAgentSecretBox,
   deriveAgentKey,
+  derivePoolKey,
   isSealedWithOtherKey,
 } from './agent-keys.js';
 export {

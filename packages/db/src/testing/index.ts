@@ -1,4 +1,10 @@
-export { type EngineCredentialsEnv, issueTestEngineCredentials, TEST_PLATFORM_KEY } from './engine-credentials.js';
+export {
+  type EngineCredentialsEnv,
+  issueTestEngineCredentials,
+  issueTestPoolCredentials,
+  type PoolCredentialsEnv,
+  TEST_PLATFORM_KEY,
+} from './engine-credentials.js';
 export {
   makeAgent,
   makeIntegration,
