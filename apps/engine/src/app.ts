@@ -1,5 +1,6 @@
-import { JSON_MAX_DEPTH, RUN_INPUT_MAX_BYTES_DEFAULT } from '@agentplane/contracts';
+import { JSON_MAX_DEPTH, ZUuid } from '@agentplane/contracts';
 import {
+  AppError,
   corsForAllowedOrigins,
   type Logger,
   measureHttpRequests,
@@ -8,45 +9,27 @@ import {
   refuseUnstorableInput,
   requestLogger,
 } from '@agentplane/server-kit';
-import express, { type Express } from 'express';
-import type { ConfigHolder } from './config-source/config-holder.js';
-import { healthRouter } from './health/health-router.js';
-import { infoRouter } from './info/info-router.js';
+import express, { type Express, type RequestHandler, type Router } from 'express';
+import type { ServedAgent } from './hosting/served-agent.js';
 import type { EngineMetrics } from './metrics/engine-metrics.js';
-import type { RunStore } from './runs/recorded-run.js';
-import { runRouter } from './runs/run-router.js';
-import { threadRouter } from './threads/thread-router.js';
-import { WHATSAPP_VERIFY_TOKEN_PARAM, type WhatsAppInbox, whatsappRouter } from './whatsapp/whatsapp-router.js';
+import { WHATSAPP_VERIFY_TOKEN_PARAM } from './whatsapp/whatsapp-router.js';
 
-export type EngineDependencies = {
+export type EngineAppOptions = {
   logger: Logger;
-  /** The current config and the state of its source; the app only reads it. */
-  holder: ConfigHolder;
   /** Where the engine's figures are counted; served by the metrics listener when METRICS_PORT is set. */
   metrics: EngineMetrics;
-  /** Interval of SSE keepalive comments (15 s unless a test needs it shorter). */
-  keepaliveMs?: number;
-  /** Database mode only: the WhatsApp queue and conversation threads (pool) and the worker to wake. */
-  store?: WhatsAppInbox;
-  /** Database mode only: runs as records, rejoinable (runs/recorded-run.ts). */
-  runs?: RunStore;
   /** Browser origins allowed to call the agent endpoints (ENGINE_CORS_ORIGINS). */
-  corsOrigins?: string[];
-  /** The largest run input accepted, in bytes (ENGINE_RUN_INPUT_MAX_BYTES). */
-  runInputMaxBytes?: number;
+  corsOrigins: string[];
+  /** The agent served under /agents/{agentId}, loaded if need be; undefined: not served here (404). */
+  openAgent: (agentId: string) => Promise<ServedAgent | undefined>;
+  /** What the root serves: the one agent's API (a dedicated engine), or the pool's own routes. */
+  root: Router;
 };
 
-/** Builds the engine's Express app from its dependencies, without listening. */
-export function createEngineApp({
-  logger,
-  holder,
-  metrics,
-  keepaliveMs,
-  store,
-  runs,
-  corsOrigins = [],
-  runInputMaxBytes = RUN_INPUT_MAX_BYTES_DEFAULT,
-}: EngineDependencies): Express {
+const NO_SUCH_AGENT = 'No such agent on this engine.';
+
+/** Builds the engine's Express app, without listening: each agent's API under /agents/{id}, and a root. */
+export function createEngineApp({ logger, metrics, corsOrigins, openAgent, root }: EngineAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(measureHttpRequests(metrics.registry));
@@ -65,19 +48,20 @@ export function createEngineApp({
   );
   // Every route's query string; each body is checked where its route parses it, after authentication.
   app.use(refuseUnstorableInput({ maxBodyDepth: JSON_MAX_DEPTH }));
-  app.use(healthRouter(holder));
-  app.use(infoRouter(holder));
-  app.use(
-    runRouter(holder, {
-      metrics,
-      inputMaxBytes: runInputMaxBytes,
-      ...(keepaliveMs === undefined ? {} : { keepaliveMs }),
-      ...(runs === undefined ? {} : { store: runs }),
-    }),
-  );
-  app.use(threadRouter(holder, store?.pool));
-  app.use(whatsappRouter(holder, store));
+  app.use('/agents/:agentId', agentRoutes(openAgent));
+  app.use(root);
   app.use(notFoundHandler);
   app.use(problemHandler);
   return app;
+}
+
+/** Hands the request to the agent it names, with the agent's base path taken off. */
+function agentRoutes(openAgent: EngineAppOptions['openAgent']): RequestHandler {
+  return async (req, res, next) => {
+    const agentId = ZUuid.safeParse(req.params.agentId);
+    if (!agentId.success) throw new AppError('not_found', NO_SUCH_AGENT);
+    const served = await openAgent(agentId.data);
+    if (served === undefined) throw new AppError('not_found', NO_SUCH_AGENT);
+    served.router(req, res, next);
+  };
 }

@@ -1,7 +1,7 @@
-// The engine's credentials in its environment: DATABASE_URL and AGENT_KEY, from the variables or from
-// files named by DATABASE_URL_FILE and AGENT_KEY_FILE (the Docker/Kubernetes secrets convention,
+// The engine's credentials in its environment: DATABASE_URL and AGENT_KEY (ENGINE_POOL_KEY for a pool),
+// from the variables or from files named by their *_FILE variables (the Docker/Kubernetes secrets convention,
 // which keeps them out of the process environment). The platform's SECRETS_KEY is refused: an engine
-// holds its own agent's key only.
+// holds its own agent's key, or its pool's, only.
 import { readFileSync } from 'node:fs';
 import { ConfigError } from '@agentplane/server-kit';
 
@@ -9,7 +9,11 @@ export const GET_ENGINE_CREDENTIALS =
   "get this agent's engine credentials (DATABASE_URL and AGENT_KEY) from the manager: " +
   'POST /api/v1/agents/{id}/engine-credentials, or `agentplane-manager engine-credentials --agent <id>`';
 
-const FROM_FILES = ['DATABASE_URL', 'AGENT_KEY'] as const;
+export const GET_POOL_CREDENTIALS =
+  "get the pool's credentials (DATABASE_URL and ENGINE_POOL_KEY) from the platform operator: " +
+  '`agentplane-manager engine-credentials --pool <name>` on the manager host';
+
+const FROM_FILES = ['DATABASE_URL', 'AGENT_KEY', 'ENGINE_POOL_KEY'] as const;
 const PLATFORM_SECRETS = ['SECRETS_KEY', 'SECRETS_KEY_PREVIOUS'] as const;
 
 function invalid(name: string, message: string): ConfigError {
@@ -25,7 +29,7 @@ function readSecretFile(name: string, file: string): string {
   }
 }
 
-/** The environment with DATABASE_URL and AGENT_KEY filled in from their *_FILE variables. */
+/** The environment with the credentials filled in from their *_FILE variables. */
 export function readCredentialFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const resolved = { ...env };
   for (const name of FROM_FILES) {

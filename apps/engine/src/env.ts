@@ -9,6 +9,7 @@ import {
   ZSsoConfig,
   ZStdioCommandsSetting,
 } from '@agentplane/contracts';
+import { POOL_NAME } from '@agentplane/db/engine-roles';
 import { isSecretKey } from '@agentplane/db/secrets';
 import {
   ConfigError,
@@ -25,7 +26,17 @@ import {
 import { z } from 'zod';
 import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-credentials.js';
 import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
-import { GET_ENGINE_CREDENTIALS, readCredentialFiles, refusePlatformSecrets } from './credentials-env.js';
+import {
+  GET_ENGINE_CREDENTIALS,
+  GET_POOL_CREDENTIALS,
+  readCredentialFiles,
+  refusePlatformSecrets,
+} from './credentials-env.js';
+import {
+  ENGINE_POOL_AGENT_CONCURRENCY_DEFAULT,
+  ENGINE_POOL_DB_CONNECTIONS_DEFAULT,
+  ENGINE_POOL_IDLE_MS_DEFAULT,
+} from './hosting/pool-defaults.js';
 import type { StdioPolicy } from './mcp/stdio-policy.js';
 import {
   PENDING_RUNS_PER_SUBJECT_DEFAULT,
@@ -53,6 +64,22 @@ const ZEngineEnv = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
     .optional(),
   ENGINE_CONFIG_FILE: z.string().min(1).optional(),
+  ENGINE_POOL: z
+    .string()
+    .regex(POOL_NAME, 'must be a pool name: a lower-case letter, then up to 31 of a-z, 0-9, _')
+    .optional(),
+  ENGINE_POOL_KEY: z
+    .string()
+    .refine(isSecretKey, "must be the pool's key (32 bytes, base64) from its credentials")
+    .optional(),
+  ENGINE_POOL_IDLE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(ENGINE_POOL_IDLE_MS_DEFAULT),
+  ENGINE_POOL_DB_CONNECTIONS: z.coerce.number().int().min(2).max(1000).default(ENGINE_POOL_DB_CONNECTIONS_DEFAULT),
+  ENGINE_POOL_AGENT_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(ENGINE_POOL_AGENT_CONCURRENCY_DEFAULT),
   ENGINE_CONFIG_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000),
   ENGINE_CONFIG_LISTEN: z.enum(['true', 'false'], 'must be "true" or "false"').default('true'),
   ENGINE_AUTH: z.enum(['oidc', 'disabled'], 'must be "disabled" or unset').optional(),
@@ -176,6 +203,17 @@ export type RunSettings = {
 
 export type ConfigSourceSettings =
   | {
+      kind: 'pool';
+      pool: string;
+      databaseUrl: string;
+      /** Opens the secrets of the configs of the agents placed on this pool, and no other's. */
+      poolKey: string;
+      pollMs: number;
+      listen: boolean;
+      /** An agent without requests or runs for this long is unloaded (ENGINE_POOL_IDLE_MS). */
+      idleMs: number;
+    }
+  | {
       kind: 'database';
       agentId: string;
       databaseUrl: string;
@@ -187,6 +225,10 @@ export type ConfigSourceSettings =
   | { kind: 'file'; path: string };
 
 export type EngineEnv = {
+  /** The PostgreSQL connections the engine holds at most, whatever the number of its agents (ENGINE_POOL_DB_CONNECTIONS). */
+  dbConnections: number;
+  /** Runs one agent may have going from its queue at once on a pool engine (ENGINE_POOL_AGENT_CONCURRENCY). */
+  poolAgentConcurrency: number;
   port: number;
   host: string;
   logLevel: string;
@@ -221,8 +263,33 @@ export type EngineEnv = {
 
 type ParsedEnv = z.infer<typeof ZEngineEnv>;
 
+function readPoolSource(parsed: ParsedEnv, pool: string): ConfigSourceSettings {
+  const { DATABASE_URL, ENGINE_POOL_KEY } = parsed;
+  if (parsed.AGENT_ID !== undefined || parsed.ENGINE_CONFIG_FILE !== undefined) {
+    throw new ConfigError(
+      'Invalid environment:\n  ENGINE_POOL: a pool serves the agents placed on it; set it or AGENT_ID or ENGINE_CONFIG_FILE, not several',
+    );
+  }
+  if (DATABASE_URL === undefined || ENGINE_POOL_KEY === undefined) {
+    const missing = DATABASE_URL === undefined ? 'DATABASE_URL' : 'ENGINE_POOL_KEY';
+    throw new ConfigError(
+      `Invalid environment:\n  ${missing}: required when ENGINE_POOL is set; ${GET_POOL_CREDENTIALS}`,
+    );
+  }
+  return {
+    kind: 'pool',
+    pool,
+    databaseUrl: DATABASE_URL,
+    poolKey: ENGINE_POOL_KEY,
+    pollMs: parsed.ENGINE_CONFIG_POLL_MS,
+    listen: parsed.ENGINE_CONFIG_LISTEN === 'true',
+    idleMs: parsed.ENGINE_POOL_IDLE_MS,
+  };
+}
+
 function readSource(parsed: ParsedEnv): ConfigSourceSettings {
   const { AGENT_ID, DATABASE_URL, ENGINE_CONFIG_FILE } = parsed;
+  if (parsed.ENGINE_POOL !== undefined) return readPoolSource(parsed, parsed.ENGINE_POOL);
   if (ENGINE_CONFIG_FILE !== undefined) {
     if (AGENT_ID !== undefined) {
       throw new ConfigError('Invalid environment:\n  ENGINE_CONFIG_FILE: set it or AGENT_ID, not both');
@@ -279,6 +346,8 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
   refusePlatformSecrets(set);
   const parsed = parseEnv(ZEngineEnv, set);
   return {
+    dbConnections: parsed.ENGINE_POOL_DB_CONNECTIONS,
+    poolAgentConcurrency: parsed.ENGINE_POOL_AGENT_CONCURRENCY,
     port: parsed.PORT,
     host: parsed.HOST,
     logLevel: parsed.LOG_LEVEL,

@@ -5,6 +5,10 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 const FOLLOWER = Symbol('route pattern follower');
 
+// A router mounted under an id (an engine's `/agents/{agentId}`) has that id in its baseUrl: it is
+// labelled by the pattern, so that labels stay bounded whatever the number of agents.
+const UUID_SEGMENT = /\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?=\/|$)/gi;
+
 /**
  * Follows which route pattern serves `req`, read when the router picks the route, with the mount path
  * in effect then: after an error leaves a mounted router, Express has already put its `baseUrl` back,
@@ -22,7 +26,7 @@ export function followRoutePattern(req: Request): () => string {
     get: () => current,
     set: (value: { path?: unknown } | undefined) => {
       current = value;
-      if (value?.path !== undefined) route = `${req.baseUrl}${String(value.path)}`;
+      if (value?.path !== undefined) route = `${req.baseUrl.replace(UUID_SEGMENT, '/:id')}${String(value.path)}`;
     },
   });
   const read = () => route;

@@ -2,6 +2,7 @@
 // does not load is reported, not guessed at: its runs answer 503 and /health says why.
 import type { TEngineConfig, TLlmAgentConfig } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
+import type { AgentDb } from '../database/agent-db.js';
 import { logFailure, withErrorId } from '../errors/log-failure.js';
 import { AgentRunError, type AgentRuntime, type AgentToolbox } from './agent-runtime.js';
 import { loadCustomAgent } from './custom/custom-agent.js';
@@ -38,7 +39,7 @@ export type AgentRuntimeOptions = {
   /** Where `path.js:export` references are resolved. */
   agentsDir: string;
   /** LangGraph thread memory goes to PostgreSQL when set, to process memory otherwise. */
-  databaseUrl: string | undefined;
+  db: AgentDb | undefined;
   /** The egress policy's fetch, for a model `baseUrl` the tenant chose. */
   egressFetch: typeof globalThis.fetch;
   toolbox: AgentToolbox;
@@ -95,7 +96,7 @@ function loadRuntime(config: TEngineConfig, options: AgentRuntimeOptions): Promi
         ...common,
         agentId: agent.id,
         reference: agent.config.graph,
-        databaseUrl: options.databaseUrl,
+        db: options.db,
         logger: options.logger,
       });
     case 'CUSTOM':

@@ -14,12 +14,7 @@ import { waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type pg from 'pg';
 import type { RunningEngine } from '../start-engine.js';
-import {
-  CONFIG_LISTEN_QUERIES,
-  listenerPids,
-  notifyConfigChanged,
-  writeConfigRow,
-} from '../testing/engine-config-rows.js';
+import { listenerPids, notifyConfigChanged, writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { joinText, readEventStream } from '../testing/read-event-stream.js';
 import { startDatabaseEngine } from '../testing/test-engine.js';
@@ -59,24 +54,8 @@ async function startDbEngine(pollMs: number, env: Record<string, string> = {}): 
 const listeners = () => listenerPids(database.prisma);
 const countListeners = async () => (await listeners()).length;
 
-/**
- * Whether the engine has read its row since its LISTEN connection came up. Each (re)connect of that
- * connection re-reads the row, as notifications sent while it was away are lost; a version written
- * before that read is served without any NOTIFY. The pattern is a parameter so that this query, idle
- * on a Prisma connection afterwards, does not match itself.
- */
-async function readSinceListening(): Promise<boolean> {
-  const [row] = await database.prisma.$queryRawUnsafe<{ read: boolean }[]>(
-    `SELECT EXISTS (
-       SELECT 1 FROM pg_stat_activity poll, pg_stat_activity listen
-       WHERE poll.datname = current_database() AND listen.datname = current_database()
-         AND listen.query IN (${CONFIG_LISTEN_QUERIES}) AND listen.state = 'idle'
-         AND poll.query LIKE $1 AND poll.state = 'idle' AND poll.query_start > listen.state_change
-     ) AS read`,
-    '%FROM engine_configs WHERE agent_id%',
-  );
-  return row?.read === true;
-}
+/** Whether the engine's LISTEN connection is up on the config channel (listener-pids in engine-config-rows.ts). */
+const readSinceListening = async () => (await countListeners()) === 1;
 
 // Well under the minute between polls of an engine that is to hear NOTIFY, and generous for a 100 ms poll.
 const SERVED_WITHIN_MS = 20_000;

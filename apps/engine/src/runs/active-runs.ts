@@ -15,6 +15,8 @@ export type ActiveRun = {
 };
 
 export type ActiveRuns = {
+  /** How many runs this replica executes now. */
+  size: () => number;
   add: (runId: string, controller: AbortController) => ActiveRun;
   /** Aborts the runs given (all of this replica's when undefined) whose cancel was asked for. */
   checkCancels: (runIds?: string[]) => Promise<void>;
@@ -52,6 +54,7 @@ export function createActiveRuns(options: {
       whenEmpty.add(done);
     });
   return {
+    size: () => runs.size,
     add: (runId, controller) => {
       const entry: Entry = { controller };
       runs.set(runId, entry);

@@ -16,7 +16,8 @@ import { createLogger } from '@agentplane/server-kit';
 import { listenOnLoopback, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import express from 'express';
-import type pg from 'pg';
+import pg from 'pg';
+import { type SharedListener, startSharedListener } from '../database/shared-listener.js';
 import { createEngineMetrics } from '../metrics/engine-metrics.js';
 import { readSseBlocks } from '../testing/read-sse-frames.js';
 import { holdRefusingPort } from '../testing/refusing-port.js';
@@ -36,6 +37,11 @@ let database: TestDatabase;
 let pool: pg.Pool;
 let notifications: RunNotifications;
 let agentId: string;
+let runChannel: string;
+let listener: SharedListener;
+
+const listenerOn = (url: string) =>
+  startSharedListener({ connect: () => new pg.Client({ connectionString: url }), logger });
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -43,7 +49,16 @@ beforeAll(async () => {
   const workspace = await makeWorkspace(database.prisma);
   agentId = (await makeAgent(database.prisma, workspace.id)).id;
   await issueTestEngineCredentials(database, agentId);
-  notifications = startRunNotifications({ databaseUrl: database.url, agentId, logger, pollMs: 600_000 });
+  const { rows } = await pool.query<{ channel: string }>(
+    'SELECT run_channel AS channel FROM engine_channels WHERE agent_id = $1',
+    [agentId],
+  );
+  runChannel = rows[0]?.channel ?? '';
+  listener = listenerOn(database.url);
+  notifications = startRunNotifications({
+    listen: (handlers) => listener.subscribe(runChannel, handlers),
+    pollMs: 600_000,
+  });
   // The LISTEN connection is up once a notification of ours wakes a waiter.
   let heard = false;
   void notifications.nextChange('probe', new AbortController().signal).then(() => {
@@ -63,6 +78,7 @@ const notifyRunChannel = (id: string, payload: string) =>
 
 afterAll(async () => {
   await notifications?.stop();
+  await listener?.stop();
   await database?.drop();
 });
 
@@ -169,10 +185,9 @@ describe('a follower of a running run', () => {
 describe('followers on a replica whose LISTEN connection is down', () => {
   it('are woken by the poll and follow every event to the end, shared between them', async () => {
     const refusing = await holdRefusingPort();
+    const deafListener = listenerOn(`postgresql://postgres@${refusing.origin.replace(/^https?:\/\//, '')}/none`);
     const deaf = startRunNotifications({
-      databaseUrl: `postgresql://postgres@${refusing.origin.replace(/^https?:\/\//, '')}/none`,
-      agentId,
-      logger,
+      listen: (handlers) => deafListener.subscribe(runChannel, handlers),
       pollMs: 20,
     });
     const runId = randomUUID();
@@ -192,6 +207,7 @@ describe('followers on a replica whose LISTEN connection is down', () => {
       client.abort();
       await server.close();
       await deaf.stop();
+      await deafListener.stop();
       await refusing.release();
     }
   });

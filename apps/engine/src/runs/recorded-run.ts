@@ -4,9 +4,9 @@
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { TEngineBudgets } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
-import type pg from 'pg';
 import type { TokenUsage } from '../agents/agent-runtime.js';
 import { addRunSpend, type SpendScopes } from '../budgets/budget-spend.js';
+import type { AgentDb } from '../database/agent-db.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import { type Queryable, withTransaction } from '../threads/thread-store.js';
@@ -28,7 +28,7 @@ import { createUsageMeter } from './run-usage.js';
 
 /** What runs need of the database, one per replica. */
 export type RunStore = {
-  pool: pg.Pool;
+  pool: AgentDb;
   agentId: string;
   /** This replica, as the owner of the runs it runs. */
   owner: string;

@@ -6,8 +6,8 @@
 import type { RunAgentInput } from '@ag-ui/core';
 import { EventType } from '@ag-ui/core';
 import type { TMultitaskStrategy } from '@agentplane/contracts';
-import type pg from 'pg';
 import type { DatabaseError } from 'pg';
+import type { AgentDb } from '../database/agent-db.js';
 import { notifyOnRunChannel } from '../listen/agent-channels.js';
 import type { Queryable } from '../threads/thread-store.js';
 import { sseData } from './event-stream.js';
@@ -49,7 +49,7 @@ const INSERT_PENDING = `
  * would pass (`caps`), when it is not queued.
  */
 export async function enqueueRun(
-  pool: pg.Pool,
+  pool: AgentDb,
   run: QueuedRun,
   strategy: TMultitaskStrategy,
   caps: PendingRunCaps,

@@ -13,7 +13,7 @@ import {
 } from '../testing/everything-server.js';
 import { joinText, listTypes, readEventStream } from '../testing/read-event-stream.js';
 import { startRecordingProxy } from '../testing/recording-proxy.js';
-import { startFileEngine } from '../testing/test-engine.js';
+import { soleHolder, startFileEngine } from '../testing/test-engine.js';
 
 const input = (content: string) => makeRunAgentInput(content);
 
@@ -172,17 +172,17 @@ describe('runs and config changes', () => {
         { gate, turn: { toolCalls: [{ id: 'call_old', name: 'everything__echo', arguments: ['{"message":"old"}'] }] } },
         { text: ['done'] },
       );
-      const first = engine.holder.current();
+      const first = soleHolder(engine).current();
       const running = postRun(engine, input('go')).then((response) => readEventStream(response));
       await waitUntil(() => model.requests.length === before + 1, { what: 'the run to reach the model' });
 
       // A new config without any MCP server arrives while the model is still thinking.
-      const applied = await engine.holder.apply(
+      const applied = await soleHolder(engine).apply(
         makeLlmEngineConfig({ name: 'second', model: { provider: 'mock', name: 'echo' } }),
         2,
       );
       expect(applied).toEqual({ applied: true });
-      expect(engine.holder.current()?.config.agent.name).toBe('second');
+      expect(soleHolder(engine).current()?.config.agent.name).toBe('second');
 
       release();
       const { events } = await running;
@@ -211,7 +211,7 @@ describe('runs and config changes', () => {
           mcpServers: [{ name: 'everything', transport: 'streamable_http', url: server.url, timeoutSeconds: 600 }],
         }),
       );
-      const first = engine.holder.current();
+      const first = soleHolder(engine).current();
       const client = new AbortController();
       await postRun(
         engine,
@@ -224,7 +224,7 @@ describe('runs and config changes', () => {
       await waitUntil(() => server.rpcMethods.includes('notifications/cancelled'), {
         what: 'the cancellation to reach the MCP server',
       });
-      await engine.holder.apply(makeLlmEngineConfig({ name: 'next' }), 2);
+      await soleHolder(engine).apply(makeLlmEngineConfig({ name: 'next' }), 2);
       await first?.retire();
       expect(server.httpMethods).toContain('DELETE');
     } finally {

@@ -7,7 +7,7 @@
 // only a database crash during the run can lose them, when the run is lost anyway (run-leases.ts).
 // The statement goes by name: each connection parses and plans it once.
 import type { Logger } from '@agentplane/server-kit';
-import type pg from 'pg';
+import type { AgentDb } from '../database/agent-db.js';
 import { notifyOnRunChannel } from '../listen/agent-channels.js';
 import { RUN_NEWS_SQL } from './run-notifications.js';
 
@@ -48,7 +48,7 @@ export const NO_EVENT_LOG: EventLog = { append: () => undefined, drain: async ()
  * Stores a batch of a run still going and moves its last_seq, in a transaction of its own (never the
  * caller's: it would commit that one unflushed too). The run's end stores its last events itself.
  */
-export async function appendEvents(db: pg.Pool, agentId: string, runId: string, batch: StoredEvent[]): Promise<void> {
+export async function appendEvents(db: AgentDb, agentId: string, runId: string, batch: StoredEvent[]): Promise<void> {
   if (batch.length === 0) return;
   await db.query({
     ...APPEND,
@@ -56,7 +56,7 @@ export async function appendEvents(db: pg.Pool, agentId: string, runId: string, 
   });
 }
 
-export function createEventLog(db: pg.Pool, agentId: string, runId: string, log: Logger): EventLog {
+export function createEventLog(db: AgentDb, agentId: string, runId: string, log: Logger): EventLog {
   let queued: StoredEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   // Batches are written one after another, so a run's events are stored in order.

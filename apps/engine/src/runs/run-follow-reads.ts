@@ -6,7 +6,7 @@
 // registration. Plain SQL on the pool: Prisma cannot batch these, and they are the hot path of
 // 1,000 rejoined streams.
 import { perTurnLoader } from '@agentplane/server-kit';
-import type pg from 'pg';
+import type { AgentDb } from '../database/agent-db.js';
 import type { StoredEvent } from './run-event-log.js';
 import type { RunStatus } from './run-records.js';
 
@@ -55,7 +55,7 @@ function distinct<K>(keys: readonly K[], keyOf: (key: K) => string) {
   return { unique, positions };
 }
 
-export function createRunFollowReads(pool: pg.Pool, agentId: string): RunFollowReads {
+export function createRunFollowReads(pool: AgentDb, agentId: string): RunFollowReads {
   const progress = perTurnLoader<string, RunProgress | undefined>(async (runIds) => {
     const { unique } = distinct(runIds, (id) => id);
     const { rows } = await pool.query<RunProgress & { id: string }>({ ...PROGRESS, values: [agentId, unique] });

@@ -7,8 +7,7 @@
 // The channel is the agent's own (agent-channels.ts), so payloads name no agent: `run:<runId>` (news of
 // a run), `queue` (a thread's queue may have a run to start) and `cancel:<runId>` (a cancel was asked
 // for). Whatever arrives only makes the engine read its own rows again, so a forged one costs a read.
-import type { Logger } from '@agentplane/server-kit';
-import { listenOnChannel } from '../listen/listen-on-channel.js';
+import type { ChannelHandlers, ChannelListener } from '../database/shared-listener.js';
 
 export const FOLLOW_POLL_MS = 2000;
 
@@ -31,9 +30,8 @@ const QUEUE_NEWS = 'queue';
 const CANCEL_PREFIX = 'cancel:';
 
 export function startRunNotifications(options: {
-  databaseUrl: string;
-  agentId: string;
-  logger: Logger;
+  /** Listens on the agent's run channel (shared-listener.ts). */
+  listen: (handlers: ChannelHandlers) => ChannelListener;
   pollMs?: number;
 }): RunNotifications {
   const pollMs = options.pollMs ?? FOLLOW_POLL_MS;
@@ -54,11 +52,7 @@ export function startRunNotifications(options: {
   };
   const queueListeners: (() => void)[] = [];
   const cancelListeners: ((runId: string | undefined) => void)[] = [];
-  const listener = listenOnChannel({
-    databaseUrl: options.databaseUrl,
-    agentId: options.agentId,
-    channel: 'runs',
-    logger: options.logger,
+  const listener = options.listen({
     onNotification: (payload) => {
       if (payload.startsWith(RUN_PREFIX)) wake(waiting.get(payload.slice(RUN_PREFIX.length)));
       else if (payload === QUEUE_NEWS) for (const listener of queueListeners) listener();

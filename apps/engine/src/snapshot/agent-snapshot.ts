@@ -10,6 +10,7 @@ import { type Authenticator, createAuthenticator } from '../auth/authenticator.j
 import type { JwksResolvers } from '../auth/jwks-resolver.js';
 import { managerTokenSettings } from '../auth/manager-tokens.js';
 import { type BudgetLedger, enforceBudgets } from '../budgets/budget-guard.js';
+import type { AgentDb } from '../database/agent-db.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
 import { connectMcpToolset, type McpToolset, type McpToolsetOptions } from '../mcp/mcp-toolset.js';
 import type { StdioPolicy } from '../mcp/stdio-policy.js';
@@ -47,7 +48,7 @@ export type SnapshotDependencies = {
   /** Where LANGGRAPH and CUSTOM module paths are resolved. */
   agentsDir: string;
   /** LangGraph thread memory is kept here when set. */
-  databaseUrl: string | undefined;
+  db: AgentDb | undefined;
   logger: Logger;
   /** Where budgets are counted; without it a config's budgets are not enforced (start-engine.ts refuses that). */
   budgets?: BudgetLedger | undefined;
@@ -80,7 +81,7 @@ export async function createAgentSnapshot(
     logger,
     version,
     agentsDir: deps.agentsDir,
-    databaseUrl: deps.databaseUrl,
+    db: deps.db,
     egressFetch: deps.egress.fetch,
     toolbox: toolset,
   }).catch(async (error: unknown) => {

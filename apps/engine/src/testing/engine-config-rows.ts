@@ -22,14 +22,17 @@ export async function notifyConfigChanged(db: Db, agentId: string): Promise<void
   await db.$executeRaw`SELECT pg_notify(config_channel, 'config') FROM engine_channels WHERE agent_id = ${agentId}::uuid`;
 }
 
-/** The query text of an engine's LISTEN on a config channel, as pg_stat_activity shows it. */
-export const CONFIG_LISTEN_QUERIES = `SELECT 'LISTEN ' || config_channel FROM engine_channels`;
-
-/** Backend pids of the config LISTEN connections open on the database, each done with its LISTEN. */
+/**
+ * Backend pids of the LISTEN connections open on the database that listen on a config channel, each
+ * idle after its LISTEN (the engine's one LISTEN connection sends `LISTEN a; LISTEN b` at connect, and
+ * `LISTEN c` for a channel added later). The config is read again on every (re)connect of that
+ * connection, so a version written once it is idle is served by NOTIFY or by that read.
+ */
 export async function listenerPids(db: Db): Promise<number[]> {
   const rows = await db.$queryRawUnsafe<{ pid: number }[]>(
-    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle'
-       AND query IN (${CONFIG_LISTEN_QUERIES})`,
+    `SELECT a.pid FROM pg_stat_activity a WHERE a.datname = current_database() AND a.state = 'idle'
+       AND a.query ~ '^LISTEN ' AND EXISTS (
+         SELECT 1 FROM engine_channels c WHERE position('LISTEN ' || c.config_channel IN a.query) > 0)`,
   );
   return rows.map((row) => row.pid);
 }

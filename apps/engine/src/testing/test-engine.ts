@@ -6,6 +6,7 @@ import path from 'node:path';
 import { type EngineCredentialsEnv, issueTestEngineCredentials, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger, LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import type { DestinationStream } from 'pino';
+import type { ConfigHolder } from '../config-source/config-holder.js';
 import { loadEngineEnv } from '../env.js';
 import { type RunningEngine, startEngine } from '../start-engine.js';
 
@@ -99,4 +100,11 @@ export async function startFileEngine(config: unknown, options: TestEngineOption
       await rm(path.dirname(file), { recursive: true, force: true });
     },
   };
+}
+
+/** The config holder of an engine that serves one agent (file mode, or dedicated once loaded). */
+export function soleHolder(engine: RunningEngine): ConfigHolder {
+  const [holder, ...others] = engine.holders();
+  if (holder === undefined || others.length > 0) throw new Error('the engine does not serve exactly one agent');
+  return holder;
 }

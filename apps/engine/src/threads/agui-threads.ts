@@ -5,7 +5,7 @@
 // Threads belong to the caller: the key includes the agent and the token's issuer and subject
 // (thread-scope.ts), so a threadId alone never reads someone else's conversation.
 import type { Message, RunAgentInput } from '@ag-ui/core';
-import type pg from 'pg';
+import type { AgentDb } from '../database/agent-db.js';
 import { scopedThreadId, type ThreadCaller } from './thread-scope.js';
 import { appendThreadMessages, loadThreadMessages, type Queryable } from './thread-store.js';
 
@@ -24,7 +24,7 @@ const carriesHistory = (messages: Message[]) =>
   messages.some((message) => message.role === 'assistant' || message.role === 'tool');
 
 export async function continueAguiThread(
-  pool: pg.Pool,
+  pool: AgentDb,
   agentId: string,
   input: RunAgentInput,
   caller: ThreadCaller | undefined,

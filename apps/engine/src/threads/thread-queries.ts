@@ -4,7 +4,7 @@
 // thread is simply not there; the list filters on the owner columns the append records.
 import type { Message } from '@ag-ui/core';
 import { checkpointSchemaName } from '@agentplane/db/engine-roles';
-import type pg from 'pg';
+import type { AgentClient, AgentDb } from '../database/agent-db.js';
 import type { PageCursor } from './page-cursor.js';
 import type { ThreadCaller } from './thread-scope.js';
 import { type Queryable, withTransaction } from './thread-store.js';
@@ -111,7 +111,7 @@ export type DeleteOutcome = 'deleted' | 'not_found' | 'running';
  * status between the check for a running one and the delete.
  */
 export function deleteThread(
-  pool: pg.Pool,
+  pool: AgentDb,
   thread: { agentId: string; key: string; checkpointThreadId: string },
 ): Promise<DeleteOutcome> {
   const { agentId, key } = thread;
@@ -135,7 +135,7 @@ export function deleteThread(
 // older database without it has no checkpoints to delete.
 const CHECKPOINT_TABLES = ['checkpoint_writes', 'checkpoint_blobs', 'checkpoints'];
 
-async function deleteCheckpoints(client: pg.PoolClient, agentId: string, threadId: string): Promise<number> {
+async function deleteCheckpoints(client: AgentClient, agentId: string, threadId: string): Promise<number> {
   const schema = checkpointSchemaName(agentId);
   const { rows } = await client.query<{ present: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS present`, [
     `"${schema}".checkpoints`,

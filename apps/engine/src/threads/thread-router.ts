@@ -3,9 +3,9 @@
 import { ZAguiId, ZPaginationQuery } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import { type Request, type Response, Router } from 'express';
-import type pg from 'pg';
 import { z } from 'zod';
 import { requireBearer } from '../auth/require-bearer.js';
+import type { AgentDb } from '../database/agent-db.js';
 import { parseRequestPart } from '../http/parse-request-part.js';
 import { getSnapshot, type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
 import { aguiThreadKey } from './agui-threads.js';
@@ -61,9 +61,9 @@ const runItem = (row: RunRow) => ({
 
 const NOT_FOUND = () => new AppError('not_found', 'No such thread.');
 
-export function threadRouter(source: SnapshotSource, pool: pg.Pool | undefined): Router {
+export function threadRouter(source: SnapshotSource, pool: AgentDb | undefined): Router {
   const router = Router();
-  const requirePool = (): pg.Pool => {
+  const requirePool = (): AgentDb => {
     if (pool === undefined) {
       throw new AppError(
         'service_unavailable',

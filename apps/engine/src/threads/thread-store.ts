@@ -1,9 +1,9 @@
 // Conversation threads in PostgreSQL: one per agent and external key ("whatsapp:<agent>:<integration>:<phone>",
 // "agui:<agent>:<issuer>:<subject>:<threadId>", see thread-scope.ts), holding the AG-UI messages of its finished runs in order.
 import type { Message } from '@ag-ui/core';
-import type pg from 'pg';
+import type { AgentClient, AgentDb } from '../database/agent-db.js';
 
-export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+export type Queryable = Pick<AgentDb | AgentClient, 'query'>;
 
 /** How many stored messages a run sees at most: the newest, starting at a user turn. */
 export const THREAD_HISTORY_LIMIT = 200;
@@ -82,7 +82,7 @@ export async function appendThreadMessages(
   });
 }
 
-export async function withTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(pool: AgentDb, work: (client: AgentClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

@@ -11,7 +11,7 @@ import type { WhatsAppSettings } from '../env.js';
 import type { RunningEngine } from '../start-engine.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { hold } from '../testing/gate.js';
-import { engineCredentialsFor, startFileEngine } from '../testing/test-engine.js';
+import { engineCredentialsFor, soleHolder, startFileEngine } from '../testing/test-engine.js';
 import { makeWhatsAppConfig, type PublishedAgent, publishWhatsAppAgent } from '../testing/whatsapp-agent.js';
 import { recordOutcome } from './claim-outcome.js';
 import { type ClaimedMessage, claimInboundMessage, enqueueInboundMessages } from './inbound-queue.js';
@@ -88,7 +88,7 @@ const contextWith = (signal = new AbortController().signal): ClaimContext => ({
 });
 
 const snapshot = () => {
-  const current = snapshotEngine.holder.current();
+  const current = soleHolder(snapshotEngine).current();
   if (current === undefined) throw new Error('the file engine serves no config');
   return current;
 };

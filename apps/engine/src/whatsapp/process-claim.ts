@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Message, RunAgentInput } from '@ag-ui/core';
 import { BUDGET_EXCEEDED_CODE, type TEngineBudgets, type TEngineIntegration } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
-import type pg from 'pg';
+import type { AgentDb } from '../database/agent-db.js';
 import type { WhatsAppSettings } from '../env.js';
 import { meterRun } from '../runs/metered-run.js';
 import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from '../runs/recorded-run.js';
@@ -21,7 +21,7 @@ import { type ClaimedMessage, savePartsSent, saveReply } from './inbound-queue.j
 import { splitText } from './split-text.js';
 
 export type ClaimContext = {
-  pool: pg.Pool;
+  pool: AgentDb;
   agentId: string;
   settings: WhatsAppSettings;
   /** Where the reply's run is recorded (agent_runs, source whatsapp); not recorded without it. */

@@ -9,7 +9,7 @@ import { captureLogs } from '../testing/captured-logs.js';
 import type { TestConfigOptions } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { hold } from '../testing/gate.js';
-import type { TestEngineOptions } from '../testing/test-engine.js';
+import { soleHolder, type TestEngineOptions } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
@@ -187,7 +187,8 @@ describe('answering a text message', () => {
     const rotated = { ...setup.whatsapp, accessToken: 'rotated-access-token' };
     await setup.agent.publish(setup.agent.configWith(rotated));
     await waitUntil(
-      async () => setup.engine.holder.current()?.config.integrations[0]?.config.accessToken === rotated.accessToken,
+      async () =>
+        soleHolder(setup.engine).current()?.config.integrations[0]?.config.accessToken === rotated.accessToken,
       {
         what: 'the new token to be applied',
       },
@@ -419,7 +420,7 @@ describe('budgets', () => {
         budgets: { agent: null, workspace, price: null },
       });
       await waitUntil(
-        async () => setup.engine.holder.current()?.config.budgets.workspace?.whatsapp_reply === whatsappReply,
+        async () => soleHolder(setup.engine).current()?.config.budgets.workspace?.whatsapp_reply === whatsappReply,
         { what: 'the budget to be applied' },
       );
     };

@@ -11,7 +11,7 @@ import {
 } from '@agentplane/contracts';
 import { AppError, refuseUnstorableBody } from '@agentplane/server-kit';
 import express, { type RequestHandler, Router } from 'express';
-import type pg from 'pg';
+import type { AgentDb } from '../database/agent-db.js';
 import { getSnapshot, type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
 import { authenticateDelivery } from './delivery-auth.js';
 import { enqueueInboundMessages } from './inbound-queue.js';
@@ -23,7 +23,7 @@ export const WHATSAPP_WEBHOOK_PATH = '/integrations/whatsapp/webhook';
 export const WHATSAPP_VERIFY_TOKEN_PARAM = 'hub.verify_token';
 
 /** Where deliveries go: absent when the engine has no database (a config file without DATABASE_URL). */
-export type WhatsAppInbox = { pool: pg.Pool; wake: () => void };
+export type WhatsAppInbox = { pool: AgentDb; wake: () => void };
 
 const NO_QUEUE_DETAIL =
   "WhatsApp messages are processed from a durable queue in PostgreSQL, and this engine has no database: set DATABASE_URL to the agent's engine credentials (with ENGINE_CONFIG_FILE, or with AGENT_ID and AGENT_KEY).";

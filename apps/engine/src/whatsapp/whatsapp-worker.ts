@@ -2,7 +2,7 @@
 // take the config current at that moment, process the claim (process-claim.ts) and record its outcome
 // (claim-outcome.ts). Between messages it sleeps for the poll interval unless its webhook wakes it.
 import type { Logger } from '@agentplane/server-kit';
-import type pg from 'pg';
+import type { AgentDb } from '../database/agent-db.js';
 import type { WhatsAppSettings } from '../env.js';
 import type { RunStore } from '../runs/recorded-run.js';
 import type { SnapshotSource } from '../snapshot/use-snapshot.js';
@@ -18,7 +18,7 @@ export type WhatsAppWorker = {
 };
 
 export type WhatsAppWorkerOptions = {
-  pool: pg.Pool;
+  pool: AgentDb;
   source: SnapshotSource;
   agentId: string;
   settings: WhatsAppSettings;

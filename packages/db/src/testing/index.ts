@@ -3,6 +3,7 @@ export {
   issueTestEngineCredentials,
   issueTestPoolCredentials,
   type PoolCredentialsEnv,
+  TEST_ENGINE_ROLE_SETTINGS,
   TEST_PLATFORM_KEY,
 } from './engine-credentials.js';
 export {

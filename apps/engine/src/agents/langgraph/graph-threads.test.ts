@@ -32,7 +32,7 @@ describe('LangGraph threads', () => {
       agentsDir: FIXTURES,
       version: 1,
       toolbox: NO_TOOLS,
-      databaseUrl: undefined,
+      db: undefined,
       logger: createLogger({ name: 'graph-threads-test', level: 'silent' }),
     });
     const threadId = randomUUID();

@@ -10,6 +10,7 @@ import type { Logger } from '@agentplane/server-kit';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { Command } from '@langchain/langgraph';
 import { getInputTypeSchema, getOutputTypeSchema, getStateTypeSchema } from '@langchain/langgraph/zod/schema';
+import type { AgentDb } from '../../database/agent-db.js';
 import { scopedThreadId } from '../../threads/thread-scope.js';
 import type { AgentRunRequest, AgentRuntime, AgentToolbox, RuntimeCapabilities } from '../agent-runtime.js';
 import { AgentLoadError, describeValue, importAgentExport } from '../modules/load-agent-module.js';
@@ -189,7 +190,7 @@ export type LangGraphAgentOptions = {
   agentsDir: string;
   version: number;
   toolbox: AgentToolbox;
-  databaseUrl: string | undefined;
+  db: AgentDb | undefined;
   logger: Logger;
 };
 
@@ -201,7 +202,7 @@ export async function loadLangGraphAgent(options: LangGraphAgentOptions): Promis
   if (!isCompiledGraph(exported) && !isGraphBuilder(exported)) throw notAGraph(exported, reference);
   let checkpointer: Checkpointer;
   try {
-    checkpointer = await createCheckpointer(options.databaseUrl, options.agentId);
+    checkpointer = await createCheckpointer(options.db, options.agentId);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new AgentLoadError(

@@ -1,0 +1,83 @@
+// Every PostgreSQL connection the engine holds: one pg.Pool of at most `maxConnections`, shared by all
+// the agents it serves, and one LISTEN connection. Agents reach the pool only through their own
+// handle (agent-db.ts), which runs each statement under their role; the login itself (a pool's role,
+// or a dedicated engine's agent role) is used here for engine_placements() and LISTEN only.
+import type { Logger } from '@agentplane/server-kit';
+import pg from 'pg';
+import { type AgentDb, createAgentDb } from './agent-db.js';
+import { type SharedListener, startSharedListener } from './shared-listener.js';
+
+/** An agent the login may serve, as engine_placements() names it. */
+export type Placement = {
+  agentId: string;
+  /** Its engine_configs version; undefined before its first publish. */
+  configVersion: bigint | undefined;
+  configChannel: string;
+  runChannel: string;
+};
+
+export type EngineDatabase = {
+  /** The agent's handle; the only way to its rows. */
+  forAgent: (agentId: string) => AgentDb;
+  /** The agents this login serves now. */
+  placements: () => Promise<Placement[]>;
+  /** The login's role name (to check it is the one the engine was started for). */
+  currentUser: () => Promise<string>;
+  listener: SharedListener;
+  end: () => Promise<void>;
+};
+
+// A statement must fail rather than hang when the database is unreachable, so /health can say so.
+const DB_TIMEOUT_MS = 5000;
+
+export function openEngineDatabase(options: {
+  url: string;
+  maxConnections: number;
+  /** The role the engine must be logged in as; logged in as any other, it is told of no agent. */
+  loginRole: string;
+  logger: Logger;
+}): EngineDatabase {
+  const { url, logger } = options;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections,
+    connectionTimeoutMillis: DB_TIMEOUT_MS,
+    query_timeout: 10_000,
+  });
+  pool.on('error', (error) => logger.debug({ err: error }, 'idle database connection lost'));
+  const listener = startSharedListener({
+    connect: () => new pg.Client({ connectionString: url, connectionTimeoutMillis: DB_TIMEOUT_MS, keepAlive: true }),
+    logger,
+  });
+  return {
+    forAgent: (agentId) => createAgentDb(pool, agentId),
+    placements: async () => {
+      const { rows } = await pool.query<{
+        agent_id: string;
+        config_version: string | null;
+        config_channel: string;
+        run_channel: string;
+      }>(
+        // Checked on every read, not only at start: an engine that found the database down at start
+        // could not check its login then.
+        'SELECT agent_id, config_version::text, config_channel, run_channel FROM engine_placements() WHERE current_user = $1',
+        [options.loginRole],
+      );
+      return rows.map((row) => ({
+        agentId: row.agent_id,
+        configVersion: row.config_version === null ? undefined : BigInt(row.config_version),
+        configChannel: row.config_channel,
+        runChannel: row.run_channel,
+      }));
+    },
+    currentUser: async () => {
+      const { rows } = await pool.query<{ user: string }>('SELECT current_user AS user');
+      return rows[0]?.user ?? '';
+    },
+    listener,
+    end: async () => {
+      await listener.stop();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,193 @@
+// Everything an engine holds for one agent it serves, built from its database handle and its config:
+// the config holder (snapshots: runtime, MCP connections, authenticator), the run store with its queue,
+// leases and news, the WhatsApp worker, the retention jobs, and the router of its engine API. Nothing
+// here is shared with another agent but the engine's services; the handle to the agent's rows is
+// reachable from this object only.
+import { notFoundHandler } from '@agentplane/server-kit';
+import { Router } from 'express';
+import { scopesOf } from '../budgets/budget-guard.js';
+import { type ConfigHolder, createConfigHolder } from '../config-source/config-holder.js';
+import { createSecretOpener } from '../config-source/parse-engine-config.js';
+import type { AgentDb } from '../database/agent-db.js';
+import type { ChannelHandlers, ChannelListener } from '../database/shared-listener.js';
+import { healthRouter } from '../health/health-router.js';
+import { infoRouter } from '../info/info-router.js';
+import { readWhatsAppWaiting, type WhatsAppWaiting } from '../metrics/whatsapp-queue-metrics.js';
+import type { Pruner } from '../retention/prune-in-batches.js';
+import { createActiveRuns } from '../runs/active-runs.js';
+import type { RunStore } from '../runs/recorded-run.js';
+import { createRunFollowReads } from '../runs/run-follow-reads.js';
+import { type RunLeases, startRunLeases } from '../runs/run-leases.js';
+import { startRunNotifications } from '../runs/run-notifications.js';
+import { type RunQueue, startRunQueue } from '../runs/run-queue.js';
+import { startRunPruner } from '../runs/run-retention.js';
+import { runRouter } from '../runs/run-router.js';
+import { createAgentSnapshot } from '../snapshot/agent-snapshot.js';
+import { startThreadPruner } from '../threads/thread-retention.js';
+import { threadRouter } from '../threads/thread-router.js';
+import { startInboundPruner } from '../whatsapp/inbound-retention.js';
+import { whatsappRouter } from '../whatsapp/whatsapp-router.js';
+import { startWhatsAppWorker, type WhatsAppWorker } from '../whatsapp/whatsapp-worker.js';
+import type { EngineServices } from './engine-services.js';
+
+export type ServedAgent = {
+  agentId: string;
+  holder: ConfigHolder;
+  /** The agent's engine API, mounted at the engine's root (dedicated) and under /agents/{id}. */
+  router: Router;
+  /** True while a request, a run or a queued run of the agent is in hand: it is not unloaded then. */
+  busy: () => boolean;
+  /** The agent's WhatsApp queue, for the metrics; undefined without a database or an answer in time. */
+  readWhatsAppQueue: () => Promise<WhatsAppWaiting | undefined>;
+  /** Ends the runs still going after `graceMs` (a graceful stop), then stops claiming new ones. */
+  drain: (graceMs: number) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+/** The agent's database, when the engine has one: its handle and its run channel. */
+export type AgentStore = { db: AgentDb; listenOnRuns: (handlers: ChannelHandlers) => ChannelListener };
+
+export function createServedAgent(options: {
+  agentId: string;
+  services: EngineServices;
+  store: AgentStore | undefined;
+  /** Opens the sealed secrets of this agent's config: its own key, or its pool's (bound to its id). */
+  configKey: string | undefined;
+}): ServedAgent {
+  const { agentId, services, store } = options;
+  const { env, metrics, egress, spanExport, resolvers } = services;
+  const logger = services.logger.child({ agent_id: agentId });
+  const holder = createConfigHolder({
+    openSecret: createSecretOpener(
+      options.configKey === undefined ? undefined : { agentKey: options.configKey, agentId },
+    ),
+    buildSnapshot: (config, version) =>
+      createAgentSnapshot(config, version, {
+        resolvers,
+        egress,
+        spanExport,
+        oidcFallback: env.oidcFallback,
+        managerIssuer: env.managerIssuer,
+        authDisabled: env.authDisabled,
+        models: env.models,
+        stdio: env.stdio,
+        agentsDir: env.agentsDir,
+        db: store?.db,
+        logger,
+        toolCalls: metrics.toolCalls,
+        budgets: store === undefined ? undefined : { db: store.db, logger },
+      }),
+    logger,
+    db: store === undefined ? 'not_used' : 'unreachable',
+  });
+
+  let requests = 0;
+  const parts = store === undefined ? undefined : startRunParts(agentId, store, holder, services);
+  const router = Router();
+  router.use((_req, res, next) => {
+    requests++;
+    res.once('close', () => requests--);
+    next();
+  });
+  router.use(healthRouter(holder));
+  router.use(infoRouter(holder));
+  router.use(
+    runRouter(holder, {
+      metrics,
+      inputMaxBytes: env.runs.inputMaxBytes,
+      ...(services.keepaliveMs === undefined ? {} : { keepaliveMs: services.keepaliveMs }),
+      ...(parts === undefined ? {} : { store: parts.runs }),
+    }),
+  );
+  router.use(threadRouter(holder, store?.db));
+  router.use(
+    whatsappRouter(
+      holder,
+      store === undefined || parts === undefined ? undefined : { pool: store.db, wake: parts.worker.wake },
+    ),
+  );
+  router.use(notFoundHandler);
+
+  return {
+    agentId,
+    holder,
+    router,
+    readWhatsAppQueue: async () => (store === undefined ? undefined : readWhatsAppWaiting(store.db, agentId, logger)),
+    busy: () => requests > 0 || (parts?.runs.active.size() ?? 0) > 0,
+    drain: async (graceMs) => {
+      await parts?.queue.stop();
+      await parts?.runs.active.drain(graceMs);
+    },
+    close: async () => {
+      await parts?.stop();
+      await holder.close();
+    },
+  };
+}
+
+type RunParts = {
+  runs: RunStore;
+  queue: RunQueue;
+  worker: WhatsAppWorker;
+  stop: () => Promise<void>;
+};
+
+// With a database: the run store, the queue's worker, the runs' leases and news, the WhatsApp worker,
+// and the pruning of finished messages, runs and threads.
+function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder, services: EngineServices): RunParts {
+  const { env, metrics, owner } = services;
+  const logger = services.logger.child({ agent_id: agentId });
+  const pool = store.db;
+  const notifications = startRunNotifications({ listen: store.listenOnRuns });
+  const active = createActiveRuns({ db: pool, agentId, owner, logger });
+  notifications.onCancelNews((runId) => void active.checkCancels(runId === undefined ? undefined : [runId]));
+  const spendTarget = () => {
+    const config = holder.current()?.config;
+    return config === undefined ? undefined : { scopes: scopesOf(config), price: config.budgets.price };
+  };
+  const { leaseMs, eventLog, pendingCaps } = env.runs;
+  const base = {
+    pool,
+    agentId,
+    owner,
+    leaseMs,
+    pendingCaps,
+    eventLog,
+    notifications,
+    follows: createRunFollowReads(pool, agentId),
+    active,
+    metrics,
+    spendTarget,
+  };
+  const queue = startRunQueue({
+    store: base,
+    source: holder,
+    limit: services.agentConcurrency,
+    pollMs: env.runs.queuePollMs,
+    logger,
+  });
+  const runs: RunStore = { ...base, wakeQueue: queue.wake };
+  const leases: RunLeases = startRunLeases({
+    db: pool,
+    agentId,
+    owner,
+    leaseMs,
+    logger,
+    onCancelRequested: (runIds) => void active.checkCancels(runIds),
+  });
+  const worker = startWhatsAppWorker({ pool, source: holder, agentId, settings: env.whatsapp, runs, logger });
+  const pruners: Pruner[] = [
+    startInboundPruner({ db: pool, agentId, retentionMs: env.whatsapp.retentionMs, logger }),
+    startRunPruner({ db: pool, agentId, retentionMs: env.runs.retentionMs, logger }),
+    startThreadPruner({ db: pool, agentId, retentionMs: env.threadRetentionMs, logger }),
+  ];
+  return {
+    runs,
+    queue,
+    worker,
+    stop: async () => {
+      await queue.stop();
+      await Promise.all([worker.stop(), leases.stop(), notifications.stop(), ...pruners.map((p) => p.stop())]);
+    },
+  };
+}
