@@ -62,7 +62,10 @@ export function startWhatsAppWorker({
 
   const loop = async () => {
     while (!stopping.signal.aborted) {
-      if (source.current() === undefined) {
+      // An agent with no WhatsApp integration has nothing to answer: it costs its engine no query (a pool
+      // holds thousands). Messages left by an integration since removed wait until one is added again.
+      const current = source.current();
+      if (current === undefined || !current.config.integrations.some((i) => i.provider === 'WHATSAPP')) {
         await sleep(settings.pollMs);
         continue;
       }
