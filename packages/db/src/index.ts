@@ -22,6 +22,7 @@ export {
   placeAgentRole,
   poolsHoldingAgent,
   provisionPoolRole,
+  readMisplacedAgents,
   rotatePoolRolePassword,
 } from './engine-roles/pool-roles.js';
 export { isForeignKeyViolation, isRetryableTransactionError, isUniqueViolation } from './errors.js';
@@ -37,6 +38,7 @@ export { type MigrationStatus, migrate, readMigrationStatus } from './migrations
 export { MigrationChecksumError } from './migrations/migration-files.js';
 export {
   type AgentKeyring,
+  type AgentPlacement,
   createAgentKeyring,
   createAgentSecretBox,
   createSecretBox,
