@@ -110,6 +110,14 @@ describe('loadManagerConfig', () => {
       defaultDeployment: { mode: 'pool', pool: 'eu_2' },
       roles: { connectionLimit: 40, statementTimeoutMs: 60_000, idleInTransactionTimeoutMs: 60_000 },
     });
+    // The console's playground may stream from the pools, besides the engines CONSOLE_ENGINE_SOURCES lists.
+    expect(config.console.engineSources).toEqual(['https://engines.example.com', 'http://10.0.0.7:8001']);
+    const withSources = loadManagerConfig({
+      ...base,
+      ENGINE_POOLS: 'main=https://engines.example.com/main',
+      CONSOLE_ENGINE_SOURCES: 'https://engines.example.com,http://localhost:*',
+    });
+    expect(withSources.console.engineSources).toEqual(['https://engines.example.com', 'http://localhost:*']);
     const withoutDefault = loadManagerConfig({ ...base, ENGINE_POOLS: 'main=https://engines.example.com' });
     expect(withoutDefault.engines.pools.defaultDeployment).toEqual({ mode: 'dedicated' });
   });

@@ -224,7 +224,7 @@ export type ManagerConfig = {
   console: {
     /** The built console (apps/console/dist); none there: the manager serves the API alone. */
     dir: string;
-    /** The engines the console's playground may connect to, as CSP connect-src sources. */
+    /** The engines the console's playground may connect to, as CSP connect-src sources (the pools' among them). */
     engineSources: string[];
   };
 };
@@ -298,7 +298,13 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     modelPrices: loadModelPrices(parsed.MODEL_PRICES_FILE ?? DEFAULT_MODEL_PRICES_FILE),
     console: {
       dir: parsed.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR,
-      engineSources: parsed.CONSOLE_ENGINE_SOURCES ?? [],
+      // The pools' origins too: the playground streams from a pooled agent's derived engine_url.
+      engineSources: [
+        ...new Set([
+          ...(parsed.CONSOLE_ENGINE_SOURCES ?? []),
+          ...[...(parsed.ENGINE_POOLS?.values() ?? [])].map((url) => new URL(url).origin),
+        ]),
+      ],
     },
   };
 }
