@@ -5,6 +5,7 @@ export {
   ENGINE_GROUP_ROLE,
   engineRoleName,
   POOL_NAME,
+  POOL_ROLE_PATTERN,
   poolRoleName,
 } from './engine-roles/engine-role-names.js';
 export {
