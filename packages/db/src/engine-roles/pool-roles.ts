@@ -69,7 +69,8 @@ export async function placeAgentRole(db: SqlRunner, agentId: string, pool: strin
 export async function readMisplacedAgents(db: SqlRunner): Promise<{ agentId: string; pool: string | null }[]> {
   return db.$queryRawUnsafe<{ agentId: string; pool: string | null }[]>(
     `WITH held AS (
-       SELECT m.roleid, array_agg(substr(p.rolname, length('agentplane_pool_') + 1) ORDER BY p.rolname) AS pools
+       -- DISTINCT: since PostgreSQL 16 a membership granted by two grantors is two rows.
+       SELECT m.roleid, array_agg(DISTINCT substr(p.rolname, length('agentplane_pool_') + 1)) AS pools
        FROM pg_auth_members m JOIN pg_roles p ON p.oid = m.member
        WHERE p.rolname ~ $1
        GROUP BY m.roleid)
