@@ -15,6 +15,7 @@ import { addAgentRunRoutes } from './agent-runs/agent-run-routes.js';
 import { addAgentRoutes } from './agents/agent-routes.js';
 import { addAuthRoutes } from './auth/auth-routes.js';
 import { FailureBackoff } from './auth/failure-backoff.js';
+import { requirePlatformOperator } from './auth/platform-operators.js';
 import { authAddressRateLimit } from './auth/rate-limits.js';
 import { requireSession } from './auth/require-session.js';
 import { createSessionMiddleware } from './auth/session-middleware.js';
@@ -24,6 +25,7 @@ import { reuseFor } from './batching/reuse-for.js';
 import { addBudgetRoutes } from './budgets/budget-routes.js';
 import type { ManagerConfig } from './config.js';
 import { consoleIsBuilt, consoleRouter } from './console/serve-console.js';
+import { addEnginePoolRoutes } from './engine-pools/engine-pool-routes.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
 import { checkReadiness, READINESS_REUSE_MS } from './health/readiness.js';
@@ -65,6 +67,8 @@ function accessMiddlewareFor(db: Db) {
         return [requireSession, requireHeaderWorkspace(db, access.minRole)];
       case 'workspace-path':
         return [requireSession, requirePathWorkspace(db, access.minRole)];
+      case 'platform-operator':
+        return [requireSession, requirePlatformOperator(db)];
     }
   };
 }
@@ -116,7 +120,7 @@ export function createManagerApp({
     }),
   });
   addSessionRoutes(api, { db, config });
-  addWorkspaceRoutes(api, { db });
+  addWorkspaceRoutes(api, { db, enginePools: config.engines.pools });
   addInvitationRoutes(api, { db, ttlSeconds: config.invitationTtlSeconds });
   const box = createSecretBox(config.secretsKey.current, config.secretsKey.previous);
   const agentKeys = createAgentKeyring(config.secretsKey.current, config.secretsKey.previous);
@@ -138,13 +142,17 @@ export function createManagerApp({
     ...resources,
     managerOrigins: [config.publicOrigin, config.issuer].filter((origin) => origin !== undefined),
     maxAgentsPerWorkspace: config.maxAgentsPerWorkspace,
+    enginePools: config.engines.pools,
   });
   addBudgetRoutes(api, { ...resources, now });
-  addEngineCredentialsRoute(api, {
+  const engineCredentials = {
     ...resources,
+    enginePools: config.engines.pools,
     engineDatabaseUrl: config.engines.databaseUrl,
     engineConnectionsTotal: config.engines.connectionsTotal,
-  });
+  };
+  addEngineCredentialsRoute(api, engineCredentials);
+  addEnginePoolRoutes(api, engineCredentials);
   addAgentRunRoutes(api, { db });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };

@@ -61,6 +61,11 @@ describe('loadManagerConfig', () => {
       roles: { connectionLimit: 20, statementTimeoutMs: 60_000, idleInTransactionTimeoutMs: 60_000 },
       connectionsTotal: undefined,
       watchdog: { intervalMs: 5000, blockingGraceMs: 10_000 },
+      pools: {
+        urls: new Map(),
+        defaultDeployment: { mode: 'dedicated' },
+        roles: { connectionLimit: 24, statementTimeoutMs: 60_000, idleInTransactionTimeoutMs: 60_000 },
+      },
     });
     const config = loadManagerConfig({
       ...base,
@@ -76,6 +81,11 @@ describe('loadManagerConfig', () => {
       roles: { connectionLimit: 8, statementTimeoutMs: 5000, idleInTransactionTimeoutMs: 2000 },
       connectionsTotal: undefined,
       watchdog: { intervalMs: 1000, blockingGraceMs: 3000 },
+      pools: {
+        urls: new Map(),
+        defaultDeployment: { mode: 'dedicated' },
+        roles: { connectionLimit: 24, statementTimeoutMs: 5000, idleInTransactionTimeoutMs: 2000 },
+      },
     });
     expect(() => loadManagerConfig({ ...base, ENGINE_DATABASE_URL: 'mysql://db/x' })).toThrow(/ENGINE_DATABASE_URL/);
     for (const limit of ['0', '-1', 'many', '10001']) {
@@ -83,6 +93,61 @@ describe('loadManagerConfig', () => {
         /ENGINE_DB_CONNECTION_LIMIT/,
       );
     }
+  });
+
+  it('reads the engine pools and the default placement, dedicated without DEFAULT_ENGINE_POOL', () => {
+    const config = loadManagerConfig({
+      ...base,
+      ENGINE_POOLS: ' main=https://engines.example.com/ , eu_2=http://10.0.0.7:8001/pools/eu ',
+      DEFAULT_ENGINE_POOL: 'eu_2',
+      ENGINE_POOL_DB_CONNECTION_LIMIT: '40',
+    });
+    expect(config.engines.pools).toEqual({
+      urls: new Map([
+        ['main', 'https://engines.example.com'],
+        ['eu_2', 'http://10.0.0.7:8001/pools/eu'],
+      ]),
+      defaultDeployment: { mode: 'pool', pool: 'eu_2' },
+      roles: { connectionLimit: 40, statementTimeoutMs: 60_000, idleInTransactionTimeoutMs: 60_000 },
+    });
+    // The console's playground may stream from the pools, besides the engines CONSOLE_ENGINE_SOURCES lists.
+    expect(config.console.engineSources).toEqual(['https://engines.example.com', 'http://10.0.0.7:8001']);
+    const withSources = loadManagerConfig({
+      ...base,
+      ENGINE_POOLS: 'main=https://engines.example.com/main',
+      CONSOLE_ENGINE_SOURCES: 'https://engines.example.com,http://localhost:*',
+    });
+    expect(withSources.console.engineSources).toEqual(['https://engines.example.com', 'http://localhost:*']);
+    const withoutDefault = loadManagerConfig({ ...base, ENGINE_POOLS: 'main=https://engines.example.com' });
+    expect(withoutDefault.engines.pools.defaultDeployment).toEqual({ mode: 'dedicated' });
+  });
+
+  it.each([
+    ['a name that is no pool name', { ENGINE_POOLS: 'Main=https://engines.example.com' }, /ENGINE_POOLS: .*"Main=/],
+    ['an entry without a URL', { ENGINE_POOLS: 'main' }, /ENGINE_POOLS: .*"main"/],
+    [
+      'a name given twice',
+      { ENGINE_POOLS: 'a=http://x.test,a=http://y.test' },
+      /ENGINE_POOLS: names the pool "a" twice/,
+    ],
+    ['a URL with credentials', { ENGINE_POOLS: 'a=https://u:p@x.test' }, /ENGINE_POOLS: pool "a": its URL/],
+    ['a URL with a query', { ENGINE_POOLS: 'a=https://x.test/?k=v' }, /ENGINE_POOLS: pool "a": its URL/],
+    ['a URL with a fragment', { ENGINE_POOLS: 'a=https://x.test/#f' }, /ENGINE_POOLS: pool "a": its URL/],
+    ['a URL that is not http(s)', { ENGINE_POOLS: 'a=ftp://x.test' }, /ENGINE_POOLS: pool "a": its URL/],
+    [
+      'a default that is not a pool',
+      { ENGINE_POOLS: 'a=http://x.test', DEFAULT_ENGINE_POOL: 'b' },
+      /DEFAULT_ENGINE_POOL: must name one of ENGINE_POOLS \(a\)/,
+    ],
+    [
+      'a default without pools',
+      { DEFAULT_ENGINE_POOL: 'main' },
+      /DEFAULT_ENGINE_POOL: must name one of ENGINE_POOLS \(none set\)/,
+    ],
+    ['a pool connection limit of 0', { ENGINE_POOL_DB_CONNECTION_LIMIT: '0' }, /ENGINE_POOL_DB_CONNECTION_LIMIT/],
+  ])('stops at start with %s', (_what, env, message) => {
+    expect(() => loadManagerConfig({ ...base, ...env })).toThrow(ConfigError);
+    expect(() => loadManagerConfig({ ...base, ...env })).toThrow(message);
   });
 
   it('caps agents at 1,000 per workspace unless MAX_AGENTS_PER_WORKSPACE says otherwise', () => {

@@ -18,6 +18,7 @@ import {
 import { z } from 'zod';
 import { MAX_AGENTS_PER_WORKSPACE_DEFAULT } from './agents/agents-per-workspace.js';
 import { DEFAULT_CONSOLE_DIR } from './console/serve-console.js';
+import { type EnginePoolSettings, ZEnginePoolsSetting } from './engine-pools/engine-pool-settings.js';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
 import { DEFAULT_MODEL_PRICES_FILE, loadModelPrices, type ModelPrices } from './usage/model-prices.js';
 
@@ -81,6 +82,9 @@ const ZManagerEnv = z
     ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
     ENGINE_DB_WATCHDOG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
     ENGINE_DB_BLOCKING_GRACE_MS: z.coerce.number().int().min(100).max(86_400_000).default(10_000),
+    ENGINE_POOLS: ZEnginePoolsSetting.optional(),
+    DEFAULT_ENGINE_POOL: z.string().optional(),
+    ENGINE_POOL_DB_CONNECTION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(24),
     AUTH_RATE_LIMIT_WINDOW_MS: z.coerce
       .number()
       .int()
@@ -126,6 +130,13 @@ const ZManagerEnv = z
         path: ['SESSION_COOKIE_SAME_SITE'],
         message:
           'none needs a Secure cookie (browsers drop SameSite=None without it): set COOKIE_SECURE=true and serve HTTPS',
+      });
+    }
+    if (env.DEFAULT_ENGINE_POOL !== undefined && !env.ENGINE_POOLS?.has(env.DEFAULT_ENGINE_POOL)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DEFAULT_ENGINE_POOL'],
+        message: `must name one of ENGINE_POOLS (${[...(env.ENGINE_POOLS?.keys() ?? [])].join(', ') || 'none set'})`,
       });
     }
     if (env.AUTH_BACKOFF_MAX_MS < env.AUTH_BACKOFF_BASE_MS) {
@@ -192,6 +203,8 @@ export type ManagerConfig = {
     connectionsTotal?: number;
     /** How often engine sessions are checked, and how long one may hold a lock others wait for. */
     watchdog: { intervalMs: number; blockingGraceMs: number };
+    /** The pool engines (ENGINE_POOLS) and where new agents go (DEFAULT_ENGINE_POOL). */
+    pools: EnginePoolSettings;
   };
   authRateLimit: {
     windowMs: number;
@@ -211,7 +224,7 @@ export type ManagerConfig = {
   console: {
     /** The built console (apps/console/dist); none there: the manager serves the API alone. */
     dir: string;
-    /** The engines the console's playground may connect to, as CSP connect-src sources. */
+    /** The engines the console's playground may connect to, as CSP connect-src sources (the pools' among them). */
     engineSources: string[];
   };
 };
@@ -255,6 +268,18 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
       },
       connectionsTotal: parsed.ENGINE_DB_CONNECTIONS_TOTAL,
       watchdog: { intervalMs: parsed.ENGINE_DB_WATCHDOG_MS, blockingGraceMs: parsed.ENGINE_DB_BLOCKING_GRACE_MS },
+      pools: {
+        urls: parsed.ENGINE_POOLS ?? new Map(),
+        defaultDeployment:
+          parsed.DEFAULT_ENGINE_POOL === undefined
+            ? { mode: 'dedicated' }
+            : { mode: 'pool', pool: parsed.DEFAULT_ENGINE_POOL },
+        roles: {
+          connectionLimit: parsed.ENGINE_POOL_DB_CONNECTION_LIMIT,
+          statementTimeoutMs: parsed.ENGINE_DB_STATEMENT_TIMEOUT_MS,
+          idleInTransactionTimeoutMs: parsed.ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        },
+      },
     },
     authRateLimit: {
       windowMs: parsed.AUTH_RATE_LIMIT_WINDOW_MS,
@@ -273,7 +298,13 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     modelPrices: loadModelPrices(parsed.MODEL_PRICES_FILE ?? DEFAULT_MODEL_PRICES_FILE),
     console: {
       dir: parsed.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR,
-      engineSources: parsed.CONSOLE_ENGINE_SOURCES ?? [],
+      // The pools' origins too: the playground streams from a pooled agent's derived engine_url.
+      engineSources: [
+        ...new Set([
+          ...(parsed.CONSOLE_ENGINE_SOURCES ?? []),
+          ...[...(parsed.ENGINE_POOLS?.values() ?? [])].map((url) => new URL(url).origin),
+        ]),
+      ],
     },
   };
 }

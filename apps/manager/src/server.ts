@@ -31,15 +31,23 @@ async function main(): Promise<void> {
     // The upgrade below and every agent create need the engine roles migration.
     throw new ConfigError(`Migrations are pending: ${pending.join(', ')}. Run \`pnpm db:migrate\` first.`);
   }
-  const { sealed, provisioned } = await upgradeStoredData(db, {
+  const { sealed, provisioned, placed, unserved } = await upgradeStoredData(db, {
     box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),
     agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
     prices: config.modelPrices,
     engineRoles: config.engines.roles,
+    enginePools: config.engines.pools,
   });
   if (sealed > 0)
     logger.info({ rows: sealed }, 'sealed secrets stored in plaintext (URL queries stored before they were secrets)');
   if (provisioned > 0) logger.info({ agents: provisioned }, 'gave existing agents their engine database roles');
+  if (placed > 0) logger.info({ agents: placed }, "granted agents' roles to the pools they are placed on");
+  if (unserved > 0) {
+    logger.warn(
+      { agents: unserved },
+      'agents are placed on pools ENGINE_POOLS does not list: they have no engine_url until the pool is listed again or they are moved',
+    );
+  }
   const sessionStore = new PrismaSessionStore(db);
   sessionStore.on('error', (error: unknown) => logger.error({ err: error }, 'a session callback threw'));
 

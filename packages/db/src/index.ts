@@ -5,6 +5,7 @@ export {
   ENGINE_GROUP_ROLE,
   engineRoleName,
   POOL_NAME,
+  POOL_ROLE_PATTERN,
   poolRoleName,
 } from './engine-roles/engine-role-names.js';
 export {
@@ -22,6 +23,7 @@ export {
   placeAgentRole,
   poolsHoldingAgent,
   provisionPoolRole,
+  readMisplacedAgents,
   rotatePoolRolePassword,
 } from './engine-roles/pool-roles.js';
 export { isForeignKeyViolation, isRetryableTransactionError, isUniqueViolation } from './errors.js';
@@ -37,6 +39,7 @@ export { type MigrationStatus, migrate, readMigrationStatus } from './migrations
 export { MigrationChecksumError } from './migrations/migration-files.js';
 export {
   type AgentKeyring,
+  type AgentPlacement,
   createAgentKeyring,
   createAgentSecretBox,
   createSecretBox,

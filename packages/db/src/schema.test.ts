@@ -178,6 +178,53 @@ describe('every model round-trips through the migrated database', () => {
     expect(await db().agent.count({ where: { workspaceId: workspace.id } })).toBe(0);
   });
 
+  it("agents' and workspaces' placements: a pool only with the pool mode, and named as ENGINE_POOLS names pools", async () => {
+    const workspace = await makeWorkspace(db());
+    expect(workspace).toMatchObject({ defaultDeploymentMode: null, defaultDeploymentPool: null });
+    const agent = await makeAgent(db(), workspace.id);
+    expect(agent).toMatchObject({ deploymentMode: 'dedicated', deploymentPool: null });
+    const pooled = await db().agent.update({
+      where: { id: agent.id },
+      data: { deploymentMode: 'pool', deploymentPool: 'main' },
+    });
+    expect(await db().agent.findUnique({ where: { id: agent.id } })).toEqual(pooled);
+    const CHECK_VIOLATION = '23514';
+    for (const data of [
+      { deploymentMode: 'pool', deploymentPool: null },
+      { deploymentMode: 'dedicated', deploymentPool: 'main' },
+      { deploymentMode: 'pool', deploymentPool: 'Main' },
+      { deploymentMode: 'shared', deploymentPool: null },
+    ]) {
+      const error = await rejectionOf(db().agent.update({ where: { id: agent.id }, data }));
+      expect(JSON.stringify(error)).toContain(CHECK_VIOLATION);
+    }
+    const overridden = await db().workspace.update({
+      where: { id: workspace.id },
+      data: { defaultDeploymentMode: 'pool', defaultDeploymentPool: 'main' },
+    });
+    expect(await db().workspace.findUnique({ where: { id: workspace.id } })).toEqual(overridden);
+    await db().workspace.update({
+      where: { id: workspace.id },
+      data: { defaultDeploymentMode: 'dedicated', defaultDeploymentPool: null },
+    });
+    for (const data of [
+      { defaultDeploymentMode: null, defaultDeploymentPool: 'main' },
+      { defaultDeploymentMode: 'pool', defaultDeploymentPool: null },
+      { defaultDeploymentMode: 'dedicated', defaultDeploymentPool: 'main' },
+      { defaultDeploymentMode: 'shared', defaultDeploymentPool: null },
+    ]) {
+      const error = await rejectionOf(db().workspace.update({ where: { id: workspace.id }, data }));
+      expect(JSON.stringify(error)).toContain(CHECK_VIOLATION);
+    }
+  });
+
+  it('users are no platform operators unless made so', async () => {
+    const user = await makeUser(db());
+    expect(user.platformOperator).toBe(false);
+    const operator = await db().user.update({ where: { id: user.id }, data: { platformOperator: true } });
+    expect(await db().user.findUnique({ where: { id: user.id } })).toEqual(operator);
+  });
+
   it('signing keys', async () => {
     const created = await db().signingKey.create({
       data: { kid: 'k1', algorithm: 'ES256', publicJwk: { kty: 'EC', crv: 'P-256' }, privateJwk: 'enc:v1:x' },
@@ -193,13 +240,14 @@ describe('every model round-trips through the migrated database', () => {
     const seeded = await db().managerLock.findMany({ orderBy: { name: 'asc' } });
     expect(seeded.map((lock) => lock.name)).toEqual([
       'engine-credentials',
+      'engine-pools',
       'engine-roles-upgrade',
       'signing-key-creation',
     ]);
     await db().managerLock.create({ data: { name: 'test-lock' } });
     await db().managerLock.update({ where: { name: 'test-lock' }, data: { name: 'test-lock-2' } });
     await db().managerLock.delete({ where: { name: 'test-lock-2' } });
-    expect(await db().managerLock.count()).toBe(3);
+    expect(await db().managerLock.count()).toBe(4);
   });
 
   it('engine channels, each name unique', async () => {

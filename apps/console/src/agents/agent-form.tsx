@@ -1,11 +1,12 @@
-// Create or edit an agent: its framework's fields, the resources it uses and where its engine answers,
+// Create or edit an agent: its framework's fields, the resources it uses and where it is served,
 // validated with the contracts' ZAgentCreate before the API sees it.
 import { type TAgentFramework, ZAgentCreate } from '@agentplane/contracts';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
-import { errorAt, Field, optionalText } from '../ui/field';
+import { errorAt, Field } from '../ui/field';
 import { ProblemAlert } from '../ui/problem-alert';
 import { useApiForm } from '../ui/use-api-form';
 import type { Agent, AgentBody } from './agent-api';
+import { DeploymentField } from './deployment-field';
 import { blankAgentConfig, FRAMEWORKS, FrameworkFields } from './framework-fields';
 import { ResourcePickers } from './resource-pickers';
 
@@ -18,7 +19,7 @@ const BLANK_AGENT = {
   engine_url: null,
 };
 
-/** The body an agent's form edits: the response without what the server derives. */
+/** The body an agent's form edits: the response without what the server derives (a pooled agent's engine_url). */
 function bodyOf(agent: Agent) {
   return {
     name: agent.name,
@@ -26,7 +27,8 @@ function bodyOf(agent: Agent) {
     framework: agent.framework,
     agent: agent.agent,
     resources: agent.resources,
-    engine_url: agent.engine_url,
+    deployment: agent.deployment,
+    engine_url: agent.deployment.mode === 'pool' ? null : agent.engine_url,
   };
 }
 
@@ -67,13 +69,7 @@ export function AgentForm(props: {
       </Field>
       <FrameworkFields key={framework} form={form} framework={framework} />
       <ResourcePickers form={form} />
-      <Field
-        label="Engine URL"
-        error={errorAt(errors, 'engine_url')}
-        hint="Where this agent's engine answers, for the playground"
-      >
-        <input {...form.register('engine_url', { setValueAs: (value) => optionalText.setValueAs(value) ?? null })} />
-      </Field>
+      <DeploymentField form={form} isNew={props.agent === undefined} />
       <button type="submit" disabled={!props.canWrite || isSubmitting}>
         {props.submitLabel}
       </button>

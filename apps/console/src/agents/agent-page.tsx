@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { type ApiProblem, problemOf } from '../api/api-problem';
-import { useRole } from '../session/use-me';
+import { useMe, useRole } from '../session/use-me';
 import { ConfirmDelete } from '../ui/confirm-delete';
 import { ProblemAlert } from '../ui/problem-alert';
 import { AgentRuns, AgentUsage } from './agent-activity';
@@ -46,7 +46,9 @@ function NewAgent() {
 }
 
 function AgentDetails({ agent, reveal }: { agent: Agent; reveal: { shown: boolean; toggle: () => void } }) {
-  const { canWrite, canAdmin } = useRole();
+  const { canWrite } = useRole();
+  // Engine credentials are a platform operator's alone; a pooled agent's engines are its pool's.
+  const isPlatformOperator = useMe().data?.user.platform_operator === true;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [deleteProblem, setDeleteProblem] = useState<ApiProblem | undefined>();
@@ -102,7 +104,7 @@ function AgentDetails({ agent, reveal }: { agent: Agent; reveal: { shown: boolea
       </details>
       <AgentRuns agentId={agent.id} />
       <AgentUsage agentId={agent.id} />
-      {canAdmin && <EngineCredentials agentId={agent.id} />}
+      {isPlatformOperator && agent.deployment.mode === 'dedicated' && <EngineCredentials agentId={agent.id} />}
       <div className="danger-zone">
         <ProblemAlert problem={deleteProblem} />
         <ConfirmDelete what={`agent ${agent.name}`} disabled={!canWrite} onConfirm={() => void remove()} />

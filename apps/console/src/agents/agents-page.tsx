@@ -9,6 +9,10 @@ const COLUMNS: Column<AgentListItem>[] = [
   { header: 'Name', cell: (agent) => <Link to={`/agents/${agent.id}`}>{agent.name}</Link> },
   { header: 'Framework', cell: (agent) => agent.framework },
   { header: 'Config version', cell: (agent) => agent.engine_config_version },
+  {
+    header: 'Deployment',
+    cell: (agent) => (agent.deployment.mode === 'pool' ? `Pool ${agent.deployment.pool}` : 'Dedicated'),
+  },
   { header: 'Engine', cell: (agent) => agent.engine_url ?? '—' },
 ];
 

@@ -1,5 +1,5 @@
-// For admins and owners: the credentials an engine for this agent starts with. Issuing rotates the
-// role's password, so they are shown once and the engines running on the old ones must be restarted.
+// For platform operators: the credentials a dedicated engine for this agent starts with. Issuing rotates
+// the role's password, so they are shown once and the engines running on the old ones must be restarted.
 import { useState } from 'react';
 import type { Schemas } from '../api/api-client';
 import { type ApiProblem, problemOf } from '../api/api-problem';

@@ -11,6 +11,7 @@ import {
 } from '@agentplane/contracts';
 import type { Request } from 'express';
 import { z } from 'zod';
+import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
@@ -38,6 +39,8 @@ export type AgentRouteDependencies = ResourceRouteDependencies & {
   managerOrigins: readonly string[];
   /** MAX_AGENTS_PER_WORKSPACE: creates past it are refused. */
   maxAgentsPerWorkspace: number;
+  /** ENGINE_POOLS and DEFAULT_ENGINE_POOL: where agents may be and are placed. */
+  enginePools: EnginePoolSettings;
 };
 
 export function addAgentRoutes(api: ApiRouter, deps: AgentRouteDependencies): void {

@@ -4,7 +4,7 @@ import {
   type TAgent,
   type TAgentCreate,
   type TAgentListItem,
-  type TEngineConfig,
+  type TDeployment,
   type TPublishedEngineConfig,
 } from '@agentplane/contracts';
 import {
@@ -14,21 +14,32 @@ import {
   type EngineRoleSettings,
   inTransaction,
   isForeignKeyViolation,
-  type Prisma,
+  placeAgentRole,
   provisionEngineRole,
   type SecretBox,
   type Tx,
 } from '@agentplane/db';
 import { AppError, type EgressAllowList } from '@agentplane/server-kit';
 import { refusePrivateUrls, type TenantUrl } from '../egress/refuse-private-urls.js';
+import { columnsOf, poolOf } from '../engine-pools/deployments.js';
+import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import { checkAgentAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
-import { notifyEngines, type PublishedConfig, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
+import { notifyEngines, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import { readAgentsWithResources } from '../publishing/read-agents-with-resources.js';
 import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
 import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
 import type { ModelPrices } from '../usage/model-prices.js';
+import { deploymentForCreate, deploymentForUpdate, refuseEngineUrlOnPool } from './agent-placement.js';
 import { lockReferencedResources } from './agent-references.js';
+import {
+  openConfig,
+  publishedOf,
+  storedConfigOf,
+  toAgentResponse,
+  WITH_LINKS,
+  WITH_LINKS_AND_VERSION,
+} from './agent-response.js';
 import { refuseAgentPastCap } from './agents-per-workspace.js';
 import { lockAgent } from './lock-agent.js';
 import { refuseManagerOrigin } from './refuse-manager-origin.js';
@@ -41,6 +52,8 @@ export type AgentContext = {
   agentKeys: AgentKeyring;
   prices: ModelPrices;
   engineRoles: EngineRoleSettings;
+  /** The operator's pools (ENGINE_POOLS) and default placement (DEFAULT_ENGINE_POOL). */
+  enginePools: EnginePoolSettings;
   /** The operator's cap on a workspace's agents (MAX_AGENTS_PER_WORKSPACE). */
   maxAgentsPerWorkspace: number;
   publishMetrics?: PublishMetrics | undefined;
@@ -82,92 +95,25 @@ function withMaskedSecretsKept(
   return { ...body, agent } as TAgentCreate;
 }
 
-const WITH_LINKS = {
-  integrations: {
-    select: { integrationId: true },
-    orderBy: [{ integration: { createdAt: 'asc' } }, { integrationId: 'asc' }],
-  },
-  mcpServers: { select: { mcpServerId: true }, orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }] },
-  engineConfig: { select: { config: true, version: true } },
-} satisfies Prisma.AgentInclude;
-
-// What a list reads by default: engine configs can weigh up to ENGINE_CONFIG_MAX_BYTES each.
-const WITH_LINKS_AND_VERSION = {
-  ...WITH_LINKS,
-  engineConfig: { select: { version: true } },
-} satisfies Prisma.AgentInclude;
-
-type AgentWithLinks = {
-  id: string;
-  name: string;
-  description: string | null;
-  framework: string;
-  config: unknown;
-  ssoId: string | null;
-  engineUrl: string | null;
-  observabilityId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  integrations: { integrationId: string }[];
-  mcpServers: { mcpServerId: string }[];
-  engineConfig: { config?: unknown; version: bigint } | null;
-};
-
-type PublishedVersion = { version: number; config?: TEngineConfig };
-
-function toAgentResponse(agent: AgentWithLinks, published: PublishedConfig, ctx: AgentContext): TAgent;
-function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, ctx: AgentContext): TAgentListItem;
-function toAgentResponse(agent: AgentWithLinks, published: PublishedVersion, ctx: AgentContext): TAgentListItem {
-  const show = showSecret(ctx.secrets);
-  return {
-    id: agent.id,
-    name: agent.name,
-    description: agent.description,
-    framework: agent.framework,
-    agent: mapAgentConfigSecrets(agent.framework, agent.config, (value, path) => show(ctx.box.open(value), path)),
-    resources: {
-      integration_ids: agent.integrations.map((link) => link.integrationId),
-      mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
-      sso_id: agent.ssoId,
-      observability_id: agent.observabilityId,
-    },
-    engine_url: agent.engineUrl,
-    ...(published.config === undefined ? {} : { engine_config: mapEngineConfigSecrets(published.config, show) }),
-    engine_config_version: published.version,
-    created_at: agent.createdAt.toISOString(),
-    updated_at: agent.updatedAt.toISOString(),
-  } as TAgentListItem;
-}
-
-function publishedOf(agent: AgentWithLinks): { config?: unknown; version: bigint } {
-  if (!agent.engineConfig) throw new AppError('internal', `Agent ${agent.id} has no published engine config.`);
-  return agent.engineConfig;
-}
-
-/** The stored config with its secrets opened (they are sealed with the agent's own key). */
-function openConfig(agentId: string, config: unknown, agentKeys: AgentKeyring): TEngineConfig {
-  return mapEngineConfigSecrets(config as TEngineConfig, agentKeys.boxFor(agentId).open);
-}
-
-function storedConfigOf(agent: AgentWithLinks, agentKeys: AgentKeyring): PublishedConfig {
-  const published = publishedOf(agent);
-  return { config: openConfig(agent.id, published.config, agentKeys), version: Number(published.version) };
-}
-
 function notFound(): AppError {
   return new AppError('not_found', 'No such agent.');
 }
 
-async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<string>): Promise<TAgent> {
+/** What a write did: the agent it wrote, and whether it moved the agent to another placement. */
+type Written = { agentId: string; moved: boolean };
+
+async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<Written>): Promise<TAgent> {
   try {
     return await inTransaction(ctx.db, async (tx) => {
-      const agentId = await write(tx);
+      const { agentId, moved } = await write(tx);
       const published = await publishEngineConfigs(tx, {
         agentIds: [agentId],
         box: ctx.box,
         agentKeys: ctx.agentKeys,
         prices: ctx.prices,
         metrics: ctx.publishMetrics,
+        // The engines of both placements read the row again, whatever it holds.
+        republishUnchanged: moved,
       });
       const [agent] = await readAgentsWithResources(tx, [agentId]);
       if (!agent) throw new AppError('internal', 'The agent written is not there to read back.');
@@ -184,15 +130,19 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<str
   }
 }
 
-/** What a create and a full replacement both write: the agent's own columns (secrets sealed) and its links. */
-function agentData(body: TAgentCreate, box: SecretBox) {
+/**
+ * What a create and a full replacement both write: the agent's own columns (secrets sealed), its
+ * placement and its links. A pooled agent stores no engine_url: its pool's is derived on every read.
+ */
+function agentData(body: TAgentCreate, deployment: TDeployment, box: SecretBox) {
   return {
     name: body.name,
     description: body.description ?? null,
     framework: body.framework,
     config: mapAgentConfigSecrets(body.framework, body.agent, box.seal),
     ssoId: body.resources.sso_id,
-    engineUrl: body.engine_url ?? null,
+    engineUrl: deployment.mode === 'pool' ? null : (body.engine_url ?? null),
+    ...columnsOf(deployment),
     observabilityId: body.resources.observability_id,
     integrations: { create: body.resources.integration_ids.map((integrationId) => ({ integrationId })) },
     mcpServers: { create: body.resources.mcp_server_ids.map((mcpServerId) => ({ mcpServerId })) },
@@ -204,14 +154,18 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
   const kept = withMaskedSecretsKept(body, undefined, ctx.box);
   return writeAndPublish(ctx, async (tx) => {
     await refuseAgentPastCap(tx, ctx.workspaceId, ctx.maxAgentsPerWorkspace);
+    const deployment = await deploymentForCreate(tx, ctx, body);
+    refuseEngineUrlOnPool(ctx, deployment, body.engine_url, undefined);
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     const agent = await tx.agent.create({
-      data: { workspaceId: ctx.workspaceId, ...agentData(kept, ctx.box) },
+      data: { workspaceId: ctx.workspaceId, ...agentData(kept, deployment, ctx.box) },
       select: { id: true },
     });
-    // The engine's role comes with the agent, in its transaction (CREATE ROLE is transactional).
+    // The engine's role comes with the agent, in its transaction (CREATE ROLE is transactional), and
+    // so does its grant to the pool that serves it: the pool may serve it from the commit on.
     await provisionEngineRole(tx, agent.id, ctx.engineRoles);
-    return agent.id;
+    await placeAgentRole(tx, agent.id, poolOf(deployment) ?? undefined);
+    return { agentId: agent.id, moved: false };
   });
 }
 
@@ -222,15 +176,20 @@ export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): 
     // The lock comes first, so the stored secrets a mask is matched against are the ones this write replaces.
     const existing = await lockAgent(tx, ctx.workspaceId, id);
     if (!existing) throw notFound();
+    const { deployment, moved } = deploymentForUpdate(ctx, existing, body);
+    refuseEngineUrlOnPool(ctx, deployment, body.engine_url, id);
     const kept = withMaskedSecretsKept(body, existing, ctx.box);
     await lockReferencedResources(tx, ctx.workspaceId, body.resources);
     await tx.agentIntegration.deleteMany({ where: { agentId: id } });
     await tx.agentMcpServer.deleteMany({ where: { agentId: id } });
     await tx.agent.update({
       where: { id },
-      data: agentData(kept, ctx.box),
+      data: agentData(kept, deployment, ctx.box),
     });
-    return id;
+    // The old pool's SET ROLE for the agent fails from the commit on; the publish re-seals its config
+    // with the new placement's key.
+    if (moved) await placeAgentRole(tx, id, poolOf(deployment) ?? undefined);
+    return { agentId: id, moved };
   });
 }
 
@@ -267,12 +226,16 @@ export async function listAgents(
 
 /** The agent's engine_configs row: what its engine runs, without the rest of the agent. */
 export async function getEngineConfig(ctx: AgentContext, id: string): Promise<TPublishedEngineConfig> {
-  const row = await ctx.db.engineConfig.findFirst({ where: { agentId: id, workspaceId: ctx.workspaceId } });
+  const row = await ctx.db.engineConfig.findFirst({
+    where: { agentId: id, workspaceId: ctx.workspaceId },
+    include: { agent: { select: { deploymentPool: true } } },
+  });
   if (!row) throw notFound();
+  const placement = { agentId: row.agentId, pool: row.agent.deploymentPool };
   return {
     agent_id: row.agentId,
     version: Number(row.version),
-    config: mapEngineConfigSecrets(openConfig(row.agentId, row.config, ctx.agentKeys), showSecret(ctx.secrets)),
+    config: mapEngineConfigSecrets(openConfig(placement, row.config, ctx.agentKeys), showSecret(ctx.secrets)),
     updated_at: row.updatedAt.toISOString(),
   };
 }

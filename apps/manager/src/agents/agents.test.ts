@@ -7,6 +7,7 @@ import {
   addToWorkspace,
   expectProblemShape,
   type ManagerTestContext,
+  makePlatformOperator,
   type SignedInUser,
   signUpUser,
   startManagerTestApp,
@@ -23,9 +24,13 @@ import {
 
 let ctx: ManagerTestContext;
 let owner: SignedInUser;
+/** Issues engine credentials, which no workspace role may. */
+let operator: SignedInUser;
 beforeAll(async () => {
   ctx = await startManagerTestApp();
   owner = await signUpUser(ctx.app);
+  operator = await signUpUser(ctx.app);
+  await makePlatformOperator(ctx, operator);
 });
 afterAll(() => ctx?.close());
 
@@ -287,7 +292,7 @@ describe('the publish protocol', () => {
     // Another tenant's engine, listening where engines once all heard every agent's id.
     const stranger = await signUpUser(ctx.app);
     const theirs = await createAgentThroughApi(stranger);
-    const credentials = await stranger.agent.post(`/api/v1/agents/${theirs.id}/engine-credentials`);
+    const credentials = await operator.agent.post(`/api/v1/agents/${theirs.id}/engine-credentials`);
     const eavesdropper = await ctx.database.connectClient({ url: credentials.body.database_url });
     const overheard: string[] = [];
     eavesdropper.on('notification', (message) => overheard.push(message.payload ?? ''));

@@ -64,6 +64,7 @@ export async function readMe(db: Db, userId: string): Promise<TMe> {
       id: true,
       email: true,
       name: true,
+      platformOperator: true,
       memberships: {
         orderBy: [{ createdAt: 'asc' }, { workspaceId: 'asc' }],
         select: { role: true, workspace: { select: { id: true, name: true } } },
@@ -73,7 +74,7 @@ export async function readMe(db: Db, userId: string): Promise<TMe> {
   if (!user) throw new AppError('unauthorized', 'Sign in first.');
   const workspaces = user.memberships.map((membership) => ({ ...membership.workspace, role: membership.role }));
   return {
-    user: { id: user.id, email: user.email, name: user.name },
+    user: { id: user.id, email: user.email, name: user.name, platform_operator: user.platformOperator },
     workspaces,
     default_workspace_id: workspaces[0]?.id ?? null,
   };

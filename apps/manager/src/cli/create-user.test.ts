@@ -74,7 +74,7 @@ describe('agentplane-manager create-user', () => {
     const login = await logIn('ada@example.test', password);
     expect(login.status).toBe(200);
     expect(ZMe.parse(login.body)).toEqual({
-      user: { id: userId, email: 'ada@example.test', name: 'Ada' },
+      user: { id: userId, email: 'ada@example.test', name: 'Ada', platform_operator: false },
       workspaces: [{ id: workspaceId, name: 'Acme', role: 'owner' }],
       default_workspace_id: workspaceId,
     });

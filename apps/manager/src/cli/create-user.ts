@@ -1,18 +1,10 @@
 // `agentplane-manager create-user`: how operators who set ALLOW_SIGNUP=false create accounts. It goes
 // through the same signUp as the API, so the user gets a personal workspace they own.
-import type { Readable, Writable } from 'node:stream';
-import { parseArgs } from 'node:util';
+import type { Readable } from 'node:stream';
 import { formatZodIssues, ZResourceName, ZSignupBody } from '@agentplane/contracts';
 import { createPrisma } from '@agentplane/db';
-import { AppError } from '@agentplane/server-kit';
 import { signUp } from '../auth/auth-service.js';
-
-export type CliIo = {
-  stdin: Readable & { isTTY?: boolean };
-  stdout: Writable;
-  stderr: Writable;
-  env: NodeJS.ProcessEnv;
-};
+import { type CliIo, parseCliOptions, reportCliFailure, UsageError } from './cli-command.js';
 
 export const CREATE_USER_USAGE = `Usage: agentplane-manager create-user --email <email> --password-stdin [--name <name>] [--workspace <name>]
 
@@ -31,9 +23,6 @@ Example:
 
 const DATABASE_URL_PATTERN = /^postgres(ql)?:\/\//;
 
-/** A mistake of the caller's: reported on stderr with exit code 1, never with a stack trace. */
-class UsageError extends Error {}
-
 type CreateUserInput = { email: string; password: string; name?: string; workspaceName?: string };
 
 function parseOptions(args: string[]) {
@@ -42,22 +31,13 @@ function parseOptions(args: string[]) {
       '--password is not accepted: the command line is visible to other users and shell history. Use --password-stdin.',
     );
   }
-  try {
-    return parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        email: { type: 'string' },
-        'password-stdin': { type: 'boolean' },
-        name: { type: 'string' },
-        workspace: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseCliOptions(args, {
+    email: { type: 'string' },
+    'password-stdin': { type: 'boolean' },
+    name: { type: 'string' },
+    workspace: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
 }
 
 async function readAll(stdin: Readable): Promise<string> {
@@ -125,14 +105,6 @@ export async function runCreateUser(args: string[], io: CliIo): Promise<number> 
     await createUser(databaseUrl, input, io);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`create-user: ${error.message}\nRun "agentplane-manager create-user --help" for usage.\n`);
-    } else if (error instanceof AppError) {
-      // signUp's own refusals, such as a duplicate email.
-      io.stderr.write(`create-user: ${error.message}\n`);
-    } else {
-      io.stderr.write(`create-user failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    }
-    return 1;
+    return reportCliFailure('create-user', error, io);
   }
 }

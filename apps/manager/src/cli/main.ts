@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // `agentplane-manager <command>`: operator commands that run against the platform database.
-import { type CliIo, runCreateUser } from './create-user.js';
+import type { CliIo } from './cli-command.js';
+import { runCreateUser } from './create-user.js';
 import { runEngineCredentials } from './engine-credentials.js';
 import { runOpenApi } from './openapi.js';
+import { runOperator } from './operator.js';
 
 const USAGE = `Usage: agentplane-manager <command> [options]
 
 Commands:
   create-user          create a user with a personal workspace (works with ALLOW_SIGNUP=false)
-  engine-credentials   rotate an agent engine's database password and print its credentials
+  engine-credentials   rotate a dedicated agent engine's or a pool's database password and print its credentials
+  operator             make a user a platform operator (who may issue engine credentials), or no longer
   openapi              print the API's OpenAPI document (no database needed)
 
 Run "agentplane-manager <command> --help" for a command's options.
@@ -18,6 +21,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   'create-user': runCreateUser,
   'engine-credentials': runEngineCredentials,
   openapi: runOpenApi,
+  operator: runOperator,
 };
 
 async function runCli(argv: string[], io: CliIo): Promise<number> {

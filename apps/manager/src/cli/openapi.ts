@@ -7,7 +7,7 @@ import { createLogger } from '@agentplane/server-kit';
 import { createManagerApp } from '../app.js';
 import { loadManagerConfig } from '../config.js';
 import { OPENAPI_INFO } from '../openapi/openapi-routes.js';
-import type { CliIo } from './create-user.js';
+import type { CliIo } from './cli-command.js';
 
 // Building the app connects nothing: the client only dials on its first query, and none is made here.
 const NO_DATABASE = 'postgresql://openapi.invalid/none';

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
   expectProblemShape,
   type ManagerTestContext,
+  makePlatformOperator,
   type SignedInUser,
   signUpUser,
   startManagerTestApp,
@@ -14,8 +15,11 @@ import { agentBody } from '../testing/resource-fixtures.js';
 
 let ctx: ManagerTestContext;
 let serverMax: number;
+let operator: SignedInUser;
 beforeAll(async () => {
   ctx = await startManagerTestApp({ ENGINE_DB_CONNECTIONS_TOTAL: undefined });
+  operator = await signUpUser(ctx.app);
+  await makePlatformOperator(ctx, operator);
   const [row] = await ctx.database.prisma.$queryRawUnsafe<{ n: number }[]>(
     "SELECT current_setting('max_connections')::int AS n",
   );
@@ -31,16 +35,17 @@ async function createAgent(user: SignedInUser): Promise<string> {
   return response.body.id;
 }
 
-const issue = (user: SignedInUser, agentId: string) => user.agent.post(`/api/v1/agents/${agentId}/engine-credentials`);
+const issue = (agentId: string) => operator.agent.post(`/api/v1/agents/${agentId}/engine-credentials`);
 
 describe('engine credentials against the total of engine connections', () => {
-  it("are refused past half the server's connections, however many sign-ups ask at once, and free again when an agent goes", async () => {
+  it("are refused past half the server's connections, however many are asked for at once, and free again when an agent goes", async () => {
     const limit = ctx.config.engines.roles.connectionLimit;
     const room = Math.floor(Math.floor(serverMax / 2) / limit);
-    // Each from a sign-up of its own, all at once: the total holds across tenants and races.
+    // Agents of tenants of their own, their credentials all asked for at once: the total holds across
+    // tenants and races.
     const users = await Promise.all(Array.from({ length: room + 2 }, () => signUpUser(ctx.app)));
     const agents = await Promise.all(users.map((user) => createAgent(user)));
-    const responses = await Promise.all(users.map((user, i) => issue(user, agents[i] as string)));
+    const responses = await Promise.all(agents.map((agentId) => issue(agentId)));
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(room);
     expect(statuses.filter((status) => status === 409)).toHaveLength(2);
@@ -57,8 +62,8 @@ describe('engine credentials against the total of engine connections', () => {
     // A rotation of credentials already given takes no more; a deleted agent's share is free again.
     const holder = responses.findIndex((response) => response.status === 201);
     const waiting = responses.findIndex((response) => response.status === 409);
-    expect((await issue(users[holder] as SignedInUser, agents[holder] as string)).status).toBe(201);
+    expect((await issue(agents[holder] as string)).status).toBe(201);
     expect((await users[holder]?.agent.delete(`/api/v1/agents/${agents[holder]}`))?.status).toBe(204);
-    expect((await issue(users[waiting] as SignedInUser, agents[waiting] as string)).status).toBe(201);
+    expect((await issue(agents[waiting] as string)).status).toBe(201);
   });
 });

@@ -1,17 +1,21 @@
 // POST /agents/{id}/engine-credentials and the agent's database role around it: provisioned with the
-// agent, rotated by each request, dropped with the agent or its workspace.
+// agent, rotated by each request (a platform operator's: never a workspace role's), dropped with the
+// agent or its workspace.
 import { randomUUID } from 'node:crypto';
 import { mapEngineConfigSecrets, type TEngineConfig } from '@agentplane/contracts';
 import { createAgentSecretBox, engineRoleName, isSealed } from '@agentplane/db';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { setPlatformOperator } from '../auth/platform-operators.js';
 import {
   addToWorkspace,
   expectProblemShape,
   type ManagerTestContext,
+  makePlatformOperator,
   type SignedInUser,
   signUpUser,
   startManagerTestApp,
+  uniquePoolName,
 } from '../testing/manager-test-app.js';
 import { agentBody, mcpServerBody } from '../testing/resource-fixtures.js';
 import { engineDatabaseUrlFor } from './issue-engine-credentials.js';
@@ -19,8 +23,11 @@ import { engineDatabaseUrlFor } from './issue-engine-credentials.js';
 type Credentials = { agent_id: string; database_url: string; agent_key: string };
 
 let ctx: ManagerTestContext;
+let operator: SignedInUser;
 beforeAll(async () => {
-  ctx = await startManagerTestApp();
+  ctx = await startManagerTestApp({ ENGINE_POOLS: `${POOL}=http://127.0.0.1:8101` });
+  operator = await signUpUser(ctx.app);
+  await makePlatformOperator(ctx, operator);
 });
 afterAll(async () => {
   await ctx?.close();
@@ -40,6 +47,15 @@ async function roleExists(agentId: string): Promise<boolean> {
   return rows.length === 1;
 }
 
+/** Whether the agent's role may log in: it does once credentials were issued, never before. */
+async function loginCapable(agentId: string): Promise<boolean> {
+  const [role] = await ctx.database.prisma.$queryRawUnsafe<{ rolcanlogin: boolean }[]>(
+    'SELECT rolcanlogin FROM pg_roles WHERE rolname = $1',
+    engineRoleName(agentId),
+  );
+  return role?.rolcanlogin === true;
+}
+
 async function loginFails(databaseUrl: string): Promise<boolean> {
   return ctx.database.connectClient({ url: databaseUrl }).then(
     () => false,
@@ -54,7 +70,9 @@ async function currentUserOf(databaseUrl: string): Promise<string> {
   return rows[0]?.user ?? '';
 }
 
+const POOL = uniquePoolName();
 const credentialsPath = (agentId: string) => `/api/v1/agents/${agentId}/engine-credentials`;
+const issue = (agentId: string) => operator.agent.post(credentialsPath(agentId));
 
 describe('POST /agents/{id}/engine-credentials', () => {
   it("returns, once, the agent id, a URL of the agent's own role, and a key that opens its config and no other", async () => {
@@ -63,7 +81,7 @@ describe('POST /agents/{id}/engine-credentials', () => {
     const agentId = await createAgent(owner, { mcp_server_ids: [mcp.body.id] });
     const otherAgentId = await createAgent(owner, { mcp_server_ids: [mcp.body.id] });
 
-    const response = await owner.agent.post(credentialsPath(agentId));
+    const response = await issue(agentId);
     expect(response.status).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
     const credentials = response.body as Credentials;
@@ -90,32 +108,56 @@ describe('POST /agents/{id}/engine-credentials', () => {
   it('rotates the password: the previous one stops working at once', async () => {
     const owner = await signUpUser(ctx.app);
     const agentId = await createAgent(owner);
-    const first = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
+    const first = (await issue(agentId)).body as Credentials;
     expect(await loginFails(first.database_url)).toBe(false);
-    const second = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
+    const second = (await issue(agentId)).body as Credentials;
     expect(await loginFails(first.database_url)).toBe(true);
     expect(await currentUserOf(second.database_url)).toBe(engineRoleName(agentId));
     expect(second.agent_key).toBe(first.agent_key);
   });
 
-  it('lets admins and owners in, and refuses members, viewers, other workspaces, unknown ids and anonymous callers', async () => {
+  it('refuses every workspace role, owner included (403), and anonymous callers (401)', async () => {
     const owner = await signUpUser(ctx.app);
     const agentId = await createAgent(owner);
-    const asRole = async (role: string) => {
+    for (const role of ['admin', 'member', 'viewer']) {
       const user = await signUpUser(ctx.app);
       await addToWorkspace(owner, user, role);
-      return user.agent.post(credentialsPath(agentId)).set('x-workspace-id', owner.workspaceId);
-    };
-    expect((await asRole('admin')).status).toBe(201);
-    expect((await owner.agent.post(credentialsPath(agentId))).status).toBe(201);
-    expectProblemShape(await asRole('member'), 403);
-    expectProblemShape(await asRole('viewer'), 403);
-
-    const stranger = await signUpUser(ctx.app);
-    expectProblemShape(await stranger.agent.post(credentialsPath(agentId)), 404);
-    expectProblemShape(await owner.agent.post(credentialsPath(randomUUID())), 404);
-    expectProblemShape(await owner.agent.post(credentialsPath('not-a-uuid')), 400);
+      const response = await user.agent.post(credentialsPath(agentId)).set('x-workspace-id', owner.workspaceId);
+      expectProblemShape(response, 403);
+      expect(response.body.detail).toMatch(/platform operator/);
+    }
+    const asOwner = await owner.agent.post(credentialsPath(agentId));
+    expectProblemShape(asOwner, 403);
+    expect(asOwner.body.detail).toMatch(/no workspace role is enough/);
+    // Refused before the agent is looked up: an id's existence is no answer either.
+    expectProblemShape(await owner.agent.post(credentialsPath(randomUUID())), 403);
     expectProblemShape(await request(ctx.app).post(credentialsPath(agentId)), 401);
+    expect(await loginCapable(agentId)).toBe(false);
+  });
+
+  it("lets a platform operator in for any workspace's agent, and a revoked one no longer, at once", async () => {
+    const owner = await signUpUser(ctx.app);
+    const agentId = await createAgent(owner);
+    expect((await issue(agentId)).status).toBe(201);
+    expectProblemShape(await issue(randomUUID()), 404);
+    expectProblemShape(await issue('not-a-uuid'), 400);
+    const revoked = await signUpUser(ctx.app);
+    await makePlatformOperator(ctx, revoked);
+    expect((await revoked.agent.post(credentialsPath(agentId))).status).toBe(201);
+    await setPlatformOperator(ctx.database.prisma, revoked.email, false);
+    expectProblemShape(await revoked.agent.post(credentialsPath(agentId)), 403);
+  });
+
+  it("refuses a pooled agent's (409): its engines are its pool's, whose key seals its config", async () => {
+    const owner = await signUpUser(ctx.app);
+    const response = await owner.agent
+      .post('/api/v1/agents/')
+      .send(agentBody({}, { deployment: { mode: 'pool', pool: POOL } }));
+    expect(response.status).toBe(201);
+    const refused = await issue(response.body.id);
+    expectProblemShape(refused, 409);
+    expect(refused.body.detail).toMatch(/dedicated/);
+    expect(await loginCapable(response.body.id)).toBe(false);
   });
 });
 
@@ -133,7 +175,7 @@ describe("the agent's engine role", () => {
       rolconnlimit: 20,
       rolconfig: ['statement_timeout=60000ms', 'idle_in_transaction_session_timeout=60000ms'],
     });
-    const { database_url } = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
+    const { database_url } = (await issue(agentId)).body as Credentials;
     expect((await owner.agent.delete(`/api/v1/agents/${agentId}`)).status).toBe(204);
     expect(await roleExists(agentId)).toBe(false);
     expect(await loginFails(database_url)).toBe(true);
@@ -165,7 +207,7 @@ describe('deleting an agent whose engine made objects of its own', () => {
   it('answers 204 for the agent and drops its role and objects', async () => {
     const owner = await signUpUser(ctx.app);
     const agentId = await createAgent(owner);
-    const { database_url } = (await owner.agent.post(credentialsPath(agentId))).body as Credentials;
+    const { database_url } = (await issue(agentId)).body as Credentials;
     const engine = await makeObjectsAs(database_url);
     try {
       expect((await owner.agent.delete(`/api/v1/agents/${agentId}`)).status).toBe(204);
@@ -187,9 +229,7 @@ describe('deleting an agent whose engine made objects of its own', () => {
       .post('/api/v1/agents/')
       .set('x-workspace-id', workspace.body.id)
       .send(agentBody());
-    const credentials = await owner.agent
-      .post(credentialsPath(created.body.id))
-      .set('x-workspace-id', workspace.body.id);
+    const credentials = await issue(created.body.id);
     const engine = await makeObjectsAs((credentials.body as Credentials).database_url);
     try {
       expect((await owner.agent.delete(`/api/v1/workspaces/${workspace.body.id}`)).status).toBe(204);

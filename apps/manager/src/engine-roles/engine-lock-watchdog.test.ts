@@ -2,10 +2,12 @@
 // agent's role with its own credentials, it holds a table lock, or a row lock idle in a transaction, or
 // one endless statement, while the manager's write or DDL waits on it. The watchdog ends that session
 // and the wait ends; ordinary engine sessions and the manager's own are left alone.
-import { createPrisma, engineRoleName } from '@agentplane/db';
+import { randomBytes } from 'node:crypto';
+import { createPrisma, engineRoleName, poolRoleName } from '@agentplane/db';
 import {
   createTestDatabase,
   issueTestEngineCredentials,
+  issueTestPoolCredentials,
   makeAgent,
   makeWorkspace,
   type TestDatabase,
@@ -182,6 +184,28 @@ describe('the engine lock watchdog', () => {
     }
     expect(await ended).toBe('57P01'); // admin_shutdown: terminated, not cancelled
     expect(lines).toContainEqual(expect.objectContaining({ agentId: attackerId, reason: 'statement' }));
+  });
+
+  it("terminates a pool engine's session that holds a table lock as one of its agents, with its timeouts off", async () => {
+    const pool = `w_${randomBytes(5).toString('hex')}`;
+    const { DATABASE_URL } = await issueTestPoolCredentials(database, pool, [attackerId]);
+    const client = await database.connectClient({ url: DATABASE_URL });
+    await client.query('SET statement_timeout = 0');
+    await client.query('SET idle_in_transaction_session_timeout = 0');
+    const pid = await pidOf(client);
+    await client.query(`BEGIN; SET LOCAL ROLE ${engineRoleName(attackerId)}`);
+    await client.query('LOCK TABLE agent_runs IN ACCESS EXCLUSIVE MODE');
+    const write = await runBlockedBy(pid, `DELETE FROM agent_runs WHERE agent_id = '${attackerId}'`);
+    const { logger, lines } = captureLogger();
+    const watchdog = await startEngineLockWatchdog(database.prisma, settings({ blockingGraceMs: 200 }), logger);
+    try {
+      await waitUntil(write.done, { what: "the manager's write on agent_runs", timeoutMs: VICTIM_WAIT_MS });
+    } finally {
+      await watchdog.stop();
+    }
+    await expect(write.result).resolves.toBeDefined();
+    expect(await isAlive(pid)).toBe(false);
+    expect(lines).toContainEqual(expect.objectContaining({ role: poolRoleName(pool), pid, reason: 'blocking' }));
   });
 
   it("leaves alone engine sessions in short transactions or idle outside one, and the manager's own sessions", async () => {

@@ -1,8 +1,16 @@
 // Ends engine sessions that hold what everybody else waits for. An engine role may UPDATE or DELETE
 // whole shared tables, which lets it LOCK TABLE them in any mode, and its role's statement and idle
 // timeouts are only defaults a session may SET to 0: one tenant's engine could then stall every
-// tenant and the manager's migrations. Raw SQL because Prisma has no view of pg_stat_activity.
-import { agentIdOfEngineRole, type Db, ENGINE_GROUP_ROLE, type EngineRoleSettings } from '@agentplane/db';
+// tenant and the manager's migrations. A pool engine's sessions log in as its pool's role and act as
+// an agent's after SET LOCAL ROLE: pg_stat_activity names the login, so pool roles are watched too.
+// Raw SQL because Prisma has no view of pg_stat_activity.
+import {
+  agentIdOfEngineRole,
+  type Db,
+  ENGINE_GROUP_ROLE,
+  type EngineRoleSettings,
+  POOL_ROLE_PATTERN,
+} from '@agentplane/db';
 import type { Logger } from '@agentplane/server-kit';
 
 export type EngineLockWatchdogSettings = {
@@ -37,8 +45,9 @@ WITH engine_backends AS (
   SELECT a.pid, a.usename::text AS role, a.state, a.query_start, a.state_change, a.wait_event_type
   FROM pg_stat_activity a
   WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
-    AND a.usesysid IN (SELECT m.member FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid
-                       WHERE g.rolname = $1)
+    AND (a.usesysid IN (SELECT m.member FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid
+                        WHERE g.rolname = $1)
+         OR a.usename ~ $5)
 ),
 blockers AS (
   SELECT DISTINCT unnest(pg_blocking_pids(w.pid)) AS pid FROM pg_locks w
@@ -67,6 +76,7 @@ export async function terminateRunawayEngineSessions(
     settings.blockingGraceMs,
     settings.roles.idleInTransactionTimeoutMs + margin,
     settings.roles.statementTimeoutMs + margin,
+    POOL_ROLE_PATTERN,
   );
 }
 

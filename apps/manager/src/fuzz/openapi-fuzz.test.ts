@@ -17,6 +17,7 @@ import {
   type SignedInUser,
   signUpUser,
   startManagerTestApp,
+  uniquePoolName,
 } from '../testing/manager-test-app.js';
 import {
   agentBody,
@@ -44,12 +45,17 @@ type OpenApi = {
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 type Persona = 'owner' | 'viewer' | 'anonymous';
 
-const ctx: ManagerTestContext = await startManagerTestApp();
+// Agents are placed on a pool by default, so that placements are fuzzed too.
+const POOL = uniquePoolName();
+const ctx: ManagerTestContext = await startManagerTestApp({
+  ENGINE_POOLS: `${POOL}=http://127.0.0.1:8101`,
+  DEFAULT_ENGINE_POOL: POOL,
+});
 const document = (await request(ctx.app).get('/api/v1/openapi.json')).body as OpenApi;
 // Bodies the test database accepts, beside the document's examples (whose ids it does not have).
 const VALID_BODIES: Record<string, unknown[]> = {
-  AgentCreate: [agentBody()],
-  AgentUpdate: [agentBody()],
+  AgentCreate: [agentBody(), agentBody({}, { deployment: { mode: 'dedicated' } })],
+  AgentUpdate: [agentBody(), agentBody({}, { deployment: { mode: 'pool', pool: POOL } })],
   IntegrationCreate: [whatsappBody()],
   IntegrationUpdate: [whatsappBody()],
   McpServerCreate: [mcpServerBody()],
@@ -59,6 +65,7 @@ const VALID_BODIES: Record<string, unknown[]> = {
   ObservabilityCreate: [observabilityBody()],
   ObservabilityUpdate: [observabilityBody()],
   WorkspaceBody: [{ name: 'fuzzed' }],
+  WorkspaceUpdate: [{ name: 'fuzzed', default_deployment: { mode: 'pool', pool: POOL } }],
 };
 const schemas = new SchemaArbitraries(document.components.schemas, VALID_BODIES);
 
@@ -106,6 +113,7 @@ beforeAll(async () => {
       agents: [agent, theirAgent],
       workspaces: workspaceIds,
       members: [owner.userId, viewer.userId, stranger.userId],
+      'engine-pools': [POOL],
     },
     workspaceIds,
   };

@@ -14,12 +14,15 @@ import type { z } from 'zod';
 /**
  * public: anyone. session: a signed-in user. workspace: a member of the x-workspace-id workspace with
  * at least `minRole`. workspace-path: the same for the workspace named by the `:id` path parameter.
+ * platform-operator: a signed-in user the operator's CLI made a platform operator, whatever workspaces
+ * they are in.
  */
 export type Access =
   | { kind: 'public' }
   | { kind: 'session' }
   | { kind: 'workspace'; minRole: TRole }
-  | { kind: 'workspace-path'; minRole: TRole };
+  | { kind: 'workspace-path'; minRole: TRole }
+  | { kind: 'platform-operator' };
 
 export type RouteSpec<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType> = {
   method: HttpMethod;

@@ -1,7 +1,8 @@
 // The publish protocol, in one place: inside the transaction of any write that can change what an
 // agent runs, recompute the agent's engine_config, and where it changed, store it with version + 1 and
 // queue a NOTIFY. PostgreSQL delivers the NOTIFY at commit, and not at all on rollback. The secrets in
-// a stored config are sealed with the agent's own key (its engine holds that key, never SECRETS_KEY).
+// a stored config are sealed with the key of the engine that serves the agent, never SECRETS_KEY: its
+// pool's key for a pooled agent, the agent's own for a dedicated one.
 import { isDeepStrictEqual } from 'node:util';
 import {
   ENGINE_CONFIG_MAX_BYTES,
@@ -32,7 +33,7 @@ export async function publishEngineConfigs(
     agentIds: string[];
     /** Opens the resources (sealed with the platform key). */
     box: SecretBox;
-    /** Seals each agent's config with the agent's own key. */
+    /** Seals each agent's config with its placement's key (its pool's, or its own). */
     agentKeys: AgentKeyring;
     /** Prices the agent's model for its engine's budgets in USD. */
     prices: ModelPrices;
@@ -43,6 +44,11 @@ export async function publishEngineConfigs(
     maxConfigBytes?: number;
     /** Times the publish and counts its agents, when the manager serves metrics. */
     metrics?: PublishMetrics | undefined;
+    /**
+     * Writes every config (version + 1, NOTIFY) even when its content is unchanged: after a move, the
+     * engines of the old placement and of the new one both read the row again.
+     */
+    republishUnchanged?: boolean;
   },
 ): Promise<Map<string, PublishedConfig>> {
   const { metrics } = options;
@@ -89,9 +95,10 @@ async function publish(
       budgets: engineBudgetsOf(agent, agent.workspaceBudget, options.prices),
     });
     const current = agent.engineConfig;
-    const agentBox = options.agentKeys.boxFor(agent.id);
+    const agentBox = options.agentKeys.boxForPlacement({ agentId: agent.id, pool: agent.deploymentPool });
     if (
       current &&
+      !options.republishUnchanged &&
       !hasSecretsToSealAgain(current.config as TEngineConfig, agentBox) &&
       isDeepStrictEqual(mapEngineConfigSecrets(current.config as TEngineConfig, agentBox.open), config)
     ) {
@@ -139,8 +146,9 @@ function refuseOversizedConfig(agentId: string, sealed: string, maxBytes: number
 }
 
 /**
- * A config holding a value sealed with another key (the platform key before agent keys existed, or a
- * rotated one) is sealed again even when its content is unchanged: its engine can open only its own key's.
+ * A config holding a value sealed with another key (the platform key before agent keys existed, a
+ * rotated one, or the key of the agent's previous placement) is sealed again even when its content is
+ * unchanged: its engine can open only its own key's.
  * So is one holding a secret in plaintext: a URL's query, published before queries were secrets.
  */
 export function hasSecretsToSealAgain(config: TEngineConfig, agentBox: SecretBox): boolean {

@@ -9,6 +9,7 @@ import {
   addToWorkspace,
   expectProblemShape,
   type ManagerTestContext,
+  makePlatformOperator,
   type SignedInUser,
   signUpUser,
   startManagerTestApp,
@@ -23,8 +24,12 @@ import {
 import { MISMATCHED_MASK } from './keep-masked-secrets.js';
 
 let ctx: ManagerTestContext;
+/** Issues engine credentials, which no workspace role may. */
+let operator: SignedInUser;
 beforeAll(async () => {
   ctx = await startManagerTestApp();
+  operator = await signUpUser(ctx.app);
+  await makePlatformOperator(ctx, operator);
 });
 afterAll(() => ctx?.close());
 
@@ -127,7 +132,7 @@ function expectMaskedAgent(agent: Record<string, unknown>): void {
 
 /** The agent's config as its engine reads it: its own row, through its own role, opened with its own key. */
 async function engineConfigAsTheEngineReadsIt(ws: Pick<Workspace, 'owner' | 'agentId'>): Promise<TEngineConfig> {
-  const credentials = await ws.owner.agent.post(`/api/v1/agents/${ws.agentId}/engine-credentials`);
+  const credentials = await operator.agent.post(`/api/v1/agents/${ws.agentId}/engine-credentials`);
   expect(credentials.status).toBe(201);
   const client = await ctx.database.connectClient({ url: credentials.body.database_url });
   try {

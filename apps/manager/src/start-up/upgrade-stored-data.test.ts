@@ -30,6 +30,7 @@ const upgrade = () => {
     agentKeys: createAgentKeyring(current, previous),
     prices: ctx.config.modelPrices,
     engineRoles: ctx.config.engines.roles,
+    enginePools: ctx.config.engines.pools,
   });
 };
 

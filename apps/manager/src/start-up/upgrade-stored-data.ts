@@ -1,18 +1,25 @@
 // What every manager brings up to date in the database at start, before it serves: idempotent, and
 // safe with several replicas starting together.
 import type { Db } from '@agentplane/db';
+import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
+import { type PoolProvisioning, provisionEnginePools } from '../engine-pools/provision-engine-pools.js';
 import { type UpgradeEngineRolesOptions, upgradeEngineRoles } from '../engine-roles/upgrade-engine-roles.js';
 import { sealPlaintextSecrets } from '../secrets/seal-plaintext-secrets.js';
 
-export type StoredDataUpgrade = {
+export type StoredDataUpgrade = PoolProvisioning & {
   /** Rows whose plaintext secrets were sealed. */
   sealed: number;
   /** Agents given their engine database role. */
   provisioned: number;
 };
 
-export async function upgradeStoredData(db: Db, options: UpgradeEngineRolesOptions): Promise<StoredDataUpgrade> {
+export type StoredDataUpgradeOptions = UpgradeEngineRolesOptions & { enginePools: EnginePoolSettings };
+
+export async function upgradeStoredData(db: Db, options: StoredDataUpgradeOptions): Promise<StoredDataUpgrade> {
   const sealed = await sealPlaintextSecrets(db, options.box);
+  // Re-seals each agent's engine config with its placement's key, where another key sealed it.
   const provisioned = await upgradeEngineRoles(db, options);
-  return { sealed, provisioned };
+  // After the agents' roles, which the pools' roles are granted.
+  const pools = await provisionEnginePools(db, options.enginePools);
+  return { sealed, provisioned, ...pools };
 }

@@ -8,7 +8,9 @@ import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger, LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import request from 'supertest';
 import { createManagerApp, type ManagerApp } from '../app.js';
+import { setPlatformOperator } from '../auth/platform-operators.js';
 import { loadManagerConfig, type ManagerConfig } from '../config.js';
+import { provisionEnginePools } from '../engine-pools/provision-engine-pools.js';
 import { serveManagerMetrics } from '../metrics/serve-manager-metrics.js';
 
 export type ManagerTestContext = {
@@ -41,6 +43,8 @@ export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<
     CONSOLE_DIR: path.join(tmpdir(), 'agentplane-no-console'),
     ...env,
   });
+  // As a manager does at start: the pools' roles exist before an agent is placed on one.
+  await provisionEnginePools(database.prisma, config.engines.pools);
   const logger = createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const served = await serveManagerMetrics(config.metrics, logger);
   const app = createManagerApp({ config, db: database.prisma, logger, metrics: served?.metrics });
@@ -54,6 +58,14 @@ export async function startManagerTestApp(env: NodeJS.ProcessEnv = {}): Promise<
       await database.drop();
     },
   };
+}
+
+/**
+ * A pool name of the calling suite's own: pool roles are cluster-wide, and suites share the server.
+ * `ENGINE_POOLS` for `startManagerTestApp` is `${name}=http://...`.
+ */
+export function uniquePoolName(label = 'p'): string {
+  return `${label}_${randomBytes(5).toString('hex')}`;
 }
 
 export type SignedInUser = {
@@ -80,6 +92,11 @@ export async function signUpUser(
   if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${response.text}`);
   const me = response.body as TMe;
   return { agent, me, email, password, userId: me.user.id, workspaceId: me.default_workspace_id as string };
+}
+
+/** Makes the user a platform operator, who may issue engine credentials, as `agentplane-manager operator --grant` does. */
+export async function makePlatformOperator(ctx: ManagerTestContext, user: SignedInUser): Promise<void> {
+  if (!(await setPlatformOperator(ctx.database.prisma, user.email, true))) throw new Error(`no user ${user.email}`);
 }
 
 /** Invites `email` to `owner`'s workspace with a role; returns the invitation's token. */

@@ -6,9 +6,11 @@ import {
   ZWorkspace,
   ZWorkspaceBody,
   ZWorkspaceIdParams,
+  ZWorkspaceUpdate,
 } from '@agentplane/contracts';
 import type { Db } from '@agentplane/db';
 import { z } from 'zod';
+import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentActor, currentUserId, currentWorkspace } from '../http/request-context.js';
@@ -18,13 +20,16 @@ import {
   deleteWorkspace,
   getWorkspace,
   listWorkspaces,
-  renameWorkspace,
+  updateWorkspace,
 } from './workspace-service.js';
 
 const TAG = 'workspaces';
 const NOT_FOUND = { 404: 'No such workspace, or you are not a member' };
 
-export function addWorkspaceRoutes(api: ApiRouter, { db }: { db: Db }): void {
+export function addWorkspaceRoutes(
+  api: ApiRouter,
+  { db, enginePools }: { db: Db; enginePools: EnginePoolSettings },
+): void {
   api.add(
     {
       method: 'get',
@@ -80,16 +85,26 @@ export function addWorkspaceRoutes(api: ApiRouter, { db }: { db: Db }): void {
       method: 'patch',
       path: '/workspaces/:id',
       operationId: 'updateWorkspace',
-      summary: 'Rename a workspace (admin or owner)',
+      summary: 'Rename a workspace, or set where its new agents are served (admin or owner)',
       tag: TAG,
       access: { kind: 'workspace-path', minRole: 'admin' },
       params: ZWorkspaceIdParams,
-      body: ZWorkspaceBody,
-      responses: { 200: { description: 'The renamed workspace', schema: ZWorkspace } },
-      problems: { ...NOT_FOUND, 403: 'You are not an admin or owner of the workspace' },
+      body: ZWorkspaceUpdate,
+      responses: { 200: { description: 'The updated workspace', schema: ZWorkspace } },
+      problems: {
+        ...NOT_FOUND,
+        403: 'You are not an admin or owner of the workspace',
+        422: 'Body failed validation, or default_deployment names a pool the operator does not serve',
+      },
     },
     async ({ body }, req, res) => {
-      res.json(await renameWorkspace(db, { ...currentWorkspace(req), name: body.name }));
+      const workspace = await updateWorkspace(db, {
+        ...currentWorkspace(req),
+        name: body.name,
+        defaultDeployment: body.default_deployment,
+        poolUrls: enginePools.urls,
+      });
+      res.json(workspace);
     },
   );
 

@@ -1,14 +1,21 @@
-import type { TRole, TWorkspace } from '@agentplane/contracts';
+import type { TDeployment, TRole, TWorkspace } from '@agentplane/contracts';
 import { type Db, dropEngineRole, inTransaction, Prisma, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
+import {
+  type DefaultDeploymentColumns,
+  defaultColumnsOf,
+  refuseUnknownPool,
+  workspaceDeploymentOf,
+} from '../engine-pools/deployments.js';
 
-type WorkspaceRow = { id: string; name: string; createdAt: Date; updatedAt: Date };
+type WorkspaceRow = DefaultDeploymentColumns & { id: string; name: string; createdAt: Date; updatedAt: Date };
 
 export function toWorkspaceResponse(workspace: WorkspaceRow, role: TRole): TWorkspace {
   return {
     id: workspace.id,
     name: workspace.name,
     role,
+    default_deployment: workspaceDeploymentOf(workspace),
     created_at: workspace.createdAt.toISOString(),
     updated_at: workspace.updatedAt.toISOString(),
   };
@@ -45,9 +52,30 @@ export async function getWorkspace(db: Db, options: { id: string; role: TRole })
 // Prisma's code for an update whose row is gone: here, a workspace deleted after the access check.
 const RECORD_NOT_FOUND = 'P2025';
 
-export async function renameWorkspace(db: Db, options: { id: string; role: TRole; name: string }): Promise<TWorkspace> {
+/**
+ * Renames the workspace and, when `defaultDeployment` is given, sets where its new agents go (null: the
+ * operator's default). A pool it names must be one the operator serves.
+ */
+export async function updateWorkspace(
+  db: Db,
+  options: {
+    id: string;
+    role: TRole;
+    name: string;
+    defaultDeployment?: TDeployment | null | undefined;
+    poolUrls: ReadonlyMap<string, string>;
+  },
+): Promise<TWorkspace> {
+  const { defaultDeployment } = options;
+  if (defaultDeployment) refuseUnknownPool(defaultDeployment, options.poolUrls, 'default_deployment.pool');
   try {
-    const workspace = await db.workspace.update({ where: { id: options.id }, data: { name: options.name } });
+    const workspace = await db.workspace.update({
+      where: { id: options.id },
+      data: {
+        name: options.name,
+        ...(defaultDeployment === undefined ? {} : defaultColumnsOf(defaultDeployment)),
+      },
+    });
     return toWorkspaceResponse(workspace, options.role);
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === RECORD_NOT_FOUND) {

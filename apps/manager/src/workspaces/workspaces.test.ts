@@ -19,7 +19,7 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { renameWorkspace } from './workspace-service.js';
+import { updateWorkspace } from './workspace-service.js';
 
 const ZWorkspaceList = z.array(ZWorkspace);
 const UNKNOWN_ID = '5b2c8f8e-8d6a-4d5e-9c1e-7a7f2b9e0c11';
@@ -365,7 +365,12 @@ describe('a workspace deleted between the access check and the write', () => {
   it('renaming it answers 404, not a server error', async () => {
     const workspace = await createWorkspace(alice, 'Vanishing');
     await ctx.database.prisma.workspace.delete({ where: { id: workspace.id } });
-    const rename = renameWorkspace(ctx.database.prisma, { id: workspace.id, role: 'owner', name: 'Too late' });
+    const rename = updateWorkspace(ctx.database.prisma, {
+      id: workspace.id,
+      role: 'owner',
+      name: 'Too late',
+      poolUrls: new Map(),
+    });
     await expect(rename).rejects.toMatchObject({ constructor: AppError, code: 'not_found' });
   });
 

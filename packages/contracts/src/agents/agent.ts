@@ -5,6 +5,7 @@ import { ZPaginationQuery } from '../common/pagination.js';
 import { makeBaseUrl, ZIsoDateTime, ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZEngineConfig } from '../engine/engine-config.js';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from './agent-frameworks.js';
+import { ZDeployment } from './deployment.js';
 
 function uniqueIds(what: string) {
   return z
@@ -32,9 +33,14 @@ export type TAgentResources = z.infer<typeof ZAgentResources>;
 // playground appends /agent/run to it: a query or fragment would make that any path of any origin.
 export const ZEngineUrl = makeBaseUrl(z.url({ protocol: /^https?$/ })).meta({
   description:
-    "Where this agent's engine answers: an http(s) origin and an optional path, without credentials, query or fragment, and never the manager's own origin. The console streams runs from it (without cookies) and reads its /health",
+    "Where this agent's dedicated engine answers: an http(s) origin and an optional path, without credentials, query or fragment, and never the manager's own origin. The console streams runs from it (without cookies) and reads its /health. A pooled agent's is derived (<pool URL>/agents/<agent id>): sending any other value for one is a 422",
   examples: ['http://127.0.0.1:8001'],
 });
+
+const DEPLOYMENT_IN_BODY =
+  "Where the agent is served. On create, omitted: the workspace's default_deployment, else the operator's " +
+  '(GET /api/v1/engine-pools). On PATCH, omitted: where it is now; another placement moves it, and its ' +
+  "engine_config is sealed again for its new engine's key";
 
 function agentBody<F extends TAgentFramework>(framework: F) {
   return z.strictObject({
@@ -49,6 +55,7 @@ function agentBody<F extends TAgentFramework>(framework: F) {
       observability_id: null,
     })),
     engine_url: ZEngineUrl.nullable().optional(),
+    deployment: ZDeployment.optional().meta({ description: DEPLOYMENT_IN_BODY }),
   });
 }
 
@@ -97,7 +104,11 @@ function agentResponse<F extends TAgentFramework>(framework: F) {
       sso_id: ZUuid.nullable(),
       observability_id: ZUuid.nullable(),
     }),
-    engine_url: z.string().nullable(),
+    engine_url: z.string().nullable().meta({
+      description:
+        "Where the agent's engine answers: for a pooled agent, derived from its pool's URL (read-only); for a dedicated one, as set",
+    }),
+    deployment: ZDeployment,
     engine_config: ZEngineConfig,
     engine_config_version: z.number().int().min(1),
     created_at: ZIsoDateTime,

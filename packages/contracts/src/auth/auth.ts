@@ -32,7 +32,17 @@ export const ZPasswordChangeBody = z
   .meta({ id: 'PasswordChangeBody' });
 export type TPasswordChangeBody = z.infer<typeof ZPasswordChangeBody>;
 
-export const ZUser = z.strictObject({ id: ZUuid, email: z.string(), name: z.string().nullable() }).meta({ id: 'User' });
+export const ZUser = z
+  .strictObject({
+    id: ZUuid,
+    email: z.string(),
+    name: z.string().nullable(),
+    platform_operator: z.boolean().meta({
+      description:
+        'May issue engine database credentials, for any agent or pool; only `agentplane-manager operator` makes one',
+    }),
+  })
+  .meta({ id: 'User' });
 export type TUser = z.infer<typeof ZUser>;
 
 export const ZMe = z

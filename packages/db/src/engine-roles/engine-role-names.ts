@@ -43,6 +43,9 @@ const POOL_ROLE_PREFIX = 'agentplane_pool_';
 /** An engine pool's name, as operators write it in ENGINE_POOLS and DEFAULT_ENGINE_POOL. */
 export const POOL_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 
+/** Matches the pool role names poolRoleName makes, in SQL (`~`) as in JavaScript. */
+export const POOL_ROLE_PATTERN = `^${POOL_ROLE_PREFIX}[a-z][a-z0-9_]{0,31}$`;
+
 /** `agentplane_pool_<pool>`: the login role of a pool's engines, granted the roles of the agents placed on it. */
 export function poolRoleName(pool: string): string {
   if (!POOL_NAME.test(pool)) throw new TypeError(`Not a pool name: ${JSON.stringify(pool)}`);

@@ -7,7 +7,13 @@ import { randomBytes } from 'node:crypto';
 import type { SqlRunner } from '../client.js';
 import { quoteIdentifier } from '../embedded/database-admin.js';
 import { CHECKPOINT_DATA_TABLES, checkpointTableStatements } from './checkpoint-tables.js';
-import { checkpointSchemaName, ENGINE_GROUP_ROLE, engineRoleName, randomChannelName } from './engine-role-names.js';
+import {
+  checkpointSchemaName,
+  ENGINE_GROUP_ROLE,
+  engineRoleName,
+  POOL_ROLE_PATTERN,
+  randomChannelName,
+} from './engine-role-names.js';
 import { scramSha256Verifier } from './scram-verifier.js';
 
 export type EngineRoleSettings = {
@@ -98,20 +104,31 @@ export async function dropEngineRole(db: SqlRunner, agentId: string): Promise<vo
 }
 
 export type EngineConnectionUse = {
-  /** Sum of the connection limits of the other agents' roles that may log in (have credentials). */
+  /**
+   * Sum of the connection limits of the other engine login roles that may log in (have credentials):
+   * the roles of this database's agents, and the pool roles granted CONNECT on it.
+   */
   others: number;
   /** The server's max_connections. */
   serverMax: number;
 };
 
-/** What the database's engine roles with credentials may hold together, besides `agentId`'s. */
-export async function readEngineConnectionUse(db: SqlRunner, agentId: string): Promise<EngineConnectionUse> {
+/** What the database's engine roles with credentials may hold together, besides `exceptRole`'s. */
+export async function readEngineConnectionUse(db: SqlRunner, exceptRole: string): Promise<EngineConnectionUse> {
+  // Pool roles are cluster-wide: those of another database on the server (granted CONNECT there, not
+  // here) do not take this database's share.
   const [row] = await db.$queryRawUnsafe<EngineConnectionUse[]>(
-    `SELECT COALESCE(sum(r.rolconnlimit) FILTER (WHERE a.id <> $1::uuid), 0)::int AS others,
+    `SELECT COALESCE(sum(r.rolconnlimit) FILTER (WHERE r.rolname <> $1), 0)::int AS others,
             current_setting('max_connections')::int AS "serverMax"
-     FROM agents a JOIN pg_roles r ON r.rolname = $2 || replace(a.id::text, '-', '') AND r.rolcanlogin`,
-    agentId,
+     FROM pg_roles r
+     WHERE r.rolcanlogin AND (
+       EXISTS (SELECT 1 FROM agents a WHERE r.rolname = $2 || replace(a.id::text, '-', ''))
+       OR (r.rolname ~ $3 AND EXISTS (
+         SELECT 1 FROM pg_database d, aclexplode(d.datacl) acl
+         WHERE d.datname = current_database() AND acl.grantee = r.oid AND acl.privilege_type = 'CONNECT')))`,
+    exceptRole,
     `${ENGINE_GROUP_ROLE}_`,
+    POOL_ROLE_PATTERN,
   );
   return row ?? { others: 0, serverMax: 0 };
 }

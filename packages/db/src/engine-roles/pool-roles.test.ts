@@ -7,7 +7,7 @@ import { issueTestEngineCredentials, issueTestPoolCredentials } from '../testing
 import { makeAgent, makeWorkspace } from '../testing/factories.js';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.js';
 import { engineRoleName } from './engine-role-names.js';
-import { placeAgentRole, poolsHoldingAgent } from './pool-roles.js';
+import { placeAgentRole, poolsHoldingAgent, readMisplacedAgents } from './pool-roles.js';
 
 const INSUFFICIENT_PRIVILEGE = '42501';
 
@@ -109,6 +109,38 @@ describe("a pool's role", () => {
     } finally {
       await placeAgentRole(database.prisma, dedicated, undefined);
       await placeAgentRole(database.prisma, placed, pool);
+    }
+  });
+});
+
+describe('readMisplacedAgents', () => {
+  it('finds the agents whose pool grants differ from their recorded placement, and none once they agree', async () => {
+    await database.prisma.agent.update({
+      where: { id: placed },
+      data: { deploymentMode: 'pool', deploymentPool: pool },
+    });
+    try {
+      expect(await readMisplacedAgents(database.prisma)).toEqual([]);
+      // Recorded on the pool but not granted, and granted but recorded as dedicated.
+      await placeAgentRole(database.prisma, placed, undefined);
+      await placeAgentRole(database.prisma, dedicated, pool);
+      const misplaced = await readMisplacedAgents(database.prisma);
+      expect(misplaced).toHaveLength(2);
+      expect(misplaced).toEqual(
+        expect.arrayContaining([
+          { agentId: placed, pool },
+          { agentId: dedicated, pool: null },
+        ]),
+      );
+      for (const agent of misplaced) await placeAgentRole(database.prisma, agent.agentId, agent.pool ?? undefined);
+      expect(await readMisplacedAgents(database.prisma)).toEqual([]);
+    } finally {
+      await placeAgentRole(database.prisma, dedicated, undefined);
+      await placeAgentRole(database.prisma, placed, pool);
+      await database.prisma.agent.update({
+        where: { id: placed },
+        data: { deploymentMode: 'dedicated', deploymentPool: null },
+      });
     }
   });
 });

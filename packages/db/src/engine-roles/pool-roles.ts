@@ -6,11 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import type { SqlRunner } from '../client.js';
 import { quoteIdentifier } from '../embedded/database-admin.js';
-import { engineRoleName, poolRoleName } from './engine-role-names.js';
+import { ENGINE_GROUP_ROLE, engineRoleName, POOL_ROLE_PATTERN, poolRoleName } from './engine-role-names.js';
 import { applyRoleSettings, type EngineRoleSettings } from './engine-roles.js';
 import { scramSha256Verifier } from './scram-verifier.js';
-
-const POOL_ROLE_PATTERN = '^agentplane_pool_[a-z][a-z0-9_]{0,31}$';
 
 async function roleExists(db: SqlRunner, role: string): Promise<boolean> {
   const rows = await db.$queryRawUnsafe<unknown[]>('SELECT 1 FROM pg_roles WHERE rolname = $1', role);
@@ -61,6 +59,31 @@ export async function placeAgentRole(db: SqlRunner, agentId: string, pool: strin
     if (held !== pool) await db.$executeRawUnsafe(`REVOKE ${agentRole} FROM ${quoteIdentifier(poolRoleName(held))}`);
   }
   if (pool !== undefined) await db.$executeRawUnsafe(`GRANT ${agentRole} TO ${quoteIdentifier(poolRoleName(pool))}`);
+}
+
+/**
+ * The agents whose role is not held by exactly the pool role their placement names (agents.deployment_pool;
+ * none for a dedicated agent): placed while that pool's role did not exist yet, or granted by hand.
+ * Agents without a role (not provisioned yet) are left to the engine-role upgrade.
+ */
+export async function readMisplacedAgents(db: SqlRunner): Promise<{ agentId: string; pool: string | null }[]> {
+  return db.$queryRawUnsafe<{ agentId: string; pool: string | null }[]>(
+    `WITH held AS (
+       -- DISTINCT: since PostgreSQL 16 a membership granted by two grantors is two rows.
+       SELECT m.roleid, array_agg(DISTINCT substr(p.rolname, length('agentplane_pool_') + 1)) AS pools
+       FROM pg_auth_members m JOIN pg_roles p ON p.oid = m.member
+       WHERE p.rolname ~ $1
+       GROUP BY m.roleid)
+     SELECT a.id::text AS "agentId", a.deployment_pool AS pool
+     FROM agents a
+       JOIN pg_roles r ON r.rolname = $2 || replace(a.id::text, '-', '')
+       LEFT JOIN held h ON h.roleid = r.oid
+     WHERE COALESCE(h.pools, '{}') IS DISTINCT FROM
+           CASE WHEN a.deployment_pool IS NULL THEN '{}'::text[] ELSE ARRAY[a.deployment_pool] END
+     ORDER BY a.id`,
+    POOL_ROLE_PATTERN,
+    `${ENGINE_GROUP_ROLE}_`,
+  );
 }
 
 /** A new random password for the pool's role, which may log in from the commit on. */

@@ -25,44 +25,54 @@ export function derivePoolKey(platformKey: string, pool: string): string {
   return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), info, 32)).toString('base64');
 }
 
-/** What an engine uses: seals and opens with its agent key, bound to its agent id. */
+/** What an engine uses: seals and opens with its agent key (or its pool's key), bound to its agent id. */
 export function createAgentSecretBox(agentKey: string, agentId: string): SecretBox {
   return createSecretBox(agentKey, [], { associatedData: agentId });
 }
 
+/** Where an agent is served: on a pool engine (its name), or on a dedicated engine of its own (null). */
+export type AgentPlacement = { agentId: string; pool: string | null };
+
 export type AgentKeyring = {
-  /** The agent's current key, handed to its engine with its credentials. */
+  /** The agent's current key, handed to its dedicated engine with its credentials. */
   keyFor: (agentId: string) => string;
-  /**
-   * Seals with the agent's current key. Opens values sealed with it or with the agent key under a
-   * previous platform key, and values sealed with the platform key itself (before agent keys existed),
-   * which the upgrade re-seals.
-   */
+  /** The pool's current key, handed to the pool's engines with their credentials. */
+  poolKeyFor: (pool: string) => string;
+  /** A dedicated agent's box: boxForPlacement({ agentId, pool: null }). */
   boxFor: (agentId: string) => SecretBox;
+  /**
+   * Seals with the current key of the agent's placement: its pool's key for a pooled agent, its own for
+   * a dedicated one, always bound to the agent id. Opens values sealed with either of those keys (also
+   * under a previous platform key), and values sealed with the platform key itself (before agent keys
+   * existed); whatever its current key did not seal, isSealedWithOtherKey tells apart for re-sealing.
+   */
+  boxForPlacement: (placement: AgentPlacement) => SecretBox;
 };
 
-/** The manager's side: every agent's key, derived from the platform keys on demand. */
+/** The manager's side: every agent's and pool's key, derived from the platform keys on demand. */
 export function createAgentKeyring(currentKey: string, previousKeys: string[] = []): AgentKeyring {
   const platform = createSecretBox(currentKey, previousKeys);
-  const platformKeyIds = new Set([currentKey, ...previousKeys].map((key) => keyIdOf(parseSecretKey(key))));
-  const keyFor = (agentId: string) => deriveAgentKey(currentKey, agentId);
+  const platformKeys = [currentKey, ...previousKeys];
+  const platformKeyIds = new Set(platformKeys.map((key) => keyIdOf(parseSecretKey(key))));
+  const boxForPlacement = ({ agentId, pool }: AgentPlacement): SecretBox => {
+    const agentKeys = platformKeys.map((key) => deriveAgentKey(key, agentId));
+    const poolKeys = pool === null ? [] : platformKeys.map((key) => derivePoolKey(key, pool));
+    const [current, ...others] = [...poolKeys, ...agentKeys] as [string, ...string[]];
+    const box = createSecretBox(current, others, { associatedData: agentId });
+    return {
+      keyId: box.keyId,
+      seal: box.seal,
+      open: (value) => {
+        const id = sealedKeyId(value);
+        return id !== undefined && platformKeyIds.has(id) ? platform.open(value) : box.open(value);
+      },
+    };
+  };
   return {
-    keyFor,
-    boxFor: (agentId) => {
-      const box = createSecretBox(
-        keyFor(agentId),
-        previousKeys.map((key) => deriveAgentKey(key, agentId)),
-        { associatedData: agentId },
-      );
-      return {
-        keyId: box.keyId,
-        seal: box.seal,
-        open: (value) => {
-          const id = sealedKeyId(value);
-          return id !== undefined && platformKeyIds.has(id) ? platform.open(value) : box.open(value);
-        },
-      };
-    },
+    keyFor: (agentId) => deriveAgentKey(currentKey, agentId),
+    poolKeyFor: (pool) => derivePoolKey(currentKey, pool),
+    boxFor: (agentId) => boxForPlacement({ agentId, pool: null }),
+    boxForPlacement,
   };
 }
 

@@ -1,5 +1,6 @@
 export {
   type AgentKeyring,
+  type AgentPlacement,
   createAgentKeyring,
   createAgentSecretBox,
   deriveAgentKey,

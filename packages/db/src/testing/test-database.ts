@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createPrisma, type Db } from '../client.js';
 import { quoteIdentifier, withDatabase } from '../embedded/database-admin.js';
-import { ENGINE_GROUP_ROLE } from '../engine-roles/engine-role-names.js';
+import { ENGINE_GROUP_ROLE, POOL_ROLE_PATTERN } from '../engine-roles/engine-role-names.js';
 
 /** Set by the jest global setup; read by every suite in the run. */
 export const ADMIN_URL_ENV = 'AGENTPLANE_TEST_ADMIN_URL';
@@ -148,7 +148,16 @@ async function engineRolesOf(adminUrl: string, name: string): Promise<string[]> 
     const { rows } = await client.query<{ nspname: string }>(
       "SELECT nspname FROM pg_namespace WHERE nspname ~ '^langgraph_[0-9a-f]{32}$'",
     );
-    return rows.map((row) => `${ENGINE_GROUP_ROLE}_${row.nspname.slice('langgraph_'.length)}`);
+    // Pool roles are cluster-wide; a suite's (named for it alone) were granted CONNECT on its database.
+    const pools = await client.query<{ rolname: string }>(
+      `SELECT r.rolname FROM pg_database d, aclexplode(d.datacl) acl JOIN pg_roles r ON r.oid = acl.grantee
+       WHERE d.datname = current_database() AND acl.privilege_type = 'CONNECT' AND r.rolname ~ $1`,
+      [POOL_ROLE_PATTERN],
+    );
+    return [
+      ...rows.map((row) => `${ENGINE_GROUP_ROLE}_${row.nspname.slice('langgraph_'.length)}`),
+      ...pools.rows.map((row) => row.rolname),
+    ];
   });
 }
 
