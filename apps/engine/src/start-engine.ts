@@ -48,8 +48,11 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     // rest itself (`failed`, "engine stopped", with a RUN_ERROR), so no client waits out a lease.
     drain: (graceMs) => boot.drain(graceMs),
     onClose: async () => {
-      await boot.close();
-      await Promise.all([closeEngineServices(services), metricsListener?.close()]);
+      try {
+        await boot.close();
+      } finally {
+        await Promise.all([closeEngineServices(services), metricsListener?.close()]);
+      }
     },
   });
   return { ...running, holders: () => boot.loaded().map((served) => served.holder), metricsUrl: metricsListener?.url };

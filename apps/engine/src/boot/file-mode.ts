@@ -42,8 +42,11 @@ export async function bootFileMode(path: string, services: EngineServices): Prom
     root,
     loaded: () => [served],
     drain: async (graceMs) => {
-      await served.drain(graceMs);
-      await served.close();
+      try {
+        await served.drain(graceMs);
+      } finally {
+        await served.close();
+      }
     },
     close: async () => {
       await database?.end();

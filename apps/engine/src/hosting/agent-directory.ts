@@ -58,13 +58,28 @@ export function startAgentDirectory(options: {
   const loaded = new Map<string, Loaded>();
   const loading = new Map<string, Promise<Loaded | undefined>>();
 
-  const unload = async (agentId: string, entry: Loaded, removed: boolean) => {
-    if (loaded.get(agentId) !== entry) return;
+  const unloading = new Set<Promise<void>>();
+  const unload = (agentId: string, entry: Loaded, removed: boolean): Promise<void> => {
+    if (loaded.get(agentId) !== entry) return Promise.resolve();
+    const done = unloadNow(agentId, entry, removed).finally(() => unloading.delete(done));
+    unloading.add(done);
+    return done;
+  };
+  const unloadNow = async (agentId: string, entry: Loaded, removed: boolean) => {
     loaded.delete(agentId);
-    if (removed) await entry.served.holder.remove();
-    await entry.configListener.stop();
-    await entry.served.drain(0);
-    await entry.served.close();
+    // Every step is taken whatever the one before did (a database gone mid-drain): what is not closed
+    // here (timers, MCP servers) would outlive the agent.
+    const steps = [
+      () => (removed ? entry.served.holder.remove() : Promise.resolve()),
+      () => entry.configListener.stop(),
+      () => entry.served.drain(0),
+      () => entry.served.close(),
+    ];
+    for (const step of steps) {
+      await step().catch((error: unknown) =>
+        logger.warn({ err: error, agent_id: agentId }, 'while unloading an agent'),
+      );
+    }
     logger.debug({ agent_id: agentId, removed }, 'agent unloaded');
   };
 
@@ -151,15 +166,16 @@ export function startAgentDirectory(options: {
   };
 
   async function open(agentId: string): Promise<ServedAgent | undefined> {
+    // An agent created a moment ago: a look at the placements that starts after this request came,
+    // shared by every request that asks meanwhile.
+    if (!loaded.has(agentId) && !loading.has(agentId) && !placements.has(agentId)) await lookSince(Date.now());
+    // Checked after that wait, in which another request may have loaded the agent, or the engine stopped.
     if (stopped) return undefined;
     const present = loaded.get(agentId);
     if (present !== undefined) {
       present.lastUsed = Date.now();
       return present.served;
     }
-    // An agent created a moment ago: a look at the placements that starts after this request came,
-    // shared by every request that asks meanwhile.
-    if (!placements.has(agentId)) await lookSince(Date.now());
     let pending = loading.get(agentId);
     if (pending === undefined) {
       const placement = placements.get(agentId);
@@ -201,8 +217,10 @@ export function startAgentDirectory(options: {
       await refreshing;
       await Promise.allSettled(loading.values());
       const entries = [...loaded.entries()];
-      await Promise.all(entries.map(([, entry]) => entry.served.drain(graceMs)));
+      await Promise.allSettled(entries.map(([, entry]) => entry.served.drain(graceMs)));
       await Promise.all(entries.map(([agentId, entry]) => unload(agentId, entry, false)));
+      // Unloads begun before (an agent deleted or moved) finish before the database closes.
+      await Promise.allSettled(unloading);
     },
   };
 }

@@ -119,8 +119,11 @@ export function createServedAgent(options: {
       await parts?.runs.active.drain(graceMs);
     },
     close: async () => {
-      await parts?.stop();
-      await holder.close();
+      try {
+        await parts?.stop();
+      } finally {
+        await holder.close();
+      }
     },
   };
 }
@@ -186,8 +189,9 @@ function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder,
     queue,
     worker,
     stop: async () => {
-      await queue.stop();
-      await Promise.all([worker.stop(), leases.stop(), notifications.stop(), ...pruners.map((p) => p.stop())]);
+      const stops = [queue.stop, worker.stop, leases.stop, notifications.stop, ...pruners.map((p) => p.stop)];
+      const failed = (await Promise.allSettled(stops.map((stop) => stop()))).find((r) => r.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
     },
   };
 }
