@@ -33,6 +33,7 @@ import {
   refusePlatformSecrets,
 } from './credentials-env.js';
 import {
+  DEDICATED_DB_CONNECTIONS_DEFAULT,
   ENGINE_POOL_AGENT_CONCURRENCY_DEFAULT,
   ENGINE_POOL_DB_CONNECTIONS_DEFAULT,
   ENGINE_POOL_IDLE_MS_DEFAULT,
@@ -73,7 +74,7 @@ const ZEngineEnv = z.object({
     .refine(isSecretKey, "must be the pool's key (32 bytes, base64) from its credentials")
     .optional(),
   ENGINE_POOL_IDLE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(ENGINE_POOL_IDLE_MS_DEFAULT),
-  ENGINE_POOL_DB_CONNECTIONS: z.coerce.number().int().min(2).max(1000).default(ENGINE_POOL_DB_CONNECTIONS_DEFAULT),
+  ENGINE_POOL_DB_CONNECTIONS: z.coerce.number().int().min(2).max(1000).optional(),
   ENGINE_POOL_AGENT_CONCURRENCY: z.coerce
     .number()
     .int()
@@ -346,7 +347,10 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
   refusePlatformSecrets(set);
   const parsed = parseEnv(ZEngineEnv, set);
   return {
-    dbConnections: parsed.ENGINE_POOL_DB_CONNECTIONS,
+    // A dedicated engine's connections count against its agent role's limit, shared by its replicas.
+    dbConnections:
+      parsed.ENGINE_POOL_DB_CONNECTIONS ??
+      (parsed.ENGINE_POOL === undefined ? DEDICATED_DB_CONNECTIONS_DEFAULT : ENGINE_POOL_DB_CONNECTIONS_DEFAULT),
     poolAgentConcurrency: parsed.ENGINE_POOL_AGENT_CONCURRENCY,
     port: parsed.PORT,
     host: parsed.HOST,

@@ -62,6 +62,7 @@ export function startSharedListener({
   const open = () => {
     connecting ??= (async () => {
       const candidate = connect();
+      statements = Promise.resolve();
       let lost = false;
       const drop = (error?: Error) => {
         if (lost) return;
@@ -105,11 +106,19 @@ export function startSharedListener({
     return connecting;
   };
 
+  // One statement at a time on the connection: pg queues concurrent ones only with a deprecation warning.
+  let statements: Promise<unknown> = Promise.resolve();
+  const send = (connection: pg.Client, text: string): Promise<unknown> => {
+    const sent = statements.then(() => connection.query(text));
+    statements = sent.catch(() => undefined);
+    return sent;
+  };
+
   const listenNow = async (channel: string, handlers: ChannelHandlers) => {
     const current = client;
     if (current === undefined) return; // open() LISTENs on every channel, then calls onConnect
     try {
-      await current.query(`LISTEN ${channel}`);
+      await send(current, `LISTEN ${channel}`);
       listening.add(channel);
       if (client === current && subscribers.get(channel)?.has(handlers)) handlers.onConnect();
     } catch (error) {
@@ -139,7 +148,7 @@ export function startSharedListener({
           if (current === undefined || !current.delete(handlers) || current.size > 0) return;
           subscribers.delete(channel);
           listening.delete(channel);
-          await client?.query(`UNLISTEN ${channel}`).catch(() => undefined);
+          if (client !== undefined) await send(client, `UNLISTEN ${channel}`).catch(() => undefined);
         },
       };
     },
