@@ -89,7 +89,11 @@ async function measureRound(contender: Contender, seconds: number, firstEventRun
     connections: 20,
     durationSeconds: seconds,
   });
-  if (load.errors > 0 || load.non2xx > 0) throw new Error(`${url}: ${load.errors} errors, ${load.non2xx} non-2xx`);
+  if (load.errors > 0 || load.non2xx > 0) {
+    throw new Error(
+      `${url}: ${load.errors} errors, ${load.non2xx} non-2xx (statuses ${JSON.stringify(load.statuses)})`,
+    );
+  }
   const firstEvents: number[] = [];
   await inBatches(firstEventRuns, 10, async (index) => {
     const runId = randomUUID();
