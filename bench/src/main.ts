@@ -59,6 +59,9 @@ async function main(): Promise<void> {
       MAX_AGENTS_PER_WORKSPACE: '100000',
       // Each benchmark's agent gets engine credentials on this one database; their engines never all run at once.
       ENGINE_DB_CONNECTIONS_TOTAL: '100000',
+      // Benchmark 5 runs two engines of one agent at once, each holding up to ENGINE_POOL_DB_CONNECTIONS
+      // (10) and a LISTEN connection: past the role's default limit (20), the second one's runs get 503s.
+      ENGINE_DB_CONNECTION_LIMIT: '30',
       NODE_ENV: 'development',
       // Benchmark 4's model is a local server.
       EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
