@@ -6,18 +6,23 @@
 // state of the moment.
 import { randomUUID } from 'node:crypto';
 import { makeRunAgentInput } from '@agentplane/testing';
-import { median, percentile, runLoad } from './load.js';
+import { median, percentile, runLoad, type Target } from './load.js';
 
 /**
- * An engine's origin and the headers its runs need; `prepare` sets the engine up before each of the
- * contender's rounds (benchmark 4 switches its tracing); `onRun` hears of every run timed to its first event.
+ * An engine's origin and the run endpoints below it that the contender's runs go to in turn, each with
+ * the headers it needs (one agent's `/agent/run`, or a pool's agents' each with its own token);
+ * `prepare` sets the engine up before each of the contender's rounds (benchmark 4 switches its
+ * tracing); `onRun` hears of every run timed to its first event.
  */
 export type Contender = {
   url: string;
-  headers: Record<string, string>;
+  runs: Target[];
   prepare?: () => Promise<void>;
   onRun?: (runId: string) => void;
 };
+
+/** The run endpoint of an engine that serves one agent at its root. */
+export const soleAgentRuns = (headers: Record<string, string>): Target[] => [{ path: '/agent/run', headers }];
 
 export type ContenderFigures = {
   /** Runs/s under 20 connections: the median round's, and every round's in order. */
@@ -49,12 +54,23 @@ export async function timeToFirstEvent(
   return { elapsed: performance.now() - startedAt, reader };
 }
 
-export async function inBatches(total: number, concurrency: number, task: () => Promise<void>): Promise<void> {
+/** Reads a stream to its end, unread: the rest of a run whose first event was timed. */
+export async function drainStream(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  while (!(await reader.read()).done) {
+    // nothing to keep
+  }
+}
+
+/** Runs `task(0)` to `task(total - 1)`, `concurrency` at a time. */
+export async function inBatches(
+  total: number,
+  concurrency: number,
+  task: (index: number) => Promise<void>,
+): Promise<void> {
   let started = 0;
   const worker = async () => {
     while (started < total) {
-      started++;
-      await task();
+      await task(started++);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -62,27 +78,31 @@ export async function inBatches(total: number, concurrency: number, task: () => 
 
 /** One round on one engine: runs/s under load, then the time to first event of runs sent 10 at a time. */
 async function measureRound(contender: Contender, seconds: number, firstEventRuns: number) {
-  const url = `${contender.url}/agent/run`;
+  const { url, runs } = contender;
   // Every run is a new conversation, as with many users: one shared thread would make every run wait
   // for the previous one's append and read an ever longer history.
   const load = await runLoad({
     url,
     method: 'POST',
-    headers: contender.headers,
+    targets: runs,
     body: () => runBody('Hello, how are you today?'),
     connections: 20,
     durationSeconds: seconds,
   });
-  if (load.errors > 0 || load.non2xx > 0) throw new Error(`${url}: ${load.errors} errors, ${load.non2xx} non-2xx`);
+  if (load.errors > 0 || load.non2xx > 0) {
+    throw new Error(
+      `${url}: ${load.errors} errors, ${load.non2xx} non-2xx (statuses ${JSON.stringify(load.statuses)})`,
+    );
+  }
   const firstEvents: number[] = [];
-  await inBatches(firstEventRuns, 10, async () => {
+  await inBatches(firstEventRuns, 10, async (index) => {
     const runId = randomUUID();
     const body = runBody('How fast is the first event?', runId);
-    const { elapsed, reader } = await timeToFirstEvent(url, contender.headers, undefined, body);
+    const target = runs[index % runs.length];
+    if (target === undefined) throw new Error(`${url}: a contender without run endpoints`);
+    const { elapsed, reader } = await timeToFirstEvent(`${url}${target.path}`, target.headers, undefined, body);
     firstEvents.push(elapsed);
-    while (!(await reader.read()).done) {
-      // drain the rest of the run
-    }
+    await drainStream(reader);
     contender.onRun?.(runId);
   });
   return { load, firstEvents };
@@ -101,9 +121,9 @@ export async function compareEngines<Name extends string>(
     const contender = contenders[name];
     await contender.prepare?.();
     await runLoad({
-      url: `${contender.url}/agent/run`,
+      url: contender.url,
       method: 'POST',
-      headers: contender.headers,
+      targets: contender.runs,
       body: () => runBody('warm up'),
       connections: 10,
       durationSeconds: 2,

@@ -8,29 +8,65 @@ import { type Service, startService } from './service-process.js';
 
 export const ENGINE_ENTRY = fileURLToPath(new URL('../../apps/engine/dist/server.js', import.meta.url));
 
+/** An agent on the mock model, which answers at once with what it was told. */
+export const MOCK_AGENT = {
+  name: 'runs bench',
+  framework: 'LLM',
+  agent: { model: { provider: 'mock', name: 'echo' } },
+};
+
+/** The headers of a run of the agent, with a token the manager minted for it (aud = the agent id). */
+export async function runHeaders(client: ManagerClient, agentId: string): Promise<Record<string, string>> {
+  const { access_token: token } = await client.expect<{ access_token: string }>(
+    201,
+    'POST',
+    `/agents/${agentId}/token`,
+  );
+  return { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' };
+}
+
 /** A new agent of `body`, the headers of a run with a token for it, and credentials for its engines. */
 export async function createRunnableAgent(client: ManagerClient, body: Record<string, unknown>) {
   const { id } = await client.expect<{ id: string }>(201, 'POST', '/agents/', body);
-  const { access_token: token } = await client.expect<{ access_token: string }>(201, 'POST', `/agents/${id}/token`);
-  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' };
-  return { id, headers, credentials: await client.issueEngineCredentials(id) };
+  return { id, headers: await runHeaders(client, id), credentials: await client.issueEngineCredentials(id) };
 }
 
 /** An engine process for one agent, with that agent's own credentials, trusting the manager's tokens. */
-export async function startEngine(options: {
+export function startEngine(options: {
   credentials: TEngineCredentials;
   managerIssuer: string;
   env?: NodeJS.ProcessEnv;
 }): Promise<Service> {
+  const { credentials } = options;
+  return startEngineProcess(
+    { AGENT_ID: credentials.agent_id, DATABASE_URL: credentials.database_url, AGENT_KEY: credentials.agent_key },
+    options,
+  );
+}
+
+/** A pool's credentials, as an engine takes them from its environment. */
+export type PoolCredentials = { ENGINE_POOL: string; DATABASE_URL: string; ENGINE_POOL_KEY: string };
+
+/** An engine process serving the agents placed on a pool, under /agents/{id}, trusting the manager's tokens. */
+export function startPoolEngine(options: {
+  credentials: PoolCredentials;
+  managerIssuer: string;
+  env?: NodeJS.ProcessEnv;
+}): Promise<Service> {
+  return startEngineProcess(options.credentials, options);
+}
+
+async function startEngineProcess(
+  placement: NodeJS.ProcessEnv,
+  options: { managerIssuer: string; env?: NodeJS.ProcessEnv },
+): Promise<Service> {
   return startService(
     ENGINE_ENTRY,
     {
       // Benchmark 4's model is a local server.
       ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
       LOG_LEVEL: 'warn',
-      AGENT_ID: options.credentials.agent_id,
-      DATABASE_URL: options.credentials.database_url,
-      AGENT_KEY: options.credentials.agent_key,
+      ...placement,
       ENGINE_MANAGER_ISSUER: options.managerIssuer,
       ...options.env,
     },
@@ -50,3 +86,15 @@ export async function currentRssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(status.match(/VmRSS:\s+(\d+) kB/)?.[1] ?? Number.NaN) / 1024;
 }
+
+/** CPU time a process has used so far, user and system, in seconds (Linux /proc/<pid>/stat). */
+export async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+// USER_HZ, which Linux fixes at 100 for /proc whatever the kernel's own tick rate.
+const CLOCK_TICKS_PER_SECOND = 100;

@@ -5,8 +5,8 @@
 // that never answers, on a fresh engine, so that its memory peak is the streams' own.
 import { ManagerClient } from '@agentplane/manager-client';
 import { startOtlpReceiver } from '@agentplane/testing';
-import { type ContenderFigures, compareEngines, timeToFirstEvent } from './engine-comparison.js';
-import { createRunnableAgent, currentRssMiB, peakRssMiB, startEngine } from './engine-process.js';
+import { type ContenderFigures, compareEngines, soleAgentRuns, timeToFirstEvent } from './engine-comparison.js';
+import { createRunnableAgent, currentRssMiB, MOCK_AGENT, peakRssMiB, startEngine } from './engine-process.js';
 import type { Service } from './service-process.js';
 import { startStalledModel } from './stalled-model.js';
 import { waitForConfigVersion } from './traced-config.js';
@@ -18,7 +18,6 @@ export type EngineRunsResult = {
   streams: { open: number; idleRssMiB: number; peakRssMiB: number };
 };
 
-const MOCK_AGENT = { name: 'runs bench', framework: 'LLM', agent: { model: { provider: 'mock', name: 'echo' } } };
 // After a switch, the spans of the runs before it are flushed by the exporter being retired (at most a
 // second's worth): given time to go before the next round starts, they are not counted against it.
 const SETTLE_MS = 500;
@@ -95,8 +94,12 @@ export async function benchEngineRuns(options: {
     };
     const figures = await compareEngines(
       {
-        untraced: { url: engineUrl, headers: started.headers, prepare: observe(null) },
-        traced: { url: engineUrl, headers: started.headers, prepare: observe(options.control ? null : exporter.id) },
+        untraced: { url: engineUrl, runs: soleAgentRuns(started.headers), prepare: observe(null) },
+        traced: {
+          url: engineUrl,
+          runs: soleAgentRuns(started.headers),
+          prepare: observe(options.control ? null : exporter.id),
+        },
       },
       // Many short rounds: tracing's cost is near this machine's drift, which only adjacent pairs cancel.
       // 300 timed runs a round: with 100, one pair's p50 rise varied by over a millisecond with tracing

@@ -1,6 +1,14 @@
 import autocannon from 'autocannon';
 
-export type LoadResult = { requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number };
+export type LoadResult = {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  /** How many of each status the load got, to say which went wrong. */
+  statuses: Record<string, number>;
+};
 
 /** One request of a rotation: a path below the url's origin, with its own headers. */
 export type Target = { path: string; headers: Record<string, string> };
@@ -52,6 +60,9 @@ export async function runLoad(options: {
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count ?? 0]),
+    ),
   };
 }
 

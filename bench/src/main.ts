@@ -1,5 +1,6 @@
 // `pnpm bench`: every figure the README quotes, measured on loopback in one bounded run. Numbers after
-// it run only those benchmarks (`pnpm bench 5 6`); 5 and 6 share their agent and run together.
+// it run only those benchmarks (`pnpm bench 5 6`); 5 and 6 share their agent and run together; 7 to 9
+// measure pool engines.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -7,10 +8,15 @@ import { findFreePort } from '@agentplane/db/embedded';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { startBenchDatabase } from './bench-database.js';
 import { benchConfigPropagation } from './config-propagation.js';
+import type { IdleActivity } from './database-activity.js';
 import { type ContenderFigures, change, firstEventRises, pairedChange } from './engine-comparison.js';
 import { benchEngineRuns } from './engine-runs.js';
 import { median, percentile } from './load.js';
 import { benchManagerRead } from './manager-read.js';
+import { benchPoolColdStart } from './pool-cold-start.js';
+import type { PoolBenchSetup } from './pool-engine.js';
+import { benchPoolMemory, IDLE_WINDOW_MS } from './pool-memory.js';
+import { benchPoolThroughput } from './pool-throughput.js';
 import { benchResourceFanout } from './resource-fanout.js';
 import { benchRunRecords } from './run-records.js';
 import { startService } from './service-process.js';
@@ -23,6 +29,9 @@ const EVENT_LOG_TARGET_PERCENT = 10;
 const TRACING_RUNS_TARGET_PERCENT = 10;
 const TRACING_FIRST_EVENT_TARGET_MS = 1;
 const TRACING_CONTROL = onOff('BENCH_TRACING_CONTROL');
+const POOL_RSS_TARGET_BYTES = 1e9;
+const COLD_START_TARGET_MS = 50;
+const POOL_RUNS_TARGET_RATIO = 0.9;
 
 /** A switch from the environment: unset is off, and anything but on or off stops the bench before it starts. */
 function onOff(name: string): boolean {
@@ -50,6 +59,9 @@ async function main(): Promise<void> {
       MAX_AGENTS_PER_WORKSPACE: '100000',
       // Each benchmark's agent gets engine credentials on this one database; their engines never all run at once.
       ENGINE_DB_CONNECTIONS_TOTAL: '100000',
+      // Benchmark 5 runs two engines of one agent at once, each holding up to ENGINE_POOL_DB_CONNECTIONS
+      // (10) and a LISTEN connection: past the role's default limit (20), the second one's runs get 503s.
+      ENGINE_DB_CONNECTION_LIMIT: '30',
       NODE_ENV: 'development',
       // Benchmark 4's model is a local server.
       EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
@@ -63,6 +75,10 @@ async function main(): Promise<void> {
     if (included('3')) await printConfigPropagation(manager.url);
     if (included('4')) await printEngineRuns(manager.url);
     if (included('5', '6')) await printRunRecords(manager.url, database.url);
+    const pools: PoolBenchSetup = { managerUrl: manager.url, databaseUrl: database.url, platformKey: secretsKey };
+    if (included('7')) await printPoolMemory(pools);
+    if (included('8')) await printPoolColdStart(pools);
+    if (included('9')) await printPoolThroughput(pools);
   } finally {
     await manager.stop();
     await database.stop();
@@ -198,6 +214,69 @@ async function printRunRecords(managerUrl: string, databaseUrl: string): Promise
   );
   console.log(
     `   database transactions while all ${streams.streams} were open with nothing new: ${round(streams.idleTransactionsPerSecond)}/s (the whole database: leases, queue and config polls included)`,
+  );
+}
+
+const MIB = 2 ** 20;
+
+async function printPoolMemory(setup: PoolBenchSetup): Promise<void> {
+  const memory = await benchPoolMemory({ ...setup, placed: 10_000, served: 1000, concurrency: 10 });
+  const { noneLoaded, loaded } = memory.idle;
+  console.log(
+    `\n7. ${memory.placed} agents placed on one pool engine (copies of one agent, made and placed in ${round(memory.placementSeconds)} s), ${memory.served} of them each served one run, 10 at a time`,
+  );
+  console.log(
+    `   RSS ${round(memory.rssMiB)} MiB with ${memory.loaded} agents loaded (target <= 1 GB, ${round(POOL_RSS_TARGET_BYTES / MIB)} MiB: ${verdict(memory.rssMiB * MIB <= POOL_RSS_TARGET_BYTES)}); peak ${round(memory.peakRssMiB)} MiB`,
+  );
+  // The target counts agents that served a run within the minute before the reading.
+  console.log(
+    `   the runs took ${round(memory.runsSeconds)} s, read ${round(memory.sinceFirstRunSeconds)} s after the first began (all within the last minute: ${memory.sinceFirstRunSeconds <= 60 ? 'yes' : 'NO'})`,
+  );
+  console.log(
+    `   before the runs, every agent placed and none loaded: ${round(memory.idleRssMiB)} MiB; so ${round(((memory.rssMiB - memory.idleRssMiB) * 1024) / memory.loaded)} KiB per loaded agent`,
+  );
+  const activity = ({ cpuPercent, transactionsPerSecond }: IdleActivity) =>
+    `engine CPU ${round(cpuPercent)} % of a core, database ${round(transactionsPerSecond)} transactions/s`;
+  console.log(`   ${IDLE_WINDOW_MS / 1000} s without requests, none loaded: ${activity(noneLoaded)}`);
+  console.log(`   ${IDLE_WINDOW_MS / 1000} s without requests, ${memory.loaded} loaded: ${activity(loaded)}`);
+}
+
+async function printPoolColdStart(setup: PoolBenchSetup): Promise<void> {
+  const start = await benchPoolColdStart({ ...setup, agents: 200 });
+  const rise = start.cold.p50Ms - start.warm.p50Ms;
+  console.log(
+    `\n8. Time to first event on a pool engine, mock model, no MCP: each of ${start.agents} agents' first run (cold: not loaded), then its second (warm), one run at a time`,
+  );
+  console.log(
+    `   cold p50 ${round(start.cold.p50Ms)} ms, p99 ${round(start.cold.p99Ms)} ms; warm p50 ${round(start.warm.p50Ms)} ms, p99 ${round(start.warm.p99Ms)} ms`,
+  );
+  console.log(
+    `   cold p50 - warm p50: ${signed(rise, 2)} ms (target <= ${COLD_START_TARGET_MS} ms: ${verdict(rise <= COLD_START_TARGET_MS)}); median of the agents' own differences ${signed(start.pairedRiseMs, 2)} ms`,
+  );
+}
+
+async function printPoolThroughput(setup: PoolBenchSetup): Promise<void> {
+  const runs = await benchPoolThroughput({
+    ...setup,
+    agents: 100,
+    rounds: 10,
+    roundSeconds: Math.max(1, Math.round(DURATION_SECONDS / 5)),
+  });
+  const { pool, dedicated } = runs;
+  const ratio = pool.runsPerSecond / dedicated.runsPerSecond;
+  const pairedRatio = 1 + pairedChange(pool, dedicated) / 100;
+  console.log(
+    `\n9. POST /agent/run, mock model, each run a new thread: one pool engine serving ${runs.agents} agents (runs spread over them in turn, each with its agent's token) vs a dedicated engine serving one, ${runs.rounds} interleaved rounds`,
+  );
+  console.log(
+    `   runs/s (20 connections), medians: pool ${round(pool.runsPerSecond)}, dedicated ${round(dedicated.runsPerSecond)}; p99 per whole run ${round(pool.wholeRunP99Ms)} ms, ${round(dedicated.wholeRunP99Ms)} ms`,
+  );
+  console.log(`   runs/s by round:           pool ${roundRates(pool)}; dedicated ${roundRates(dedicated)}`);
+  console.log(
+    `   pool / dedicated: ${ratio.toFixed(2)} of the medians; ${pairedRatio.toFixed(2)}, median of the rounds' back-to-back pairs (target >= ${POOL_RUNS_TARGET_RATIO}: ${verdict(pairedRatio >= POOL_RUNS_TARGET_RATIO)})`,
+  );
+  console.log(
+    `   time to first event (${pool.firstEvent.runs} runs each, 10 at a time): p50 pool ${round(pool.firstEvent.p50Ms)} ms, dedicated ${round(dedicated.firstEvent.p50Ms)} ms; p99 ${round(pool.firstEvent.p99Ms)} ms, ${round(dedicated.firstEvent.p99Ms)} ms`,
   );
 }
 

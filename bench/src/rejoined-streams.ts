@@ -4,7 +4,7 @@
 // resident memory while they are open, and the database transactions per second meanwhile: the cost
 // of followers that have nothing new to read.
 import { makeRunAgentInput } from '@agentplane/testing';
-import pg from 'pg';
+import { countTransactions } from './database-activity.js';
 import { currentRssMiB, peakRssMiB } from './engine-process.js';
 import { percentile } from './load.js';
 import type { Service } from './service-process.js';
@@ -31,20 +31,6 @@ export async function benchRejoinLatency(options: {
     await reader.cancel();
   }
   return { rejoins: latencies.length, p50Ms: percentile(latencies, 0.5), p99Ms: percentile(latencies, 0.99) };
-}
-
-/** Transactions the database has counted so far (PostgreSQL flushes a busy backend's counts every second). */
-async function countTransactions(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ count: string }>(
-      'SELECT xact_commit + xact_rollback AS count FROM pg_stat_database WHERE datname = current_database()',
-    );
-    return Number(rows[0]?.count);
-  } finally {
-    await client.end();
-  }
 }
 
 export type RejoinedStreamsResult = {

@@ -3,7 +3,7 @@
 // ENGINE_RUN_EVENT_LOG: both store every run's row and thread, one its events too ("logging on"), one
 // not ("logging off"). Measured in interleaved rounds (engine-comparison.ts).
 import type { TEngineCredentials } from '@agentplane/contracts';
-import { type ContenderFigures, compareEngines } from './engine-comparison.js';
+import { type ContenderFigures, compareEngines, soleAgentRuns } from './engine-comparison.js';
 import { startEngine } from './engine-process.js';
 import type { Service } from './service-process.js';
 
@@ -33,8 +33,12 @@ export async function benchRunEventLog(options: {
   try {
     const figures = await compareEngines(
       {
-        on: { url: options.engine.url, headers: options.headers, onRun: (runId) => storedRunIds.push(runId) },
-        off: { url: unlogged.url, headers: options.headers },
+        on: {
+          url: options.engine.url,
+          runs: soleAgentRuns(options.headers),
+          onRun: (runId) => storedRunIds.push(runId),
+        },
+        off: { url: unlogged.url, runs: soleAgentRuns(options.headers) },
       },
       { rounds: options.rounds, seconds: Math.max(1, Math.round(options.durationSeconds / options.rounds)) },
     );
