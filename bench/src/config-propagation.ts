@@ -3,6 +3,7 @@
 import { ManagerClient } from '@agentplane/manager-client';
 import { startEngine } from './engine-process.js';
 import { percentile } from './load.js';
+import { issueEngineCredentials } from './platform-operator.js';
 import type { Service } from './service-process.js';
 import { whatsapp } from './whatsapp-integration.js';
 
@@ -45,7 +46,7 @@ export async function benchConfigPropagation(options: {
     'POST',
     `/agents/${agent.id}/token`,
   );
-  const common = { credentials: await client.issueEngineCredentials(agent.id), managerIssuer: options.managerUrl };
+  const common = { credentials: await issueEngineCredentials(agent.id), managerIssuer: options.managerUrl };
   const env = { ENGINE_CONFIG_POLL_MS: String(options.pollMs) };
   const listening = await startEngine({ ...common, env });
   const polling = await startEngine({ ...common, env: { ...env, ENGINE_CONFIG_LISTEN: 'false' } });

@@ -4,6 +4,7 @@ import type { TEngineCredentials } from '@agentplane/contracts';
 import { findFreePort } from '@agentplane/db/embedded';
 import type { ManagerClient } from '@agentplane/manager-client';
 import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
+import { issueEngineCredentials } from './platform-operator.js';
 import { type Service, startService } from './service-process.js';
 
 export const ENGINE_ENTRY = fileURLToPath(new URL('../../apps/engine/dist/server.js', import.meta.url));
@@ -28,7 +29,7 @@ export async function runHeaders(client: ManagerClient, agentId: string): Promis
 /** A new agent of `body`, the headers of a run with a token for it, and credentials for its engines. */
 export async function createRunnableAgent(client: ManagerClient, body: Record<string, unknown>) {
   const { id } = await client.expect<{ id: string }>(201, 'POST', '/agents/', body);
-  return { id, headers: await runHeaders(client, id), credentials: await client.issueEngineCredentials(id) };
+  return { id, headers: await runHeaders(client, id), credentials: await issueEngineCredentials(id) };
 }
 
 /** An engine process for one agent, with that agent's own credentials, trusting the manager's tokens. */

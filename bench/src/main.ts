@@ -13,6 +13,7 @@ import { type ContenderFigures, change, firstEventRises, pairedChange } from './
 import { benchEngineRuns } from './engine-runs.js';
 import { median, percentile } from './load.js';
 import { benchManagerRead } from './manager-read.js';
+import { signUpPlatformOperator } from './platform-operator.js';
 import { benchPoolColdStart } from './pool-cold-start.js';
 import type { PoolBenchSetup } from './pool-engine.js';
 import { benchPoolMemory, IDLE_WINDOW_MS } from './pool-memory.js';
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
     managerPort,
   );
   try {
+    await signUpPlatformOperator(manager.url, database.url);
     if (included('1')) await printManagerRead(manager.url, database.url);
     if (included('2')) await printResourceFanout(manager.url);
     if (included('3')) await printConfigPropagation(manager.url);
