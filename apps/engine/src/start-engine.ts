@@ -10,6 +10,7 @@ import type { ConfigHolder } from './config-source/config-holder.js';
 import { createEgressPolicy } from './egress/egress-policy.js';
 import type { EngineEnv } from './env.js';
 import type { EngineServices } from './hosting/engine-services.js';
+import { createFairRunSlots } from './hosting/fair-run-slots.js';
 import { measureAgents } from './metrics/agent-metrics.js';
 import { createEngineMetrics } from './metrics/engine-metrics.js';
 import { createSpanExportThread } from './tracing/export-thread.js';
@@ -75,7 +76,11 @@ function createEngineServices(env: EngineEnv, options: StartEngineOptions): Engi
       operator: createJwksResolver({ failureTtlMs }),
     },
     owner: randomUUID(),
-    agentConcurrency: env.source.kind === 'pool' ? env.poolAgentConcurrency : env.runs.queueConcurrency,
+    // One agent's cap on a pool, so that no tenant takes every slot; a dedicated engine's agent may take all.
+    runSlots: createFairRunSlots({
+      total: env.runs.queueConcurrency,
+      perAgent: env.source.kind === 'pool' ? env.poolAgentConcurrency : env.runs.queueConcurrency,
+    }),
     keepaliveMs: options.keepaliveMs,
   };
 }
