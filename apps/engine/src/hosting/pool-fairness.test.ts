@@ -1,23 +1,14 @@
 // Fairness on a pool engine against a real PostgreSQL: the replica's run slots are shared by its agents,
 // so one agent's backlog of queued runs does not hold back another agent's run until it drains.
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import {
-  createTestDatabase,
-  issueTestPoolCredentials,
-  makeAgent,
-  makeWorkspace,
-  type TestDatabase,
-} from '@agentplane/db/testing';
+import { createTestDatabase, issueTestPoolCredentials, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import { makeRunAgentInput, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
-import { type AgentRow, writeConfigRow } from '../testing/engine-config-rows.js';
-import { makeCustomEngineConfig } from '../testing/module-engine-configs.js';
+import type { AgentRow } from '../testing/engine-config-rows.js';
+import { AGENT_FIXTURES, makeSlowAgentRow } from '../testing/slow-agent-rows.js';
 import { startTestEngine } from '../testing/test-engine.js';
 
-const FIXTURES = fileURLToPath(new URL('../agents/custom/fixtures', import.meta.url));
-const SLOW_AGENT = 'slow-agent.js:createSlowAgent';
 // Two deltas 150 ms apart: each of A's runs holds its slot for a while, so its backlog drains slowly.
 const SLOW = '2 150';
 const BACKLOG = 200;
@@ -28,22 +19,16 @@ let engine: RunningEngine;
 let a: AgentRow;
 let b: AgentRow;
 
-async function slowAgent(workspaceId: string): Promise<AgentRow> {
-  const row = { agentId: (await makeAgent(database.prisma, workspaceId)).id, workspaceId };
-  await writeConfigRow(database.prisma, row, 1, makeCustomEngineConfig(SLOW_AGENT, row));
-  return row;
-}
-
 beforeAll(async () => {
   database = await createTestDatabase();
   const workspaceId = (await makeWorkspace(database.prisma)).id;
-  a = await slowAgent(workspaceId);
-  b = await slowAgent(workspaceId);
+  a = await makeSlowAgentRow(database.prisma, workspaceId);
+  b = await makeSlowAgentRow(database.prisma, workspaceId);
   const pool = `t_${randomBytes(6).toString('hex')}`;
   const credentials = await issueTestPoolCredentials(database, pool, [a.agentId, b.agentId]);
   engine = await startTestEngine({
     ...credentials,
-    ENGINE_AGENTS_DIR: FIXTURES,
+    ENGINE_AGENTS_DIR: AGENT_FIXTURES,
     // The pool's slots are as many as one agent may hold: A alone can fill them, and B gets one only
     // if the pool hands it one when one of A's runs ends, instead of to A's next run.
     ENGINE_RUN_QUEUE_CONCURRENCY: String(SLOTS),
