@@ -13,6 +13,7 @@ import type { EngineServices } from './hosting/engine-services.js';
 import { createFairRunSlots } from './hosting/fair-run-slots.js';
 import { measureAgents } from './metrics/agent-metrics.js';
 import { createEngineMetrics } from './metrics/engine-metrics.js';
+import { measureRunSlots } from './metrics/run-slot-metrics.js';
 import { createSpanExportThread } from './tracing/export-thread.js';
 
 export type StartEngineOptions = { logger: Logger; handleSignals?: boolean; keepaliveMs?: number };
@@ -34,6 +35,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     throw error;
   });
   measureAgents(services.metrics.registry, boot);
+  measureRunSlots(services.metrics.registry, services.runSlots);
   const app = createEngineApp({ ...services, corsOrigins: env.corsOrigins, ...boot });
   const metricsListener =
     env.metrics === undefined

@@ -14,6 +14,7 @@ export type FairRunSlots = {
   tryTake: (agentId: string) => RunSlot | undefined;
   /** Waits in line for a slot; undefined when `signal` aborts first (the waiter leaves the line). */
   take: (agentId: string, signal: AbortSignal) => Promise<RunSlot | undefined>;
+  /** Slots held, and takers waiting in line (the metrics). */
   counts: () => { held: number; waiting: number };
 };
 

@@ -2,7 +2,7 @@
 // so one agent's backlog of queued runs does not hold back another agent's run until it drains.
 import { randomBytes } from 'node:crypto';
 import { createTestDatabase, issueTestPoolCredentials, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
-import { makeRunAgentInput, waitUntil } from '@agentplane/testing';
+import { makeRunAgentInput, sampleValue, scrapeMetrics, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import type { AgentRow } from '../testing/engine-config-rows.js';
@@ -34,6 +34,7 @@ beforeAll(async () => {
     ENGINE_RUN_QUEUE_CONCURRENCY: String(SLOTS),
     ENGINE_POOL_AGENT_CONCURRENCY: String(SLOTS),
     ENGINE_PENDING_RUNS_PER_SUBJECT: String(BACKLOG + 10),
+    METRICS_PORT: '0',
   });
 });
 
@@ -61,7 +62,17 @@ const pendingOf = (agent: AgentRow) =>
 describe('a pool engine with every slot taken by one agent', () => {
   it("starts agent B's run before agent A's backlog of 200 queued runs drains", async () => {
     for (let i = 0; i < BACKLOG; i++) await queueRun(a);
-    await waitUntil(async () => (await pendingOf(a)) < BACKLOG, { what: "A's runs to take the slots" });
+    // The replica says so too: every slot held, and A's queue waiting in line for the next.
+    await waitUntil(
+      async () => {
+        const samples = await scrapeMetrics(engine.metricsUrl as string);
+        return (
+          sampleValue(samples, 'agentplane_run_slots_held') === SLOTS &&
+          sampleValue(samples, 'agentplane_run_slots_waiting') === 1
+        );
+      },
+      { what: "A's runs to hold every slot, and A to wait for more" },
+    );
     const runOfB = await queueRun(b);
 
     // Until one or the other: were B's run to wait for A's backlog, this would end with A drained.
