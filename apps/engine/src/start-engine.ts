@@ -10,10 +10,10 @@ import type { ConfigHolder } from './config-source/config-holder.js';
 import { createEgressPolicy } from './egress/egress-policy.js';
 import type { EngineEnv } from './env.js';
 import type { EngineServices } from './hosting/engine-services.js';
-import { createFairRunSlots } from './hosting/fair-run-slots.js';
 import { measureAgents } from './metrics/agent-metrics.js';
 import { createEngineMetrics } from './metrics/engine-metrics.js';
 import { measureRunSlots } from './metrics/run-slot-metrics.js';
+import { createFairRunSlots } from './runs/fair-run-slots.js';
 import { createSpanExportThread } from './tracing/export-thread.js';
 
 export type StartEngineOptions = { logger: Logger; handleSignals?: boolean; keepaliveMs?: number };

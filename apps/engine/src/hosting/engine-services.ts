@@ -5,8 +5,8 @@ import type { JwksResolvers } from '../auth/jwks-resolver.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
 import type { EngineEnv } from '../env.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
+import type { FairRunSlots } from '../runs/fair-run-slots.js';
 import type { SpanExportThread } from '../tracing/export-thread.js';
-import type { FairRunSlots } from './fair-run-slots.js';
 
 export type EngineServices = {
   env: EngineEnv;

@@ -1,7 +1,7 @@
 // How full the replica's run slots are (fair-run-slots.ts), read when scraped: slots all held with
 // agents waiting in line is a replica short of ENGINE_RUN_QUEUE_CONCURRENCY (or of replicas).
 import { Gauge, METRIC_PREFIX, type Registry } from '@agentplane/server-kit';
-import type { FairRunSlots } from '../hosting/fair-run-slots.js';
+import type { FairRunSlots } from '../runs/fair-run-slots.js';
 
 export function measureRunSlots(registry: Registry, slots: FairRunSlots): void {
   new Gauge({

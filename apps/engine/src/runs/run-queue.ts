@@ -7,13 +7,13 @@
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
-import type { FairRunSlots, RunSlot } from '../hosting/fair-run-slots.js';
 import type { McpToolset } from '../mcp/mcp-toolset.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import type { SnapshotSource } from '../snapshot/use-snapshot.js';
 import { continueAguiThread } from '../threads/agui-threads.js';
 import type { AgentTracing } from '../tracing/agent-tracing.js';
 import { driveRun } from './drive-run.js';
+import type { FairRunSlots, RunSlot } from './fair-run-slots.js';
 import { meterRun } from './metered-run.js';
 import { type RunStore, recordRun } from './recorded-run.js';
 import { type ClaimedRun, claimNextRun, hasPendingRuns } from './run-control-records.js';
