@@ -185,7 +185,7 @@ export type RunSettings = {
   leaseMs: number;
   /** How long a finished run and its events are kept before they are pruned. */
   retentionMs: number;
-  /** Runs this replica starts from the threads' queues at once; the others wait pending (run-queue.ts). */
+  /** Runs this replica has going from its agents' queues at once, all agents together; the others wait pending (fair-run-slots.ts). */
   queueConcurrency: number;
   /** How often the queue looks for work without being told. */
   queuePollMs: number;

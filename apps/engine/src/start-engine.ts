@@ -12,6 +12,8 @@ import type { EngineEnv } from './env.js';
 import type { EngineServices } from './hosting/engine-services.js';
 import { measureAgents } from './metrics/agent-metrics.js';
 import { createEngineMetrics } from './metrics/engine-metrics.js';
+import { measureRunSlots } from './metrics/run-slot-metrics.js';
+import { createFairRunSlots } from './runs/fair-run-slots.js';
 import { createSpanExportThread } from './tracing/export-thread.js';
 
 export type StartEngineOptions = { logger: Logger; handleSignals?: boolean; keepaliveMs?: number };
@@ -33,6 +35,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
     throw error;
   });
   measureAgents(services.metrics.registry, boot);
+  measureRunSlots(services.metrics.registry, services.runSlots);
   const app = createEngineApp({ ...services, corsOrigins: env.corsOrigins, ...boot });
   const metricsListener =
     env.metrics === undefined
@@ -78,7 +81,11 @@ function createEngineServices(env: EngineEnv, options: StartEngineOptions): Engi
       operator: createJwksResolver({ failureTtlMs }),
     },
     owner: randomUUID(),
-    agentConcurrency: env.source.kind === 'pool' ? env.poolAgentConcurrency : env.runs.queueConcurrency,
+    // One agent's cap on a pool, so that no tenant takes every slot; a dedicated engine's agent may take all.
+    runSlots: createFairRunSlots({
+      total: env.runs.queueConcurrency,
+      perAgent: env.source.kind === 'pool' ? env.poolAgentConcurrency : env.runs.queueConcurrency,
+    }),
     keepaliveMs: options.keepaliveMs,
   };
 }

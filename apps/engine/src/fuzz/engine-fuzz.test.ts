@@ -1,12 +1,15 @@
 // Every engine route, fuzzed as the manager's OpenAPI fuzz does it (with the same mutations): mostly
 // valid requests, then what a hostile client sends: NUL, lone surrogates and __proto__ in strings and
 // keys, huge and deeply nested values, malformed run and thread ids, bad cursors and Last-Event-IDs,
-// bodies that are not JSON or not declared as JSON, with a valid token, a forged one or none. Every
-// answer must be below 500, and a 4xx must be problem+json; afterwards the engine is healthy. The seed
-// is fixed (FUZZ_SEED overrides it, FUZZ_RUNS the number of runs per route), so a failure replays exactly.
-import { randomUUID } from 'node:crypto';
+// bodies that are not JSON or not declared as JSON, with a valid token, a forged one or none. Each route
+// is fuzzed at a dedicated engine's root and under /agents/{agentId} on a pool engine serving the same
+// agent, where the agent segment is also fuzzed: unknown agents, ids that are not UUIDs, NUL and lone
+// surrogates. Every answer must be below 500, and a 4xx must be problem+json; a request naming anything
+// but the agent is a 4xx; afterwards both engines are healthy. The seed is fixed (FUZZ_SEED overrides
+// it, FUZZ_RUNS the number of runs per route), so a failure replays exactly.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { RUN_INPUT_MAX_BYTES_DEFAULT } from '@agentplane/contracts';
-import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
+import { createTestDatabase, issueTestPoolCredentials, type TestDatabase } from '@agentplane/db/testing';
 import {
   applyMutations,
   type Mutation,
@@ -20,6 +23,7 @@ import fc from 'fast-check';
 import type { RunningEngine } from '../start-engine.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
+import { startTestEngine } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
   makeWhatsAppConfig,
@@ -63,19 +67,28 @@ let database: TestDatabase;
 let issuer: TestIssuer;
 let graph: FakeGraphApi;
 let engine: RunningEngine;
+let poolEngine: RunningEngine;
 let token: string;
 const whatsapp = makeWhatsAppConfig();
-// Ids that name something, so that requests get past the lookups: a finished run and its thread.
-const known = { runIds: [] as string[], threadIds: [] as string[], cursors: [] as string[] };
+// Ids that name something, so that requests get past the lookups: the agent, a finished run and its thread.
+const known = { agentId: '', runIds: [] as string[], threadIds: [] as string[], cursors: [] as string[] };
+
+/** Where a route is served: a dedicated engine at its root, or a pool engine under the agent's base path. */
+type Target = { name: string; base: (agentSegment: string) => string; fuzzesAgent: boolean };
+const TARGETS: Target[] = [
+  { name: 'a dedicated engine', base: () => engine.url, fuzzesAgent: false },
+  { name: 'a pool engine', base: (agentSegment) => `${poolEngine.url}/agents/${agentSegment}`, fuzzesAgent: true },
+];
 
 beforeAll(async () => {
   [database, issuer, graph] = await Promise.all([createTestDatabase(), startTestIssuer(), startFakeGraphApi()]);
   const agent = await publishWhatsAppAgent(database, whatsapp);
-  engine = await startWhatsAppEngine(database, agent, graph, {
-    ENGINE_AUTH: 'oidc',
-    ENGINE_OIDC_ISSUER: issuer.issuer,
-    ENGINE_OIDC_AUDIENCE: issuer.audience,
-  });
+  known.agentId = agent.agentId;
+  const auth = { ENGINE_AUTH: 'oidc', ENGINE_OIDC_ISSUER: issuer.issuer, ENGINE_OIDC_AUDIENCE: issuer.audience };
+  engine = await startWhatsAppEngine(database, agent, graph, auth);
+  // The same agent placed on a pool as well: its dedicated engine's login still serves it too.
+  const pool = await issueTestPoolCredentials(database, `t_${randomBytes(6).toString('hex')}`, [agent.agentId]);
+  poolEngine = await startTestEngine({ ...pool, ...auth, GRAPH_API_BASE_URL: graph.baseUrl });
   token = await issuer.sign({ sub: 'fuzzer' });
   for (let round = 0; round < 2; round++) {
     const input = makeRunAgentInput('hello');
@@ -93,13 +106,24 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await engine?.shutdown();
+  await Promise.all([engine?.shutdown(), poolEngine?.shutdown()]);
   await Promise.all([graph?.close(), issuer?.close()]);
   await database?.drop();
 });
 
 const cursorOf = (at: string, id: string) => Buffer.from(JSON.stringify([at, id])).toString('base64url');
 const MALFORMED_IDS = ['%00', 'a%00b', '%ED%A0%80', '%C0%AF', '%ZZ', '%0A', '%E2%80%AE', '..', 'r'.repeat(600)];
+// Agent segments that are not the agent: near misses of its id, NUL and a lone surrogate, and non-UUIDs
+// (not '..', which the client resolves away, nor the id in upper case, which is the agent's).
+const otherAgentSegments = () => [
+  ...MALFORMED_IDS.filter((id) => id !== '..'),
+  'not-a-uuid',
+  `${known.agentId}%00`,
+  `${known.agentId.slice(0, -1)}%ED%A0%80`,
+  `${known.agentId}x`,
+  encodeURIComponent(`${known.agentId}/`),
+  '00000000-0000-0000-0000-000000000000',
+];
 const HOSTILE_QUERY_VALUES = ['', '-1', '0', '1e3', '99999999999999999999', '%00', 'a%00b', '%FF', '%ED%A0%80'];
 
 function idArbitrary(ids: () => string[]): fc.Arbitrary<string> {
@@ -175,9 +199,28 @@ function deliveryArbitrary(): fc.Arbitrary<unknown> {
     .map((message) => makeWebhookPayload(whatsapp.phoneNumberId, [message]));
 }
 
+/** Whether a path segment's percent-encoding is UTF-8 (an encoded lone surrogate is not). */
+function decodes(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A body the route accepts, for requests that only the agent segment makes wrong. */
+function validBody(route: Route): unknown {
+  if (route.body === 'run-input') return makeRunAgentInput('hello');
+  if (route.body === 'delivery') return makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '15550001111' }]);
+  return undefined;
+}
+
 type BodyMode = 'json' | 'none' | 'malformed' | 'text' | 'utf16' | 'oversized';
 type Credential = 'valid' | 'forged' | 'none';
 type Case = {
+  /** The agent segment of a pool engine's URL (encoded); unused at a dedicated engine's root. */
+  agent: string;
   credential: Credential;
   ids: { runId: string; threadId: string };
   query: string;
@@ -185,7 +228,24 @@ type Case = {
   body: { mode: BodyMode; value: unknown; mutations: Mutation[]; signed: boolean };
 };
 
-function caseArbitrary(route: Route): fc.Arbitrary<Case> {
+function agentSegmentArbitrary(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 8, arbitrary: fc.constant(known.agentId) },
+    // An unknown agent makes the pool look at its placements again (at most every 200 ms): few of them.
+    { weight: 1, arbitrary: fc.uuid() },
+    { weight: 2, arbitrary: fc.constantFrom(...otherAgentSegments()) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .string({ minLength: 1, maxLength: 40 })
+        .map(encodeURIComponent)
+        // The client resolves dot segments away: the request would not name an agent at all.
+        .filter((segment) => segment !== '.' && segment !== '..'),
+    },
+  );
+}
+
+function caseArbitrary(route: Route, target: Target): fc.Arbitrary<Case> {
   const value =
     route.body === 'run-input'
       ? runInputArbitrary()
@@ -194,6 +254,7 @@ function caseArbitrary(route: Route): fc.Arbitrary<Case> {
         : fc.jsonValue({ maxDepth: 2 });
   const hasBody = route.body !== 'none';
   return fc.record({
+    agent: target.fuzzesAgent ? agentSegmentArbitrary() : fc.constant(''),
     credential: fc.oneof(
       { weight: 5, arbitrary: fc.constant<Credential>('valid') },
       { weight: 1, arbitrary: fc.constantFrom<Credential>('forged', 'none') },
@@ -219,9 +280,9 @@ function caseArbitrary(route: Route): fc.Arbitrary<Case> {
   });
 }
 
-function urlOf(route: Route, testCase: Case): string {
+function urlOf(target: Target, route: Route, testCase: Case): string {
   const path = route.path.replace('{runId}', testCase.ids.runId).replace('{threadId}', testCase.ids.threadId);
-  return `${engine.url}${path}${testCase.query === '' ? '' : `?${testCase.query}`}`;
+  return `${target.base(testCase.agent)}${path}${testCase.query === '' ? '' : `?${testCase.query}`}`;
 }
 
 function bodyOf({ mode, value, mutations }: Case['body']): { type?: string; text?: string | Buffer } {
@@ -243,7 +304,11 @@ function bodyOf({ mode, value, mutations }: Case['body']): { type?: string; text
   }
 }
 
-async function send(route: Route, testCase: Case): Promise<{ status: number; type: string; text: string }> {
+async function send(
+  target: Target,
+  route: Route,
+  testCase: Case,
+): Promise<{ status: number; type: string; text: string }> {
   const headers: Record<string, string> = {};
   if (testCase.credential === 'valid') headers.Authorization = `Bearer ${token}`;
   if (testCase.credential === 'forged') headers.Authorization = `Bearer ${token.slice(0, -4)}AAAA`;
@@ -253,7 +318,7 @@ async function send(route: Route, testCase: Case): Promise<{ status: number; typ
   if (text !== undefined && route.body === 'delivery' && testCase.body.signed && whatsapp.appSecret !== undefined) {
     headers['X-Hub-Signature-256'] = signBody(text, whatsapp.appSecret);
   }
-  const response = await fetch(urlOf(route, testCase), {
+  const response = await fetch(urlOf(target, route, testCase), {
     method: route.method,
     headers,
     ...(text === undefined || route.method === 'GET' ? {} : { body: text }),
@@ -262,38 +327,83 @@ async function send(route: Route, testCase: Case): Promise<{ status: number; typ
   return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
 }
 
+/** What is wrong with an answer, if anything. */
+function wrongIn(answer: { status: number; type: string }, namesOtherAgent: boolean): string | undefined {
+  if (answer.status >= 500) return `a ${answer.status}`;
+  if (answer.status >= 400 && !answer.type.startsWith('application/problem+json')) {
+    return `a ${answer.status} that is ${answer.type}, not problem+json`;
+  }
+  if (namesOtherAgent && answer.status < 400) return `a ${answer.status} for an agent that is not the one served`;
+  return undefined;
+}
+
+// The pool's answer for an agent it does not serve (app.ts).
+const NO_SUCH_AGENT = 'No such agent on this engine.';
+
+const CASES = TARGETS.flatMap((target) =>
+  ROUTES.map((route) => ({ target, route, name: `${route.method} ${route.path} on ${target.name}` })),
+);
+
 describe(`every engine route, fuzzed (seed ${SEED}, ${RUNS} runs each)`, () => {
+  // Before the fuzz, which may delete the known threads and their runs.
   it.each(ROUTES.map((route) => ({ ...route, name: `${route.method} ${route.path}` })))(
-    '$name answers below 500, and a 4xx is problem+json',
+    '$name on a pool engine is a 404 problem+json for any agent but the one served (400 undecodable), however valid the request',
     async (route) => {
-      const property = fc.asyncProperty(caseArbitrary(route), async (testCase) => {
-        const answer = await send(route, testCase);
-        const wrong =
-          answer.status >= 500
-            ? `a ${answer.status}`
-            : answer.status >= 400 && !answer.type.startsWith('application/problem+json')
-              ? `a ${answer.status} that is ${answer.type}, not problem+json`
-              : undefined;
-        if (wrong !== undefined) {
-          throw new Error(`${route.method} ${urlOf(route, testCase)} got ${wrong}: ${answer.text.slice(0, 300)}`);
-        }
-      });
-      try {
-        await fc.assert(property, { seed: SEED, numRuns: RUNS, endOnFailure: true, includeErrorInReport: true });
-      } catch (error) {
-        throw new Error(`Replay with FUZZ_SEED=${SEED}. ${(error as Error).message}`);
+      const [pool] = TARGETS.filter((target) => target.fuzzesAgent) as [Target];
+      const valid: Case = {
+        agent: '',
+        credential: 'valid',
+        ids: { runId: known.runIds[0] ?? '', threadId: known.threadIds[0] ?? '' },
+        query: '',
+        lastEventId: undefined,
+        body: { mode: route.body === 'none' ? 'none' : 'json', value: validBody(route), mutations: [], signed: true },
+      };
+      for (const agent of [...otherAgentSegments(), randomUUID()]) {
+        const answer = await send(pool, route, { ...valid, agent });
+        expect({ agent, status: answer.status, type: answer.type }).toEqual({
+          agent,
+          status: decodes(agent) ? 404 : 400,
+          type: expect.stringMatching(/^application\/problem\+json/),
+        });
       }
+      // The same request is one the agent itself takes in hand (whatever it answers); last, as it may
+      // delete the thread.
+      expect((await send(pool, route, { ...valid, agent: known.agentId })).text).not.toContain(NO_SUCH_AGENT);
     },
   );
 
-  it('leaves the engine healthy and able to run', async () => {
-    await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'a healthy engine' });
-    const response = await fetch(`${engine.url}/agent/run`, {
+  it.each(CASES)('$name answers below 500, and a 4xx is problem+json', async ({ target, route }) => {
+    // A pool that served no agent would pass vacuously: some requests for the agent must reach it.
+    let reachedAgent = 0;
+    const property = fc.asyncProperty(caseArbitrary(route, target), async (testCase) => {
+      const answer = await send(target, route, testCase);
+      if (testCase.agent === known.agentId && !answer.text.includes(NO_SUCH_AGENT)) reachedAgent++;
+      const wrong = wrongIn(answer, target.fuzzesAgent && testCase.agent !== known.agentId);
+      if (wrong !== undefined) {
+        throw new Error(`${route.method} ${urlOf(target, route, testCase)} got ${wrong}: ${answer.text.slice(0, 300)}`);
+      }
+    });
+    try {
+      await fc.assert(property, { seed: SEED, numRuns: RUNS, endOnFailure: true, includeErrorInReport: true });
+    } catch (error) {
+      throw new Error(`Replay with FUZZ_SEED=${SEED}. ${(error as Error).message}`);
+    }
+    if (target.fuzzesAgent) expect(reachedAgent).toBeGreaterThan(0);
+  });
+
+  it.each(TARGETS)('leaves $name healthy and able to run', async (target) => {
+    const base = target.base(known.agentId);
+    await waitUntil(async () => (await fetch(`${base}/health`)).status === 200, { what: 'a healthy agent' });
+    const response = await fetch(`${base}/agent/run`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify(makeRunAgentInput('still there?', { runId: randomUUID() })),
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('RUN_FINISHED');
+  });
+
+  it("leaves the pool engine's own health ok", async () => {
+    expect((await fetch(`${poolEngine.url}/health`)).status).toBe(200);
   });
 });

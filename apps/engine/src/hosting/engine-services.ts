@@ -5,6 +5,7 @@ import type { JwksResolvers } from '../auth/jwks-resolver.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
 import type { EngineEnv } from '../env.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
+import type { FairRunSlots } from '../runs/fair-run-slots.js';
 import type { SpanExportThread } from '../tracing/export-thread.js';
 
 export type EngineServices = {
@@ -16,8 +17,8 @@ export type EngineServices = {
   resolvers: JwksResolvers;
   /** This replica, as the owner of the runs it runs. */
   owner: string;
-  /** Runs one agent may have going from its queue at once, here (ENGINE_POOL_AGENT_CONCURRENCY). */
-  agentConcurrency: number;
+  /** The replica's slots for queued runs, handed out fairly over its agents. */
+  runSlots: FairRunSlots;
   /** Interval of SSE keepalive comments (15 s unless a test needs it shorter). */
   keepaliveMs: number | undefined;
 };

@@ -113,7 +113,8 @@ export function createServedAgent(options: {
     holder,
     router,
     readWhatsAppQueue: async () => (store === undefined ? undefined : readWhatsAppWaiting(store.db, agentId, logger)),
-    busy: () => requests > 0 || (parts?.runs.active.size() ?? 0) > 0,
+    // Runs waiting in line for a slot are in hand too: unloaded, nobody here would claim them.
+    busy: () => requests > 0 || (parts?.runs.active.size() ?? 0) > 0 || (parts?.queue.waiting() ?? false),
     drain: async (graceMs) => {
       await parts?.queue.stop();
       await parts?.runs.active.drain(graceMs);
@@ -165,7 +166,7 @@ function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder,
   const queue = startRunQueue({
     store: base,
     source: holder,
-    limit: services.agentConcurrency,
+    slots: services.runSlots,
     pollMs: env.runs.queuePollMs,
     logger,
   });

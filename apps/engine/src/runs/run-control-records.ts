@@ -139,6 +139,14 @@ export async function claimNextRun(
   }
 }
 
+const ANY_PENDING = `SELECT EXISTS (SELECT 1 FROM agent_runs WHERE agent_id = $1 AND status = 'pending') AS pending`;
+
+/** Whether the agent has runs waiting (claimable or behind a running run of their thread). */
+export async function hasPendingRuns(db: Queryable, agentId: string): Promise<boolean> {
+  const { rows } = await db.query<{ pending: boolean }>(ANY_PENDING, [agentId]);
+  return rows[0]?.pending === true;
+}
+
 /** The RUN_ERROR a cancelled run ends with, live and in its log. */
 export function cancellationEvent(mode: StopReason): { type: EventType.RUN_ERROR; message: string; code: string } {
   const events = {

@@ -1,8 +1,9 @@
-// This replica's share of the threads' queues: up to `limit` runs started from the queue at once
-// (background runs, and streaming runs under enqueue, interrupt or rollback). Past the limit they stay
-// `pending` and start when a slot frees, here or on any replica: a pending run belongs to no replica,
-// so those a dead replica's clients queued are started by the others. It looks for work when told
-// (a run queued or ended, here or, through `queue:` news, on another replica) and every `pollMs`.
+// This replica's share of the threads' queues: runs started from the queue (background runs, and
+// streaming runs under enqueue, interrupt or rollback) each hold one of the replica's run slots, which
+// every agent served here shares and which are handed out fairly (fair-run-slots.ts). Without a slot
+// they stay `pending` and start when one frees, here or on any replica: a pending run belongs to no
+// replica, so those a dead replica's clients queued are started by the others. It looks for work when
+// told (a run queued or ended, here or, through `queue:` news, on another replica) and every `pollMs`.
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
@@ -12,9 +13,10 @@ import type { SnapshotSource } from '../snapshot/use-snapshot.js';
 import { continueAguiThread } from '../threads/agui-threads.js';
 import type { AgentTracing } from '../tracing/agent-tracing.js';
 import { driveRun } from './drive-run.js';
+import type { FairRunSlots, RunSlot } from './fair-run-slots.js';
 import { meterRun } from './metered-run.js';
 import { type RunStore, recordRun } from './recorded-run.js';
-import { type ClaimedRun, claimNextRun } from './run-control-records.js';
+import { type ClaimedRun, claimNextRun, hasPendingRuns } from './run-control-records.js';
 
 export const RUN_QUEUE_CONCURRENCY_DEFAULT = 16;
 export const RUN_QUEUE_POLL_MS_DEFAULT = 1000;
@@ -27,6 +29,8 @@ const THREAD_UNREADABLE: BaseEvent = {
 
 export type RunQueue = {
   wake: () => void;
+  /** True while the agent has runs waiting for one of the replica's slots. */
+  waiting: () => boolean;
   /** Claims no more runs. The runs going on are the replica's drain's to end (active-runs.ts). */
   stop: () => Promise<void>;
 };
@@ -81,39 +85,69 @@ async function executeClaimed(
 export function startRunQueue(options: {
   store: Omit<RunStore, 'wakeQueue'>;
   source: SnapshotSource;
-  limit: number;
+  slots: FairRunSlots;
   pollMs: number;
   logger: Logger;
 }): RunQueue {
-  const { source, limit } = options;
+  const { source, slots } = options;
   const store: RunStore = { ...options.store, wakeQueue: () => wake() };
   const log = options.logger.child({ component: 'run-queue' });
   const stopping = new AbortController();
-  const inFlight = new Set<Promise<void>>();
   let claiming: Promise<void> | undefined;
   let again = false;
+  let inLine = false;
 
-  const start = (snapshot: AgentSnapshot, runtime: AgentRuntime, claimed: ClaimedRun) => {
+  const start = (snapshot: AgentSnapshot, runtime: AgentRuntime, claimed: ClaimedRun, slot: RunSlot) => {
     const release = snapshot.lease();
-    const run = executeClaimed(store, { runtime, toolset: snapshot.toolset, tracing: snapshot.tracing }, claimed, log)
+    void executeClaimed(store, { runtime, toolset: snapshot.toolset, tracing: snapshot.tracing }, claimed, log)
       .catch((error: unknown) => log.error({ err: error, run_id: claimed.id }, 'the queued run failed'))
       .finally(() => {
         release();
-        inFlight.delete(run);
+        slot.release();
         wake();
       });
-    inFlight.add(run);
+  };
+
+  const takeSlot = async (): Promise<RunSlot | undefined> => {
+    const free = slots.tryTake(store.agentId);
+    if (free !== undefined) return free;
+    // Every slot is taken: the agent waits in line only with runs waiting, so that an idle agent woken
+    // by the poll neither wastes a turn nor is kept loaded by the line.
+    if (!(await hasPendingRuns(store.pool, store.agentId))) return undefined;
+    inLine = true;
+    try {
+      return await slots.take(store.agentId, stopping.signal);
+    } finally {
+      inLine = false;
+    }
+  };
+
+  // Whether a run was claimed and started in the slot; the wait for it may have been long, so the
+  // config is read again.
+  const claimInto = async (slot: RunSlot): Promise<boolean> => {
+    const snapshot = source.current();
+    const runtime = snapshot?.runtime;
+    if (stopping.signal.aborted || snapshot === undefined || runtime === undefined) return false;
+    const claimed = await claimNextRun(store.pool, store.agentId, store.owner, store.leaseMs);
+    if (claimed === undefined) return false;
+    start(snapshot, runtime, claimed, slot);
+    return true;
   };
 
   const claimWhileFree = async () => {
-    while (!stopping.signal.aborted && inFlight.size < limit) {
+    while (!stopping.signal.aborted) {
       // No runs are claimed while the agent's module is not loaded: they wait for a config that loads.
-      const snapshot = source.current();
-      const runtime = snapshot?.runtime;
-      if (snapshot === undefined || runtime === undefined) return;
-      const claimed = await claimNextRun(store.pool, store.agentId, store.owner, store.leaseMs);
-      if (claimed === undefined) return;
-      start(snapshot, runtime, claimed);
+      if (source.current()?.runtime === undefined) return;
+      const slot = await takeSlot();
+      if (slot === undefined) return;
+      const started = await claimInto(slot).catch((error: unknown) => {
+        slot.release();
+        throw error;
+      });
+      if (!started) {
+        slot.release();
+        return;
+      }
     }
   };
 
@@ -136,6 +170,7 @@ export function startRunQueue(options: {
   wake();
   return {
     wake,
+    waiting: () => inLine,
     stop: async () => {
       clearInterval(timer);
       stopping.abort();
