@@ -30,6 +30,7 @@ export async function bootFileMode(path: string, services: EngineServices): Prom
   });
   try {
     await applyConfigFile(served, config, path, store !== undefined);
+    served.wake();
   } catch (error) {
     await served.close();
     await database?.end();

@@ -98,7 +98,8 @@ export function startAgentDirectory(options: {
       holder: served.holder,
       logger: services.logger.child({ agent_id: agentId }),
     });
-    const check = () => reader.check();
+    // A config newly applied may let queued runs start, which nothing else would tell the queue.
+    const check = () => reader.check().then(() => served.wake());
     const configListener = options.listen
       ? database.listener.subscribe(placement.configChannel, {
           onNotification: () => void check(),

@@ -37,6 +37,8 @@ export type ServedAgent = {
   router: Router;
   /** True while a request, a run or a queued run of the agent is in hand: it is not unloaded then. */
   busy: () => boolean;
+  /** Looks for queued runs and WhatsApp messages now: after a config was applied, they may start. */
+  wake: () => void;
   /** The agent's WhatsApp queue, for the metrics; undefined without a database or an answer in time. */
   readWhatsAppQueue: () => Promise<WhatsAppWaiting | undefined>;
   /** Ends the runs still going after `graceMs` (a graceful stop), then stops claiming new ones. */
@@ -114,6 +116,10 @@ export function createServedAgent(options: {
     router,
     readWhatsAppQueue: async () => (store === undefined ? undefined : readWhatsAppWaiting(store.db, agentId, logger)),
     // Runs waiting in line for a slot are in hand too: unloaded, nobody here would claim them.
+    wake: () => {
+      parts?.queue.wake();
+      parts?.worker.wake();
+    },
     busy: () => requests > 0 || (parts?.runs.active.size() ?? 0) > 0 || (parts?.queue.waiting() ?? false),
     drain: async (graceMs) => {
       await parts?.queue.stop();

@@ -18,6 +18,8 @@ export type RunNotifications = {
   onQueueNews: (listener: () => void) => void;
   /** Calls `listener` with the run whose cancel was asked for, and with no run on every (re)connect. */
   onCancelNews: (listener: (runId: string | undefined) => void) => void;
+  /** True while the LISTEN connection is up: every news then arrives, and nothing need poll for it. */
+  listening: () => boolean;
   stop: () => Promise<void>;
 };
 
@@ -90,6 +92,7 @@ export function startRunNotifications(options: {
       }),
     onQueueNews: (listener) => queueListeners.push(listener),
     onCancelNews: (listener) => cancelListeners.push(listener),
+    listening: () => polling === undefined,
     stop: () => {
       stopPolling();
       return listener.stop();

@@ -166,7 +166,12 @@ export function startRunQueue(options: {
   }
 
   store.notifications.onQueueNews(wake);
-  const timer = setInterval(wake, options.pollMs);
+  // Every change that may let a waiting run start is notified in its transaction (enqueue, finish,
+  // cancel, sweep), and a freed slot or a newly loaded config wakes the queue here: the poll is for
+  // while the LISTEN connection is down, so that a pool's thousands of idle agents cost no queries.
+  const timer = setInterval(() => {
+    if (!store.notifications.listening()) wake();
+  }, options.pollMs);
   wake();
   return {
     wake,
