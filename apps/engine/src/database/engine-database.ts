@@ -14,6 +14,8 @@ export type Placement = {
   configVersion: bigint | undefined;
   configChannel: string;
   runChannel: string;
+  /** Runs wait for an engine: a pending run, or a running one whose lease ran out. */
+  hasWork: boolean;
 };
 
 export type EngineDatabase = {
@@ -57,10 +59,11 @@ export function openEngineDatabase(options: {
         config_version: string | null;
         config_channel: string;
         run_channel: string;
+        has_work: boolean;
       }>(
         // Checked on every read, not only at start: an engine that found the database down at start
         // could not check its login then.
-        'SELECT agent_id, config_version::text, config_channel, run_channel FROM engine_placements() WHERE current_user = $1',
+        'SELECT agent_id, config_version::text, config_channel, run_channel, has_work FROM engine_placements() WHERE current_user = $1',
         [options.loginRole],
       );
       return rows.map((row) => ({
@@ -68,6 +71,7 @@ export function openEngineDatabase(options: {
         configVersion: row.config_version === null ? undefined : BigInt(row.config_version),
         configChannel: row.config_channel,
         runChannel: row.run_channel,
+        hasWork: row.has_work,
       }));
     },
     currentUser: async () => {

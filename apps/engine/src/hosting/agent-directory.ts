@@ -2,7 +2,8 @@
 // and read again at once when a request names an agent not known yet (coalesced, and at most every
 // REFRESH_MIN_MS), so that an agent answers as soon as it is created and a deleted or moved one stops.
 // An agent is loaded at its first request (or at once, `eager`, for a dedicated engine), listens on its
-// config channel while loaded, and is unloaded after `idleMs` without requests or runs.
+// config channel while loaded, and is unloaded after `idleMs` without requests or runs. An agent with
+// runs waiting for an engine is loaded by the poll that sees them.
 import type { Logger } from '@agentplane/server-kit';
 import { createAgentConfigReader } from '../config-source/agent-config-reader.js';
 import { isRevokedCredential } from '../config-source/verify-engine-role.js';
@@ -146,7 +147,11 @@ export function startAgentDirectory(options: {
           void entry.check();
         }
       }
-      if (options.eager) for (const placement of placements.values()) void open(placement.agentId);
+      // An agent whose runs wait (queued before a restart, or left by a replica that died) is loaded
+      // without waiting for a request: its queue starts them, its leases sweep the lost ones.
+      for (const placement of placements.values()) {
+        if (options.eager || (placement.hasWork && !loaded.has(placement.agentId))) void open(placement.agentId);
+      }
     })().finally(() => {
       refreshing = undefined;
     });

@@ -94,7 +94,11 @@ describe('a pool replica SIGKILLed in the middle of runs', () => {
     expect(rest.length).toBeGreaterThan(40);
     expectEngineLost(rest, streamed.runId, lostStream.lastSeq);
 
-    // The rejoin loads the other agent on the surviving replica, which then sweeps its lost run too.
+    // No request names the other agent on the surviving replica: its poll sees a run whose lease ran
+    // out (engine_placements' has_work), loads the agent, and sweeps the run.
+    await waitUntil(async () => (await runRow(unfollowed, background.runId)).status === 'failed', {
+      what: "the other agent's lost run to be swept with no request for it",
+    });
     const rejoined = await readSseFrames(
       await fetch(`${base(surviving, unfollowed)}/agent/runs/${background.runId}/stream`),
     );
