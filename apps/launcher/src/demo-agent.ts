@@ -1,5 +1,6 @@
 // The demo that `pnpm start` sets up on first start: a user with a workspace, an MCP server entry for
-// the bundled "everything" MCP server, and an LLM agent using them. Later starts sign in and reuse it.
+// the bundled "everything" MCP server, and an LLM agent using them, placed on the local pool. Later
+// starts sign in and reuse it.
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -18,6 +19,8 @@ export type DemoAgent = {
   /** Set on the start that created the account, the only time the password is printed. */
   newPassword: string | undefined;
   token: string;
+  /** Where the agent answers: its base URL on the pool, as the manager derives it. */
+  engineUrl: string;
 };
 
 /** Where the demo's state (its credentials) is kept: demo.json in the local data directory. */
@@ -56,7 +59,7 @@ function demoModel() {
   return { provider: 'openai', name: process.env.OPENAI_MODEL ?? 'gpt-4o-mini' };
 }
 
-function agentBody(mcpServerId: string, engineUrl: string | null = null) {
+function agentBody(mcpServerId: string, pool: string) {
   return {
     name: 'Demo agent',
     description: 'Created by pnpm start',
@@ -66,26 +69,32 @@ function agentBody(mcpServerId: string, engineUrl: string | null = null) {
       instructions: 'You are the Agentplane demo agent. Use the tools of the everything MCP server when they help.',
     },
     resources: { integration_ids: [], mcp_server_ids: [mcpServerId], sso_id: null },
-    engine_url: engineUrl,
+    // Explicit, so that a demo agent of an older start, which ran on a dedicated engine, moves to the pool.
+    deployment: { mode: 'pool', pool },
+    engine_url: null,
   };
 }
 
-async function createDemo(api: ManagerClient): Promise<DemoState> {
+type AgentResponse = { id: string; engine_url: string | null };
+
+async function createDemo(api: ManagerClient, pool: string): Promise<{ state: DemoState; agent: AgentResponse }> {
   const password = randomBytes(12).toString('base64url');
   await api.expect(201, 'POST', '/auth/signup', { email: DEMO_EMAIL, password, name: 'Demo' });
   const mcp = await api.expect<{ id: string }>(201, 'POST', '/mcp-servers/', {
     name: 'Everything (bundled)',
     mcp_server: everythingServer(),
   });
-  const agent = await api.expect<{ id: string }>(201, 'POST', '/agents/', agentBody(mcp.id));
+  const agent = await api.expect<AgentResponse>(201, 'POST', '/agents/', agentBody(mcp.id, pool));
   const state = { email: DEMO_EMAIL, password, agentId: agent.id, mcpServerId: mcp.id };
   await writeFile(demoStateFile(), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  return state;
+  return { state, agent };
 }
 
-export async function ensureDemoAgent(api: ManagerClient): Promise<DemoAgent> {
+/** Signs in to the demo of an earlier start, or makes it, with its agent on `pool`. */
+export async function ensureDemoAgent(api: ManagerClient, pool: string): Promise<DemoAgent> {
   const saved = await readState();
   let state: DemoState;
+  let agent: AgentResponse;
   let newPassword: string | undefined;
   if (
     saved &&
@@ -97,11 +106,17 @@ export async function ensureDemoAgent(api: ManagerClient): Promise<DemoAgent> {
       name: 'Everything (bundled)',
       mcp_server: everythingServer(),
     });
-    await api.expect(200, 'PATCH', `/agents/${state.agentId}`, agentBody(state.mcpServerId));
+    agent = await api.expect<AgentResponse>(
+      200,
+      'PATCH',
+      `/agents/${state.agentId}`,
+      agentBody(state.mcpServerId, pool),
+    );
   } else {
-    state = await createDemo(api);
+    ({ state, agent } = await createDemo(api, pool));
     newPassword = state.password;
   }
+  if (agent.engine_url === null) throw new Error(`the demo agent on pool "${pool}" has no engine_url`);
   const token = await api.expect<{ access_token: string }>(201, 'POST', `/agents/${state.agentId}/token`);
   return {
     agentId: state.agentId,
@@ -109,13 +124,6 @@ export async function ensureDemoAgent(api: ManagerClient): Promise<DemoAgent> {
     email: state.email,
     newPassword,
     token: token.access_token,
+    engineUrl: agent.engine_url,
   };
-}
-
-/**
- * Tells the demo agent where its engine answers, for the console's playground. Only known once the engine
- * listens (its port may be 0); engine_url is no part of the engine_config, so the engine does not reload.
- */
-export async function pointDemoAtEngine(api: ManagerClient, demo: DemoAgent, engineUrl: string): Promise<void> {
-  await api.expect(200, 'PATCH', `/agents/${demo.agentId}`, agentBody(demo.mcpServerId, engineUrl));
 }

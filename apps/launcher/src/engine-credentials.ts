@@ -1,10 +1,10 @@
-// The demo engine runs as the platform's engines should: with its own agent's credentials, asked of the
-// manager's API on every start (which rotates the role's password), handed over as files
-// (DATABASE_URL_FILE, AGENT_KEY_FILE), and never with the platform's DATABASE_URL or SECRETS_KEY.
-import { mkdir, writeFile } from 'node:fs/promises';
+// The local pool engine runs as the platform's engines should: with its pool's own credentials, issued
+// by the manager's CLI on every start (which rotates the role's password), handed over as files
+// (DATABASE_URL_FILE, ENGINE_POOL_KEY_FILE), and never with the platform's DATABASE_URL or SECRETS_KEY.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { TPoolCredentials } from '@agentplane/contracts';
 import { localDataDir } from '@agentplane/db/embedded';
-import type { ManagerClient } from '@agentplane/manager-client';
 
 /** What only the manager may hold; an engine started with any of these refuses to run (or should). */
 const PLATFORM_ONLY = [
@@ -21,17 +21,17 @@ export function withoutPlatformSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEn
   return kept;
 }
 
-/** Issues the agent's engine credentials and writes them to files readable by this user only. */
-export async function engineCredentialFiles(
-  api: ManagerClient,
-  agentId: string,
-): Promise<{ AGENT_ID: string; DATABASE_URL_FILE: string; AGENT_KEY_FILE: string }> {
-  const credentials = await api.issueEngineCredentials(agentId);
+/** Writes the pool's credentials to files readable by this user only, and returns the engine's variables. */
+export async function poolCredentialFiles(
+  credentials: TPoolCredentials,
+): Promise<{ ENGINE_POOL: string; DATABASE_URL_FILE: string; ENGINE_POOL_KEY_FILE: string }> {
   const dir = path.join(localDataDir(), 'engine');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const databaseUrlFile = path.join(dir, 'database-url');
-  const agentKeyFile = path.join(dir, 'agent-key');
+  const poolKeyFile = path.join(dir, 'pool-key');
   await writeFile(databaseUrlFile, `${credentials.database_url}\n`, { mode: 0o600 });
-  await writeFile(agentKeyFile, `${credentials.agent_key}\n`, { mode: 0o600 });
-  return { AGENT_ID: credentials.agent_id, DATABASE_URL_FILE: databaseUrlFile, AGENT_KEY_FILE: agentKeyFile };
+  await writeFile(poolKeyFile, `${credentials.pool_key}\n`, { mode: 0o600 });
+  // Older starts ran a dedicated engine on the demo agent's own key: nothing reads it any more.
+  await rm(path.join(dir, 'agent-key'), { force: true });
+  return { ENGINE_POOL: credentials.pool, DATABASE_URL_FILE: databaseUrlFile, ENGINE_POOL_KEY_FILE: poolKeyFile };
 }

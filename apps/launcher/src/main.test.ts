@@ -1,7 +1,7 @@
 // Runs the real `pnpm start` entry point as a child process, as a newcomer would.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,11 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { ManagerClient } from '@agentplane/manager-client';
-import { startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
+import { makeRunAgentInput, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { uniquePoolName } from './testing/pool-platform.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
+type DemoAgentBody = { name: string; description: string | null; framework: string; agent: object; resources: object };
 type Launched = { child: ChildProcess; output: () => string; exit: Promise<number | null> };
 
 function launch(env: NodeJS.ProcessEnv): Launched {
@@ -82,18 +84,45 @@ async function start(env: NodeJS.ProcessEnv) {
   await waitForOutput(launched, /Agentplane is running/);
   const portAfter = (label: string) =>
     launched.output().match(new RegExp(`${label}:\\s+http://localhost:(\\d+)/`))?.[1];
+  const demo = launched.output().match(/Demo agent:\s+http:\/\/localhost:(\d+)(\/agents\/[0-9a-f-]{36})\//);
   return {
     launched,
     manager: `http://127.0.0.1:${portAfter('Manager API')}`,
-    engine: `http://127.0.0.1:${portAfter('Demo engine')}`,
+    /** The pool engine's root. */
+    engine: `http://127.0.0.1:${portAfter('Engine pool')}`,
+    /** The demo agent's base URL on the pool. */
+    demoAgent: `http://127.0.0.1:${demo?.[1]}${demo?.[2]}`,
   };
 }
 
-async function runDemoAgent(engine: string, output: string): Promise<string> {
+/** Starts the launcher on a database of the suite's server, with a pool name of its own (pool roles are cluster-wide). */
+async function startOnTestDatabase(env: NodeJS.ProcessEnv = {}) {
+  const database: TestDatabase = await createTestDatabase({ migrated: false });
+  cleanups.push(() => database.drop());
+  const pool = uniquePoolName();
+  const started = await start({
+    DATABASE_URL: database.url,
+    AGENTPLANE_DATA_DIR: await dataDir(),
+    ENGINE_POOL: pool,
+    ...env,
+  });
+  return { ...started, database, pool };
+}
+
+const demoPassword = (launched: Launched) => launched.output().match(/with password (\S+)/)?.[1];
+const demoAgentId = (launched: Launched) => launched.output().match(/\(agent ([0-9a-f-]{36})\)/)?.[1];
+
+async function signInAsDemo(manager: string, launched: Launched): Promise<ManagerClient> {
+  const demo = new ManagerClient(manager);
+  await demo.expect(200, 'POST', '/auth/login', { email: 'demo@agentplane.local', password: demoPassword(launched) });
+  return demo;
+}
+
+async function runDemoAgent(demoAgent: string, output: string): Promise<string> {
   const token = output.match(/Authorization: Bearer ([\w.-]+)'/)?.[1];
   const body = output.match(/-d '(\{"threadId".*\})'/)?.[1];
   expect(token).toBeDefined();
-  const response = await fetch(`${engine}/agent/run`, {
+  const response = await fetch(`${demoAgent}/agent/run`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'text/event-stream' },
     body,
@@ -103,43 +132,73 @@ async function runDemoAgent(engine: string, output: string): Promise<string> {
 }
 
 describe('pnpm start', () => {
-  it('migrates DATABASE_URL, seeds a demo agent, serves it from an engine, and stops cleanly on SIGTERM', async () => {
-    const database: TestDatabase = await createTestDatabase({ migrated: false });
-    cleanups.push(() => database.drop());
-    const { launched, manager, engine } = await start({
-      DATABASE_URL: database.url,
-      AGENTPLANE_DATA_DIR: await dataDir(),
-    });
+  it('migrates DATABASE_URL, runs a pool engine serving the demo agent and any new one at once, and stops cleanly on SIGTERM', async () => {
+    const { launched, manager, engine, demoAgent, pool } = await startOnTestDatabase();
     expect(launched.output()).toContain('[migrate] applied');
     expect((await fetch(`${manager}/api/v1/readyz`)).status).toBe(200);
-    const health = await fetch(`${engine}/health`);
+    const poolHealth = await fetch(`${engine}/health`);
+    expect(poolHealth.status).toBe(200);
+    expect(await poolHealth.json()).toMatchObject({ status: 'ok', pool });
+    const health = await fetch(`${demoAgent}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', config_version: 1 });
 
-    // The console comes first, served by the manager, and may reach the demo engine, which knows it.
+    // The console comes first, served by the manager, and may reach the pool, which knows it.
     const consolePort = launched
       .output()
       .match(/Agentplane is running\.\n {2}Console: +http:\/\/localhost:(\d+)\//)?.[1];
     expect(consolePort).toBe(new URL(manager).port);
     const page = await fetch(`${manager}/agents`, { headers: { Accept: 'text/html' } });
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(page.headers.get('content-security-policy')).toContain(
-      "connect-src 'self' http://localhost:* http://127.0.0.1:*",
-    );
+    const csp = page.headers.get('content-security-policy');
+    expect(csp).toContain("connect-src 'self' http://localhost:* http://127.0.0.1:*");
     const consoleOrigin = `http://localhost:${consolePort}`;
-    const cors = await fetch(`${engine}/health`, { headers: { Origin: consoleOrigin } });
+    const cors = await fetch(`${demoAgent}/health`, { headers: { Origin: consoleOrigin } });
     expect(cors.headers.get('access-control-allow-origin')).toBe(consoleOrigin);
-    const password = launched.output().match(/with password (\S+)/)?.[1];
-    const demo = new ManagerClient(manager);
-    await demo.expect(200, 'POST', '/auth/login', { email: 'demo@agentplane.local', password });
-    const agentId = launched.output().match(/\(agent ([0-9a-f-]{36})\)/)?.[1];
-    const agent = await demo.expect<{ engine_url: string }>(200, 'GET', `/agents/${agentId}`);
-    expect(agent.engine_url).toBe(`http://localhost:${new URL(engine).port}`);
+    const demo = await signInAsDemo(manager, launched);
+    const agentId = demoAgentId(launched);
+    const agent = await demo.expect<{ engine_url: string; deployment: object }>(200, 'GET', `/agents/${agentId}`);
+    expect(agent).toMatchObject({
+      deployment: { mode: 'pool', pool },
+      engine_url: `http://localhost:${new URL(engine).port}/agents/${agentId}`,
+    });
 
     // The printed curl works as printed: a manager-minted token, an SSE run that finishes.
-    const stream = await runDemoAgent(engine, launched.output());
+    const stream = await runDemoAgent(demoAgent, launched.output());
     expect(stream).toContain('"type":"RUN_STARTED"');
     expect(stream).toContain('"type":"RUN_FINISHED"');
+
+    // A newcomer's first agent answers at once, as its playground calls it: from the console's origin, at
+    // the engine_url the manager gives it, with a token the manager mints. Nobody asked for credentials,
+    // which no workspace role may.
+    const newcomer = await ManagerClient.signUp(manager);
+    const created = await newcomer.expect<{ id: string; engine_url: string; deployment: object }>(
+      201,
+      'POST',
+      '/agents/',
+      { name: 'first agent', framework: 'LLM', agent: { model: { provider: 'mock', name: 'echo' } } },
+    );
+    expect(created.deployment).toEqual({ mode: 'pool', pool });
+    expect(csp).toContain(new URL(created.engine_url).origin);
+    const { access_token: token } = await newcomer.expect<{ access_token: string }>(
+      201,
+      'POST',
+      `/agents/${created.id}/token`,
+    );
+    const firstRun = await fetch(`${created.engine_url}/agent/run`, {
+      method: 'POST',
+      headers: {
+        Origin: consoleOrigin,
+        Authorization: `Bearer ${token}`,
+        'Content-Type': 'application/json',
+        Accept: 'text/event-stream',
+      },
+      body: JSON.stringify(makeRunAgentInput('hello, new agent')),
+    });
+    expect(firstRun.status).toBe(200);
+    expect(firstRun.headers.get('access-control-allow-origin')).toBe(consoleOrigin);
+    expect(await firstRun.text()).toContain('"type":"RUN_FINISHED"');
+    expect((await newcomer.request('POST', `/agents/${created.id}/engine-credentials`)).status).toBe(403);
 
     launched.child.kill('SIGTERM');
     expect(await launched.exit).toBe(0);
@@ -149,12 +208,8 @@ describe('pnpm start', () => {
   });
 
   it('keeps tenants off this machine with its own defaults: loopback egress is refused, the manager listens on loopback', async () => {
-    const database: TestDatabase = await createTestDatabase({ migrated: false });
-    cleanups.push(() => database.drop());
     // Nothing besides what every start needs: no EGRESS_ALLOW, ENGINE_EGRESS_ALLOW nor HOST.
-    const { launched, manager, engine } = await start({
-      DATABASE_URL: database.url,
-      AGENTPLANE_DATA_DIR: await dataDir(),
+    const { launched, manager, engine, demoAgent, database } = await startOnTestDatabase({
       EGRESS_ALLOW: undefined,
       ENGINE_EGRESS_ALLOW: undefined,
       HOST: undefined,
@@ -185,11 +240,9 @@ describe('pnpm start', () => {
       expect(refused.body.detail).toMatch(/EGRESS_ALLOW.*ENGINE_EGRESS_ALLOW/);
     }
 
-    // Around the manager: the demo engine refuses loopback too, the model's and an MCP server's.
-    const agentId = launched.output().match(/\(agent ([0-9a-f-]{36})\)/)?.[1];
-    const demo = new ManagerClient(manager);
-    const password = launched.output().match(/with password (\S+)/)?.[1];
-    await demo.expect(200, 'POST', '/auth/login', { email: 'demo@agentplane.local', password });
+    // Around the manager: the pool refuses loopback too, the model's and an MCP server's.
+    const agentId = demoAgentId(launched);
+    const demo = await signInAsDemo(manager, launched);
     const { engine_config: config } = await demo.expect<{
       engine_config: { agent: { config: { model: object } }; mcp_servers: object[] };
     }>(200, 'GET', `/agents/${agentId}`);
@@ -203,10 +256,10 @@ describe('pnpm start', () => {
     await database.prisma
       .$executeRaw`UPDATE engine_configs SET config = ${JSON.stringify(config)}::jsonb, version = version + 1 WHERE agent_id = ${agentId}::uuid`;
     type Health = { config_version: number; mcp: { name: string; error?: string }[] };
-    const health = async () => (await (await fetch(`${engine}/health`)).json()) as Health;
+    const health = async () => (await (await fetch(`${demoAgent}/health`)).json()) as Health;
     await waitUntil(async () => (await health()).config_version === 2, { what: 'the rewritten config to be applied' });
     expect((await health()).mcp.find((server) => server.name === 'local')?.error).toMatch(/ENGINE_EGRESS_ALLOW/);
-    const run = await runDemoAgent(engine, launched.output());
+    const run = await runDemoAgent(demoAgent, launched.output());
     expect(run).toMatch(/"type":"RUN_ERROR".*ENGINE_EGRESS_ALLOW/);
     expect(peer.requests).toEqual([]);
 
@@ -226,10 +279,8 @@ describe('pnpm start', () => {
   });
 
   it("gives the engine a metrics port of its own when METRICS_PORT is set: the one after the manager's", async () => {
-    const database: TestDatabase = await createTestDatabase({ migrated: false });
-    cleanups.push(() => database.drop());
     const port = await findTwoFreePorts();
-    await start({ DATABASE_URL: database.url, AGENTPLANE_DATA_DIR: await dataDir(), METRICS_PORT: String(port) });
+    await startOnTestDatabase({ METRICS_PORT: String(port) });
     const scrape = async (at: number) => (await fetch(`http://127.0.0.1:${at}/metrics`)).text();
     expect(await scrape(port)).toContain('agentplane_publish_duration_seconds');
     expect(await scrape(port + 1)).toContain('agentplane_runs_started_total');
@@ -242,13 +293,30 @@ describe('pnpm start', () => {
     const env = { DATABASE_URL: '', AGENTPLANE_DATA_DIR: dir, EMBEDDED_POSTGRES_PORT: postgresPort };
 
     const first = await start(env);
-    const password = first.launched.output().match(/with password (\S+)/)?.[1];
+    const password = demoPassword(first.launched);
     expect(password).toBeDefined();
     // The welcome text names the data directory in use, not the default one.
     expect(first.launched.output()).toContain(`kept in ${path.join(dir, 'demo.json')}`);
     expect(first.launched.output()).not.toContain('.data/demo.json');
-    const agentId = first.launched.output().match(/\(agent ([0-9a-f-]{36})\)/)?.[1];
+    // The launcher's own PostgreSQL, where the pool has its default name.
+    expect(first.launched.output()).toContain('(pool "default"');
+    const agentId = demoAgentId(first.launched);
     expect(existsSync(path.join(dir, 'postgres', 'PG_VERSION'))).toBe(true);
+    // The pool's credentials are files only this user reads.
+    for (const file of ['database-url', 'pool-key']) {
+      expect(statSync(path.join(dir, 'engine', file)).mode & 0o777).toBe(0o600);
+    }
+    // Left as a data directory of the dedicated demo engine's days is: its agent on an engine of its own,
+    // and that engine's key beside the pool's files.
+    const demo = await signInAsDemo(first.manager, first.launched);
+    const agent = await demo.expect<DemoAgentBody & { id: string }>(200, 'GET', `/agents/${agentId}`);
+    const { name, description, framework, agent: config, resources } = agent;
+    await demo.expect(200, 'PATCH', `/agents/${agentId}`, {
+      ...{ name, description, framework, agent: config, resources },
+      deployment: { mode: 'dedicated' },
+      engine_url: 'http://localhost:8001',
+    });
+    await writeFile(path.join(dir, 'engine', 'agent-key'), "an older start's\n", { mode: 0o600 });
     first.launched.child.kill('SIGINT');
     expect(await first.launched.exit).toBe(0);
     await expect(fetch(`http://127.0.0.1:${postgresPort}`).catch((error: Error) => error.cause)).resolves.toMatchObject(
@@ -267,13 +335,14 @@ describe('pnpm start', () => {
     expect(second.launched.output()).not.toContain('with password');
     expect(second.launched.output()).toContain(`the password is in ${path.join(dir, 'demo.json')}`);
     expect(second.launched.output()).toContain('[migrate] database is up to date');
-    const login = await fetch(`${second.manager}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: 'demo@agentplane.local', password }),
+    // The dedicated demo agent is back on the pool, and the engine key nothing uses is gone.
+    expect(second.demoAgent).toBe(`${second.engine}/agents/${agentId}`);
+    const again = await signInAsDemo(second.manager, first.launched);
+    expect(await again.expect(200, 'GET', `/agents/${agentId}`)).toMatchObject({
+      deployment: { mode: 'pool', pool: 'default' },
     });
-    expect(login.status).toBe(200);
-    const reply = await runDemoAgent(second.engine, second.launched.output());
+    expect(existsSync(path.join(dir, 'engine', 'agent-key'))).toBe(false);
+    const reply = await runDemoAgent(second.demoAgent, second.launched.output());
     expect(reply).toContain('Hello from the configured model.');
     expect(reply).toContain('"type":"RUN_FINISHED"');
     expect(model.requests[0]?.authorization).toBe('Bearer sk-launcher-test');
@@ -283,12 +352,7 @@ describe('pnpm start', () => {
   });
 
   it('takes its services down with it when it is killed outright', async () => {
-    const database: TestDatabase = await createTestDatabase({ migrated: false });
-    cleanups.push(() => database.drop());
-    const { launched, manager, engine } = await start({
-      DATABASE_URL: database.url,
-      AGENTPLANE_DATA_DIR: await dataDir(),
-    });
+    const { launched, manager, engine } = await startOnTestDatabase();
     launched.child.kill('SIGKILL');
     await launched.exit;
     const refuses = (url: string) =>

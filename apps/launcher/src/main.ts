@@ -1,15 +1,19 @@
-// `pnpm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations, the manager, a demo agent
-// created through the manager's API, and an engine for it, as child processes with prefixed logs.
-// Ctrl-C stops them all, then the database.
+// `pnpm start`: PostgreSQL (embedded unless DATABASE_URL is set), migrations, one pool engine on the
+// pool's credentials (issued by the manager's CLI), the manager placing new agents on that pool, and a
+// demo agent created through the manager's API, as child processes with prefixed logs. Ctrl-C stops
+// them all, then the database.
 import { fileURLToPath } from 'node:url';
-import { migrate } from '@agentplane/db';
+import { migrate, POOL_NAME } from '@agentplane/db';
 import { startLocalPostgres } from '@agentplane/db/embedded';
 import { ManagerClient } from '@agentplane/manager-client';
-import { ensureDemoAgent, everythingCommandLine, pointDemoAtEngine } from './demo-agent.js';
-import { engineCredentialFiles, withoutPlatformSecrets } from './engine-credentials.js';
+import { ZPort } from '@agentplane/server-kit';
+import { ensureDemoAgent, everythingCommandLine } from './demo-agent.js';
+import { poolCredentialFiles, withoutPlatformSecrets } from './engine-credentials.js';
 import { localSecret } from './local-secrets.js';
+import { issuePoolCredentials } from './manager-cli.js';
 import { say } from './prefixed-output.js';
 import { printWelcome } from './print-welcome.js';
+import { reservePort } from './reserved-port.js';
 import { type ServiceProcess, startService } from './service-process.js';
 import { waitUntilHealthy } from './wait-until-healthy.js';
 
@@ -18,9 +22,28 @@ const STOP_TIMEOUT_MS = 10_000;
 const LOOPBACK_HOST = '127.0.0.1';
 const portOf = (url: string) => new URL(url).port;
 const LOCAL_HOSTS = ['localhost', '127.0.0.1'];
-// The console is served by the manager and reached under either name; its playground calls the engine.
-const consoleOrigins = (managerPort: string) => LOCAL_HOSTS.map((host) => `http://${host}:${managerPort}`);
+// The console is served by the manager and reached under either name; its playground calls the engines.
+const consoleOrigins = (managerPort: number) => LOCAL_HOSTS.map((host) => `http://${host}:${managerPort}`);
+// Dedicated engines an operator starts on this machine, on ports of their choosing (the pool's origin the
+// manager adds itself).
 const LOCAL_ENGINE_SOURCES = LOCAL_HOSTS.map((host) => `http://${host}:*`).join(',');
+
+/** MANAGER_PORT or ENGINE_PORT: unset or empty means the default; 0 takes any free port. */
+function portSetting(name: 'MANAGER_PORT' | 'ENGINE_PORT', fallback: number): number {
+  const port = ZPort.safeParse(process.env[name] || fallback);
+  if (!port.success) throw new Error(`${name} must be a port (0 to 65535), not ${JSON.stringify(process.env[name])}`);
+  return port.data;
+}
+
+/** The local pool's name. Pool roles are cluster-wide: two platforms on one PostgreSQL server need two names. */
+function poolSetting(): string {
+  const pool = process.env.ENGINE_POOL || 'default';
+  if (!POOL_NAME.test(pool)) {
+    throw new Error('ENGINE_POOL must be a pool name: a lower-case letter, then up to 31 of a-z, 0-9, _');
+  }
+  return pool;
+}
+
 /** Each service needs a metrics listener of its own: the engine's is the port after the manager's; 0 stays 0. */
 function engineMetricsPort(managerMetricsPort: string): string {
   const port = Number(managerMetricsPort);
@@ -66,35 +89,30 @@ async function main(): Promise<void> {
     const { applied } = await migrate({ databaseUrl, log: (line) => say('migrate', line) });
     say('migrate', applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
 
-    // Port 0 (any free port) works too: each service reports the port it got.
-    const managerPort = process.env.MANAGER_PORT ?? '8000';
-    const enginePort = process.env.ENGINE_PORT ?? '8001';
+    const host = process.env.HOST || LOOPBACK_HOST;
+    const pool = poolSetting();
     // The demo's bundled MCP server is the one stdio command line the local platform permits.
     const stdioCommands = JSON.stringify([everythingCommandLine()]);
-    const manager = startService(
-      'manager',
-      entryOf('manager'),
-      {
-        // No EGRESS_ALLOW unless the operator sets one: this machine's own services are no tenant's to
-        // reach, and the demo needs none (stdio MCP, the operator's model).
-        ...process.env,
-        HOST: process.env.HOST || LOOPBACK_HOST,
-        DATABASE_URL: databaseUrl,
-        SECRETS_KEY: await localSecret('SECRETS_KEY'),
-        PORT: managerPort,
-        SESSION_SECRET: await localSecret('SESSION_SECRET'),
-        MCP_STDIO_COMMANDS: stdioCommands,
-        // Local engines listen on ports chosen at start: the console may connect to any of them.
-        CONSOLE_ENGINE_SOURCES: process.env.CONSOLE_ENGINE_SOURCES ?? LOCAL_ENGINE_SOURCES,
-      },
-      0,
-    );
-    supervise(manager);
-    const managerUrl = await manager.listening;
-    await waitUntilHealthy(`${managerUrl}/api/v1/healthz`);
-    const api = new ManagerClient(managerUrl);
-    const demo = await ensureDemoAgent(api);
+    const managerEnv = {
+      // No EGRESS_ALLOW unless the operator sets one: this machine's own services are no tenant's to
+      // reach, and the demo needs none (stdio MCP, the operator's model).
+      ...process.env,
+      HOST: host,
+      DATABASE_URL: databaseUrl,
+      SECRETS_KEY: await localSecret('SECRETS_KEY'),
+      SESSION_SECRET: await localSecret('SESSION_SECRET'),
+      MCP_STDIO_COMMANDS: stdioCommands,
+      CONSOLE_ENGINE_SOURCES: process.env.CONSOLE_ENGINE_SOURCES ?? LOCAL_ENGINE_SOURCES,
+    };
+    // The pool's URL is no part of its credentials; the manager is told the real one below.
+    const credentials = await issuePoolCredentials({ ...managerEnv, ENGINE_POOLS: `${pool}=http://localhost` }, pool);
 
+    // The engine must know the manager's port (its tokens' issuer, the console's origin) before the manager
+    // can be told the engine's (the pool's URL): with MANAGER_PORT=0, a free port is held for the manager.
+    const requestedManagerPort = portSetting('MANAGER_PORT', 8000);
+    const reserved = requestedManagerPort === 0 ? await reservePort(host) : undefined;
+    const managerPort = reserved?.port ?? requestedManagerPort;
+    const issuer = process.env.ISSUER_URL || process.env.PUBLIC_URL || `http://localhost:${managerPort}`;
     const engine = startService(
       'engine',
       entryOf('engine'),
@@ -102,13 +120,13 @@ async function main(): Promise<void> {
         // One setting opens a local MCP server or model to both services.
         ...(process.env.EGRESS_ALLOW ? { ENGINE_EGRESS_ALLOW: process.env.EGRESS_ALLOW } : {}),
         ...withoutPlatformSecrets(process.env),
-        HOST: process.env.HOST || LOOPBACK_HOST,
+        HOST: host,
         ...(process.env.METRICS_PORT ? { METRICS_PORT: engineMetricsPort(process.env.METRICS_PORT) } : {}),
-        ...(await engineCredentialFiles(api, demo.agentId)),
-        PORT: enginePort,
-        ENGINE_MANAGER_ISSUER: await api.issuer(),
+        ...(await poolCredentialFiles(credentials)),
+        PORT: String(portSetting('ENGINE_PORT', 8001)),
+        ENGINE_MANAGER_ISSUER: issuer,
         MCP_STDIO_COMMANDS: stdioCommands,
-        ENGINE_CORS_ORIGINS: [process.env.ENGINE_CORS_ORIGINS, ...consoleOrigins(portOf(managerUrl))]
+        ENGINE_CORS_ORIGINS: [process.env.ENGINE_CORS_ORIGINS, ...consoleOrigins(managerPort)]
           .filter(Boolean)
           .join(','),
       },
@@ -117,8 +135,27 @@ async function main(): Promise<void> {
     supervise(engine);
     const engineUrl = await engine.listening;
     await waitUntilHealthy(`${engineUrl}/health`);
-    await pointDemoAtEngine(api, demo, `http://localhost:${portOf(engineUrl)}`);
-    printWelcome({ managerPort: portOf(managerUrl), enginePort: portOf(engineUrl), demo });
+    const poolUrl = `http://localhost:${portOf(engineUrl)}`;
+
+    await reserved?.release();
+    const manager = startService(
+      'manager',
+      entryOf('manager'),
+      {
+        ...managerEnv,
+        PORT: String(managerPort),
+        ISSUER_URL: issuer,
+        // Every new agent is placed on the pool, and answers there as soon as it is created.
+        ENGINE_POOLS: `${pool}=${poolUrl}`,
+        DEFAULT_ENGINE_POOL: pool,
+      },
+      0,
+    );
+    supervise(manager);
+    const managerUrl = await manager.listening;
+    await waitUntilHealthy(`${managerUrl}/api/v1/healthz`);
+    const demo = await ensureDemoAgent(new ManagerClient(managerUrl), pool);
+    printWelcome({ managerPort: portOf(managerUrl), pool, poolUrl, demo });
   } catch (error) {
     say('launcher', `failed to start: ${error instanceof Error ? error.message : String(error)}`);
     await stopAll(1);

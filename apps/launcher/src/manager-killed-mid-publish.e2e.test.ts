@@ -1,13 +1,14 @@
 // Fault: the manager is SIGKILLed while a PATCH republishes the configs of the 100 agents that use a
 // resource. The publish protocol puts the resource write and every config upsert in one transaction,
-// so afterwards either all 100 configs carry the new version or none does, and engines follow the table.
+// so afterwards either all 100 configs carry the new version or none does, and the pool engine serving
+// them follows the table.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { ManagerClient } from '@agentplane/manager-client';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { engineEnvFor } from './testing/engine-env.js';
 import { whatsappIntegration } from './testing/integration-bodies.js';
+import { startPoolPlatform } from './testing/pool-platform.js';
 import { ServiceProcesses } from './testing/service-processes.js';
 
 const AGENTS = 100;
@@ -35,8 +36,8 @@ const publishedVersions = async () =>
     version: Number(row.version),
   }));
 
-const engineVersion = async (engineUrl: string) =>
-  ((await (await fetch(`${engineUrl}/health`)).json()) as { config_version: number }).config_version;
+const engineVersion = async (agentUrl: string) =>
+  ((await (await fetch(`${agentUrl}/health`)).json()) as { config_version: number }).config_version;
 
 /** The backend of the manager's publish, waiting for the row lock the test holds. */
 async function blockedPublisher(
@@ -52,7 +53,12 @@ async function blockedPublisher(
 it(
   'leaves all 100 configs at the old version or all at the new one, and engines agree with the table',
   async () => {
-    const firstManager = await services.start('manager', managerEnv());
+    // The agents are placed on the pool, the operator's default: one engine serves them all.
+    const platform = await startPoolPlatform(services, {
+      managerEnv: managerEnv(),
+      engineEnv: { ENGINE_CONFIG_POLL_MS: String(POLL_MS) },
+    });
+    const firstManager = platform.managerUrl;
     const api = new ManagerClient(firstManager);
     const account = { email: `fault-${randomUUID()}@example.test`, password: 'fault pw!!' };
     await api.expect(201, 'POST', '/auth/signup', account);
@@ -72,18 +78,14 @@ it(
     const before = await publishedVersions();
     expect(before.map((row) => row.version)).toEqual(Array(AGENTS).fill(1));
 
-    // Engines for the first and the last agent in the order the publish upserts them (by id).
+    // The first and the last agent in the order the publish upserts them (by id), loaded on the pool.
     const ids = before.map((row) => row.agentId).sort();
     const [firstId, lastId] = [ids[0] as string, ids.at(-1) as string];
     const engines = new Map<string, string>();
     for (const agentId of [firstId, lastId]) {
-      const url = await services.start('engine', {
-        ...(await engineEnvFor(api, agentId)),
-        ENGINE_AUTH: 'disabled',
-        ENGINE_CONFIG_POLL_MS: String(POLL_MS),
-      });
+      const url = `${platform.poolUrl}/agents/${agentId}`;
       engines.set(agentId, url);
-      await waitUntil(async () => (await engineVersion(url).catch(() => 0)) === 1, { what: `engine ${agentId} at v1` });
+      await waitUntil(async () => (await engineVersion(url).catch(() => 0)) === 1, { what: `agent ${agentId} at v1` });
     }
 
     // The test holds the last agent's row, so the publish upserts the other 99 and then waits inside its
@@ -121,14 +123,14 @@ it(
     expect(afterKill.map((row) => row.version)).toEqual(Array(AGENTS).fill(1));
     for (const url of engines.values()) expect(await engineVersion(url)).toBe(1);
 
-    // A manager started again publishes the same PATCH to all 100 at once, and the engines follow.
-    const secondManager = await services.start('manager', managerEnv());
+    // A manager started again publishes the same PATCH to all 100 at once, and the pool follows.
+    const secondManager = await services.start('manager', platform.managerEnv);
     const again = new ManagerClient(secondManager);
     await again.expect(200, 'POST', '/auth/login', account);
     await again.expect(200, 'PATCH', `/integrations/${integration.id}`, whatsappIntegration('1065550002'));
     expect((await publishedVersions()).map((row) => row.version)).toEqual(Array(AGENTS).fill(2));
     for (const [agentId, url] of engines) {
-      await waitUntil(async () => (await engineVersion(url)) === 2, { what: `engine ${agentId} to serve v2` });
+      await waitUntil(async () => (await engineVersion(url)) === 2, { what: `agent ${agentId} to be served at v2` });
     }
   },
   TEST_TIMEOUT_MS,

@@ -41,12 +41,13 @@ describe('manager and engine together', () => {
     // The operator permits the bundled MCP server's command line, on the manager and on the engine.
     const everythingLine = { command: process.execPath, args: [everything, 'stdio'] };
     const stdioCommands = JSON.stringify([everythingLine]);
-    const managerUrl = await startProcess('manager', {
+    const managerEnv = {
       DATABASE_URL: database.url,
       SECRETS_KEY: secretsKey,
       SESSION_SECRET: randomBytes(32).toString('base64'),
       MCP_STDIO_COMMANDS: stdioCommands,
-    });
+    };
+    const managerUrl = await startProcess('manager', managerEnv);
     await waitUntil(async () => (await fetch(`${managerUrl}/api/v1/readyz`)).ok, {
       what: 'the manager to be ready',
       timeoutMs: 30_000,
@@ -74,9 +75,9 @@ describe('manager and engine together', () => {
       resources: { integration_ids: [integration.id], mcp_server_ids: [mcp.id] },
     });
 
-    // Its engine, as its own process, with the credentials the manager issues for it: its own database
-    // role and its agent key, never the platform's DATABASE_URL or SECRETS_KEY.
-    const credentials = await engineEnvFor(api, agent.id);
+    // With no pools, it is placed on an engine of its own: a process started on the credentials the operator
+    // issues for it (its own database role and its agent key), never the platform's DATABASE_URL or SECRETS_KEY.
+    const credentials = await engineEnvFor(managerEnv, agent.id);
     const engineUrl = await startProcess('engine', {
       ...credentials,
       ENGINE_MANAGER_ISSUER: await api.issuer(),
@@ -198,11 +199,12 @@ describe('a tenant pointing its engine at private addresses', () => {
 
   it('is refused by the manager at write time and by the engine at connect time, even around the manager', async () => {
     // Neither EGRESS_ALLOW nor ENGINE_EGRESS_ALLOW: the defaults an operator gets.
-    const managerUrl = await startProcess('manager', {
+    const managerEnv = {
       DATABASE_URL: database.url,
       SECRETS_KEY: secretsKey,
       SESSION_SECRET: randomBytes(32).toString('base64'),
-    });
+    };
+    const managerUrl = await startProcess('manager', managerEnv);
     await waitUntil(async () => (await fetch(`${managerUrl}/api/v1/readyz`)).ok, { what: 'the manager' });
     const api = await ManagerClient.signUp(managerUrl);
 
@@ -232,9 +234,9 @@ describe('a tenant pointing its engine at private addresses', () => {
         agent: { model: { provider: 'openai', name: 'gpt', baseUrl: `http://localhost:${peer.port}/v1` } },
         resources: { mcp_server_ids: [mcp.id] },
       });
-      // Its own credentials, as the manager issues them; the config rewritten below holds no secret to seal.
+      // Its own credentials, as the operator issues them; the config rewritten below holds no secret to seal.
       const engineUrl = await startProcess('engine', {
-        ...(await engineEnvFor(api, agent.id)),
+        ...(await engineEnvFor(managerEnv, agent.id)),
         ENGINE_MANAGER_ISSUER: await api.issuer(),
         ENGINE_CONFIG_POLL_MS: String(POLL_MS),
         // The refusals are logged as warnings; this test reads them from /health and RUN_ERROR instead.

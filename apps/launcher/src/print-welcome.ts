@@ -12,8 +12,8 @@ const RUN_INPUT = {
 };
 
 /** What a newcomer needs after `pnpm start`: where things are, how to sign in, a run to try. */
-export function printWelcome(options: { managerPort: string; enginePort: string; demo: DemoAgent }): void {
-  const { managerPort, enginePort, demo } = options;
+export function printWelcome(options: { managerPort: string; pool: string; poolUrl: string; demo: DemoAgent }): void {
+  const { managerPort, pool, poolUrl, demo } = options;
   const manager = `http://localhost:${managerPort}`;
   // AGENTPLANE_DATA_DIR may put it anywhere: name the file where it is.
   const stateFile = demoStateFile();
@@ -22,7 +22,8 @@ export function printWelcome(options: { managerPort: string; enginePort: string;
     'Agentplane is running.',
     `  Console:      ${manager}/   (sign in below)`,
     `  Manager API:  ${manager}/api/v1/   (reference: ${manager}/api/v1/docs)`,
-    `  Demo engine:  http://localhost:${enginePort}/   (agent ${demo.agentId})`,
+    `  Engine pool:  ${poolUrl}/   (pool "${pool}": new agents answer here at once, each under /agents/<agent id>/)`,
+    `  Demo agent:   ${demo.engineUrl}/   (agent ${demo.agentId})`,
     demo.newPassword
       ? `  Sign in as ${demo.email} with password ${demo.newPassword}   (shown once; kept in ${stateFile})`
       : `  Sign in as ${demo.email}; the password is in ${stateFile}`,
@@ -33,7 +34,7 @@ export function printWelcome(options: { managerPort: string; enginePort: string;
     '',
     'Stream a run from the demo agent (this token is valid for 15 minutes;',
     `mint another with: curl -b /tmp/agentplane.cookies -X POST ${manager}/api/v1/agents/${demo.agentId}/token):`,
-    `  curl -N http://localhost:${enginePort}/agent/run \\`,
+    `  curl -N ${demo.engineUrl}/agent/run \\`,
     `    -H 'Authorization: Bearer ${demo.token}' \\`,
     `    -H 'Content-Type: application/json' \\`,
     `    -d '${JSON.stringify(RUN_INPUT)}'`,

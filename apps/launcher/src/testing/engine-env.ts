@@ -1,15 +1,23 @@
-// What a cross-service test starts an engine with: the credentials the manager issues for its agent
-// (its own database role and agent key), never the platform's DATABASE_URL or SECRETS_KEY.
-import type { ManagerClient } from '@agentplane/manager-client';
+// What a cross-service test starts an engine with: the credentials an operator issues with the manager's
+// CLI, run on the manager's environment (a dedicated agent's own role and key, or a pool's), never the
+// platform's DATABASE_URL or SECRETS_KEY. No tenant may ask the API for them.
+import { issueAgentEngineCredentials, issuePoolCredentials } from '../manager-cli.js';
 
 export type EngineCredentialsEnv = { AGENT_ID: string; DATABASE_URL: string; AGENT_KEY: string };
+export type PoolCredentialsEnv = { ENGINE_POOL: string; DATABASE_URL: string; ENGINE_POOL_KEY: string };
 
-/** Asks the manager (as a workspace admin or owner) for the agent's engine credentials, as engine env. */
-export async function engineEnvFor(api: ManagerClient, agentId: string): Promise<EngineCredentialsEnv> {
-  const credentials = await api.issueEngineCredentials(agentId);
+/** A dedicated agent's engine credentials, as engine env. */
+export async function engineEnvFor(managerEnv: NodeJS.ProcessEnv, agentId: string): Promise<EngineCredentialsEnv> {
+  const credentials = await issueAgentEngineCredentials(managerEnv, agentId);
+  return { AGENT_ID: credentials.agent_id, DATABASE_URL: credentials.database_url, AGENT_KEY: credentials.agent_key };
+}
+
+/** A pool's engine credentials, as engine env; `managerEnv` must list the pool in ENGINE_POOLS. */
+export async function poolEnvFor(managerEnv: NodeJS.ProcessEnv, pool: string): Promise<PoolCredentialsEnv> {
+  const credentials = await issuePoolCredentials(managerEnv, pool);
   return {
-    AGENT_ID: credentials.agent_id,
+    ENGINE_POOL: credentials.pool,
     DATABASE_URL: credentials.database_url,
-    AGENT_KEY: credentials.agent_key,
+    ENGINE_POOL_KEY: credentials.pool_key,
   };
 }
