@@ -1,4 +1,5 @@
-# The runtime of one agent (set AGENT_ID, DATABASE_URL_FILE and AGENT_KEY_FILE from its engine credentials).
+# The runtime of agents: a pool of them (set ENGINE_POOL, DATABASE_URL_FILE and ENGINE_POOL_KEY_FILE from the
+# pool's credentials) or one (AGENT_ID, DATABASE_URL_FILE and AGENT_KEY_FILE from its engine credentials).
 # Build from the repository root, with Docker or without a daemon (buildah; see README, "Deploying with Docker"):
 #   docker build -f docker/engine.Dockerfile -t agentplane-engine .
 ARG NODE_IMAGE=node:22.23.3-bookworm-slim

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Builds both images without a Docker daemon (buildah) and runs them end to end against the local
-# PostgreSQL: migrate, manager healthz/readyz, sign-up, an agent, its engine credentials, the engine
-# on them, a streamed run and the engine's 401 without a token. Prints each image's size over its base
-# and fails when a size target is missed, an image does not start or a run does not stream.
+# PostgreSQL, as docker/compose.yaml does: migrate, a pool's credentials issued by the manager's CLI
+# (docker/pool-credentials.sh), the manager placing new agents on that pool, the pool engine on the
+# credentials as files, then a sign-up, an agent streaming a run from the pool at once, and the engine's
+# 401 without a token. Prints each image's size over its base and fails when a size target is missed,
+# an image does not start or a run does not stream.
 # Needs root (buildah, installed with apt-get when missing); skips, saying so, where it cannot have it.
 # SMOKE_ADMIN_URL: a PostgreSQL superuser URL (default postgresql://postgres@127.0.0.1:5432/postgres).
 set -euo pipefail
@@ -31,6 +33,8 @@ mkdir -p "$PWD/.tools"
 run_dir=$(mktemp -d "$PWD/.tools/smoke-run.XXXXXX")
 database="agentplane_smoke_$(date +%s)_$$"
 manager_role="${database}_manager"
+# Pool roles are cluster-wide: one of this run's own, dropped with the rest.
+pool="smoke_$(date +%s)_$$"
 containers=()
 wrappers=()
 
@@ -68,7 +72,7 @@ cleanup() {
     roles=$(psql "${ADMIN_URL%/*}/$database" -qAt -c \
       "SELECT 'agentplane_engine_' || substr(nspname, 11) FROM pg_namespace WHERE nspname ~ '^langgraph_[0-9a-f]{32}$'")
     psql_admin -c "DROP DATABASE IF EXISTS \"$database\" WITH (FORCE)"
-    for role in $roles; do psql_admin -c "DROP ROLE IF EXISTS \"$role\""; done
+    for role in $roles "agentplane_pool_$pool"; do psql_admin -c "DROP ROLE IF EXISTS \"$role\""; done
   fi
   psql_admin -c "DROP ROLE IF EXISTS \"$manager_role\"" 2>/dev/null
   rm -rf "$run_dir"
@@ -152,34 +156,55 @@ engine_port=$(free_port)
 manager_url="http://127.0.0.1:$manager_port"
 engine_url="http://127.0.0.1:$engine_port"
 
-for attempt in 1 2; do
-  migrate=$(buildah from --pull-never agentplane-manager:smoke)
-  containers+=("$migrate")
-  if buildah run --isolation chroot --network host -e TINI_SUBREAPER=1 -e "DATABASE_URL=$database_url" "$migrate" \
-    -- /usr/bin/tini -- node node_modules/@agentplane/db/dist/migrations/cli.js >"$run_dir/migrate.log" 2>&1; then
-    cat "$run_dir/migrate.log"; break
-  fi
-  if [ "$attempt" -eq 1 ] && memfd_flake "$run_dir/migrate.log"; then continue; fi
-  echo "== migration failed:"; cat "$run_dir/migrate.log"; exit 1
-done
+# run_once <name> <command...>: a container of the manager image, with $once_args, that must succeed.
+run_once() {
+  local name=$1 attempt container log="$run_dir/$1.log"
+  shift
+  for attempt in 1 2; do
+    container=$(buildah from --pull-never agentplane-manager:smoke)
+    containers+=("$container")
+    if buildah run --isolation chroot --network host -e TINI_SUBREAPER=1 "${once_args[@]}" "$container" \
+      -- /usr/bin/tini -- "$@" >"$log" 2>&1; then
+      cat "$log"; return 0
+    fi
+    if [ "$attempt" -eq 1 ] && memfd_flake "$log"; then continue; fi
+    echo "== $name failed:"; cat "$log"; return 1
+  done
+}
+
+once_args=(-e "DATABASE_URL=$database_url")
+run_once migrate node node_modules/@agentplane/db/dist/migrations/cli.js
+
+# The pool's credentials, as compose's pool-credentials service issues them: the manager's CLI, with the
+# manager's environment, into a directory the engine then reads the files of.
+secrets_key=$(openssl rand -hex 32)
+engine_pools="$pool=$engine_url"
+mkdir -m 0755 "$run_dir/credentials"
+once_args=(
+  --user root -e "DATABASE_URL=$database_url" -e "SECRETS_KEY=$secrets_key" -e "ENGINE_POOLS=$engine_pools"
+  -v "$PWD/docker/pool-credentials.sh:/pool-credentials.sh:ro" -v "$run_dir/credentials:/credentials"
+)
+run_once pool-credentials sh /pool-credentials.sh "$pool"
 
 service_args=(
   -e "DATABASE_URL=$database_url" -e "PORT=$manager_port" -e HOST=127.0.0.1
-  -e "SESSION_SECRET=$(openssl rand -hex 32)" -e "SECRETS_KEY=$(openssl rand -hex 32)"
+  -e "SESSION_SECRET=$(openssl rand -hex 32)" -e "SECRETS_KEY=$secrets_key"
+  -e "ENGINE_POOLS=$engine_pools" -e "DEFAULT_ENGINE_POOL=$pool"
   -e "ISSUER_URL=$manager_url" -e COOKIE_SECURE=false -e LOG_LEVEL=warn
 )
 run_service manager agentplane-manager:smoke node docker/smoke/end-to-end.mjs ready "$manager_url"
 manager_wrapper=$wrapper
 
-node docker/smoke/end-to-end.mjs provision "$manager_url" "$run_dir"
-chmod 0755 "$run_dir" && chmod 0644 "$run_dir/database_url" "$run_dir/agent_key" # read by the image's node user (uid 1000)
-
 service_args=(
-  -v "$run_dir:/secrets:ro" -e "AGENT_ID=$(cat "$run_dir/agent_id")"
-  -e DATABASE_URL_FILE=/secrets/database_url -e AGENT_KEY_FILE=/secrets/agent_key
+  -v "$run_dir/credentials:/credentials:ro" -e "ENGINE_POOL=$pool"
+  -e DATABASE_URL_FILE=/credentials/database-url -e ENGINE_POOL_KEY_FILE=/credentials/pool-key
   -e "PORT=$engine_port" -e HOST=127.0.0.1 -e "ENGINE_MANAGER_ISSUER=$manager_url" -e LOG_LEVEL=warn
 )
-run_service engine agentplane-engine:smoke node docker/smoke/end-to-end.mjs run "$manager_url" "$engine_url" "$run_dir"
+run_service engine agentplane-engine:smoke node docker/smoke/end-to-end.mjs pool-ready "$engine_url" "$pool"
+
+# An agent created once the pool runs, and streamed from at once.
+node docker/smoke/end-to-end.mjs provision "$manager_url" "$run_dir"
+node docker/smoke/end-to-end.mjs run "$manager_url" "$run_dir"
 
 # What runs: node under tini, as the node user, with code it cannot change.
 for wrapper in "$manager_wrapper" "$wrapper"; do

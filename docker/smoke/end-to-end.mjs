@@ -1,14 +1,17 @@
 // The HTTP half of docker/smoke-test.sh, against the services running in the images (plain fetch, no
 // workspace code, so it checks the images and nothing else):
-//   end-to-end.mjs ready <manager url>                  healthz and readyz answer 200
-//   end-to-end.mjs provision <manager url> <dir>        sign-up, an agent (mock model), its engine credentials
-//   end-to-end.mjs run <manager url> <engine url> <dir> a manager-minted token streams a run; none gets 401
+//   end-to-end.mjs ready <manager url>               healthz and readyz answer 200
+//   end-to-end.mjs pool-ready <engine url> <pool>    the pool engine's /health answers 200 for that pool
+//   end-to-end.mjs provision <manager url> <dir>     sign-up, an agent (mock model), placed on the pool
+//   end-to-end.mjs run <manager url> <dir>           at once, a manager-minted token streams a run from the
+//                                                    agent's engine_url on the pool; none gets 401
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-const [command, managerUrl, ...rest] = process.argv.slice(2);
-const api = `${managerUrl}/api/v1`;
+// The manager's URL, or the engine's for pool-ready.
+const [command, serviceUrl, ...rest] = process.argv.slice(2);
+const api = `${serviceUrl}/api/v1`;
 
 function fail(message) {
   throw new Error(message);
@@ -80,21 +83,21 @@ async function provision(dir) {
       'create agent',
     )
   ).json();
-  const credentials = await (
-    await expectStatus(
-      await call('POST', `/agents/${agent.id}/engine-credentials`, { cookie }),
-      201,
-      'engine credentials',
-    )
-  ).json();
-  // Files the engine reads (DATABASE_URL_FILE, AGENT_KEY_FILE) and this script's session for `run`.
-  await writeFile(path.join(dir, 'agent_id'), credentials.agent_id);
-  await writeFile(path.join(dir, 'database_url'), credentials.database_url);
-  await writeFile(path.join(dir, 'agent_key'), credentials.agent_key);
+  if (agent.deployment?.mode !== 'pool' || !agent.engine_url) {
+    fail(`the agent was not placed on the operator's pool: ${JSON.stringify(agent.deployment)}`);
+  }
+  // This script's session and where the agent answers, for `run`.
+  await writeFile(path.join(dir, 'agent_id'), agent.id);
+  await writeFile(path.join(dir, 'engine_url'), agent.engine_url);
   await writeFile(path.join(dir, 'cookie'), cookie, { mode: 0o600 });
-  console.log(
-    `manager: signed up, agent ${agent.id}, engine credentials for role ${new URL(credentials.database_url).username}`,
-  );
+  console.log(`manager: signed up, agent ${agent.id} on pool "${agent.deployment.pool}" at ${agent.engine_url}`);
+}
+
+async function poolReady(engineUrl, pool) {
+  await waitForOk(`${engineUrl}/health`, 'pool engine /health');
+  const health = await (await fetch(`${engineUrl}/health`)).json();
+  if (health.pool !== pool) fail(`the engine serves the pool "${health.pool}", not "${pool}"`);
+  console.log(`engine: pool "${pool}" up, ${health.agents.placed} agent(s) placed`);
 }
 
 function runInput() {
@@ -109,10 +112,11 @@ function runInput() {
   };
 }
 
-async function run(engineUrl, dir) {
+async function run(dir) {
   const cookie = await readFile(path.join(dir, 'cookie'), 'utf8');
   const agentId = await readFile(path.join(dir, 'agent_id'), 'utf8');
-  await waitForOk(`${engineUrl}/health`, 'engine /health');
+  const engineUrl = await readFile(path.join(dir, 'engine_url'), 'utf8');
+  // No wait and no other step: the pool serves the agent from its first request.
   const { access_token: token } = await (
     await expectStatus(await call('POST', `/agents/${agentId}/token`, { cookie }), 201, 'agent token')
   ).json();
@@ -131,7 +135,7 @@ async function run(engineUrl, dir) {
   if (types[0] !== 'RUN_STARTED' || types.at(-1) !== 'RUN_FINISHED' || !types.includes('TEXT_MESSAGE_CONTENT')) {
     fail(`the run did not stream a reply: ${types.join(', ')}`);
   }
-  console.log(`engine: streamed run ${types.length} events (${types[0]} … ${types.at(-1)})`);
+  console.log(`engine: the new agent streamed a run at once, ${types.length} events (${types[0]} … ${types.at(-1)})`);
 
   const refused = await expectStatus(await post({}), 401, 'a run without a token');
   if (!refused.headers.get('www-authenticate')?.startsWith('Bearer')) fail('401 without WWW-Authenticate: Bearer');
@@ -140,8 +144,9 @@ async function run(engineUrl, dir) {
 
 const commands = {
   ready: () => ready(),
+  'pool-ready': () => poolReady(serviceUrl, rest[0]),
   provision: () => provision(rest[0]),
-  run: () => run(rest[0], rest[1]),
+  run: () => run(rest[0]),
 };
 
 await (commands[command] ?? (() => fail(`unknown command ${command}`)))().catch((error) => {

@@ -1,8 +1,7 @@
 // The console's whole journey in a real headless Chromium, against the platform as `pnpm start` starts
-// it: sign up, configure an MCP server and an integration, build an agent on them, chat with it through
-// its engine, change what it uses, and tear it all down, with axe on every page on the way.
+// it: sign up, configure an MCP server and an integration, build an agent on them, chat with it at once
+// through the pool that serves it, change what it uses, and tear it all down, with axe on every page.
 import { randomUUID } from 'node:crypto';
-import type { TEngineCredentials } from '@agentplane/contracts';
 import { ManagerClient } from '@agentplane/manager-client';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page, Response, Route } from 'playwright-core';
@@ -18,21 +17,18 @@ import {
   navigateTo,
   shown,
 } from './console/console-ui.js';
-import { type AgentEngine, startAgentEngine } from './platform/agent-engine.js';
 import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
 
 type McpServer = { id: string; name: string; mcp_server: { command: string; args: string[] } };
-type Agent = { id: string; name: string; engine_config_version: number };
+type Agent = { id: string; name: string; engine_url: string; deployment: object };
 
 let platform: ConsolePlatform;
-let engine: AgentEngine | undefined;
 
 beforeAll(async () => {
   platform = await startConsolePlatform();
 });
 
 afterAll(async () => {
-  await engine?.stop();
   await platform?.close();
 });
 
@@ -144,33 +140,14 @@ describe('the console, in a browser', () => {
     await arriveAt(page, 'Journey agent');
     await shown(page.getByText('Config version 1', { exact: true }), '"Config version 1"');
 
-    await waitForAgentCount(page, 'MCP servers', 'Everything', 1);
-    await saveScreenshot(page, 'mcp-servers');
-    await waitForAgentCount(page, 'Integrations', 'Support line', 1);
-    await saveScreenshot(page, 'integrations');
-
-    // Its engine, deployed by the operator on the credentials the workspace's owner may issue, and the
-    // agent told where it answers.
+    // It answers at once, on the page the create led to: `pnpm start` places new agents on its pool, and
+    // nobody deploys an engine.
     const agents = await callApiFromPage<Agent[]>(page, 'GET', '/agents/');
     const agent = agents.body.find((candidate) => candidate.name === 'Journey agent');
     if (!agent) throw new Error('the agent the console created is not in the API');
-    const credentials = await callApiFromPage<TEngineCredentials>(
-      page,
-      'POST',
-      `/agents/${agent.id}/engine-credentials`,
-    );
-    expect(credentials.status).toBe(201);
-    engine = await startAgentEngine({
-      credentials: credentials.body,
-      managerIssuer: await new ManagerClient(platform.consoleUrl).issuer(),
-      consoleOrigin: platform.consoleUrl,
-      stdioCommands: JSON.stringify([commandLine]),
-    });
-    const engineUrl = `http://localhost:${new URL(engine.url).port}`;
-    await openAgent(page, 'Journey agent');
-    await field(page, 'Engine URL').fill(engineUrl);
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    // Its /health beside it: the engine serves the agent's config.
+    expect(agent.deployment).toEqual({ mode: 'pool', pool: platform.pool });
+    const engineUrl = agent.engine_url;
+    // Its /health beside it: the pool serves the agent's config.
     await shown(page.getByRole('main').getByText('ok', { exact: true }), 'the engine status "ok"');
 
     // The playground: a streamed reply, then a tool call with its arguments and its result.
@@ -193,6 +170,11 @@ describe('the console, in a browser', () => {
       .waitFor();
     await shown(conversation.getByText(/The tool answered: .*ping from the console/), 'the reply to the tool result');
     await arriveAt(page, 'Journey agent', { screenshot: 'agent-playground' });
+
+    await waitForAgentCount(page, 'MCP servers', 'Everything', 1);
+    await saveScreenshot(page, 'mcp-servers');
+    await waitForAgentCount(page, 'Integrations', 'Support line', 1);
+    await saveScreenshot(page, 'integrations');
 
     // Editing the MCP server republishes the agent's config: its version moves.
     await openResource(page, 'MCP servers', 'Everything');

@@ -1,6 +1,6 @@
 // An agent's engine_url is a tenant's to set, and an owner's browser sends the playground's requests
 // there. Pointed back at the manager, with a query that swallows the appended /agent/run, Send once
-// POSTed an admin-only route with the owner's session cookie (it rotated another agent's database
+// POSTed an admin-only route (now a platform operator's) with the owner's session cookie (it rotated another agent's database
 // password). The manager now refuses such a URL; one stored before (written here straight into the
 // database) reaches the manager without cookies, so signed out.
 import { randomUUID } from 'node:crypto';
@@ -22,10 +22,12 @@ afterAll(async () => {
   await platform?.close();
 });
 
+// On engines of their own: a dedicated agent's engine_url is the tenant's to set (a pooled one's is its pool's).
 const agentBody = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
   framework: 'LLM',
   agent: { model: { provider: 'mock', name: 'echo' } },
+  deployment: { mode: 'dedicated' },
   ...extra,
 });
 

@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '@agentplane/server-kit';
 
 export const GET_ENGINE_CREDENTIALS =
-  "get this agent's engine credentials (DATABASE_URL and AGENT_KEY) from the manager: " +
-  'POST /api/v1/agents/{id}/engine-credentials, or `agentplane-manager engine-credentials --agent <id>`';
+  "get this agent's engine credentials (DATABASE_URL and AGENT_KEY) from the platform operator: " +
+  '`agentplane-manager engine-credentials --agent <id>` on the manager host, or, as a platform operator, ' +
+  'POST /api/v1/agents/{id}/engine-credentials';
 
 export const GET_POOL_CREDENTIALS =
   "get the pool's credentials (DATABASE_URL and ENGINE_POOL_KEY) from the platform operator: " +

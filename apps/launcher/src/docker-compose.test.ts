@@ -15,8 +15,11 @@ type Service = {
   image?: string;
   command?: string[];
   profiles?: string[];
+  user?: string;
   environment?: Record<string, string>;
   env_file?: { path: string }[];
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
 };
 const COMPOSE = parse(COMPOSE_TEXT) as { services: Record<string, Service> };
 
@@ -74,13 +77,40 @@ describe('docker/compose.yaml', () => {
     expect(new Set(oneLinerVariables())).toEqual(new Set(required));
   });
 
-  it('gives the engine the credentials the manager issues, never the platform secrets', () => {
-    const engine = COMPOSE.services.engine as Service;
-    expect(engine.env_file?.map((file) => file.path)).toEqual(['engine.env']);
-    const platformSecrets = Object.keys(engine.environment ?? {}).filter((variable) =>
-      /^(SECRETS_KEY|SESSION_SECRET|DATABASE_URL)$/.test(variable),
-    );
-    expect(platformSecrets).toEqual([]);
+  const PLATFORM_SECRETS = /^(SECRETS_KEY|SESSION_SECRET|DATABASE_URL)$/;
+  const platformSecretsOf = (service: Service) =>
+    Object.keys(service.environment ?? {}).filter((variable) => PLATFORM_SECRETS.test(variable));
+
+  it("runs a pool engine on the pool's credentials, issued by the manager's CLI into a volume only it reads, and places new agents on it", () => {
+    const { manager, engine, 'pool-credentials': issuer } = COMPOSE.services as Record<string, Service>;
+    const pool = engine?.environment?.ENGINE_POOL as string;
+    expect(manager?.environment?.DEFAULT_ENGINE_POOL).toBe(pool);
+    expect(manager?.environment?.ENGINE_POOLS).toMatch(new RegExp(`^${pool}=http`));
+    expect(issuer?.environment?.ENGINE_POOLS).toBe(manager?.environment?.ENGINE_POOLS);
+
+    // The one-shot runs the CLI (the script, mounted) for that pool, before the engine starts.
+    expect(issuer?.command).toEqual(['sh', '/pool-credentials.sh', pool]);
+    expect(issuer?.volumes).toContain('./pool-credentials.sh:/pool-credentials.sh:ro');
+    expect(existsSync(path.join(ROOT, 'docker/pool-credentials.sh'))).toBe(true);
+    expect(engine?.depends_on?.['pool-credentials']?.condition).toBe('service_completed_successfully');
+
+    // The engine reads the credentials as files, from the volume mounted read-only, and no platform secret.
+    const [volume, mountPoint] = (issuer?.volumes ?? []).find((entry) => !entry.startsWith('./'))?.split(':') ?? [];
+    expect(engine?.volumes).toEqual([`${volume}:${mountPoint}:ro`]);
+    expect(engine?.environment?.DATABASE_URL_FILE).toBe(`${mountPoint}/database-url`);
+    expect(engine?.environment?.ENGINE_POOL_KEY_FILE).toBe(`${mountPoint}/pool-key`);
+    expect(platformSecretsOf(engine as Service)).toEqual([]);
+    expect(engine?.env_file).toBeUndefined();
+    for (const variable of ['ENGINE_POOL', 'DATABASE_URL_FILE', 'ENGINE_POOL_KEY_FILE']) {
+      expect(table.get(variable)).toContain('engine');
+    }
+  });
+
+  it("gives a dedicated engine the agent's credentials the manager's CLI issues, never the platform secrets", () => {
+    const dedicated = COMPOSE.services['dedicated-engine'] as Service;
+    expect(dedicated.profiles).toEqual(['dedicated']);
+    expect(dedicated.env_file?.map((file) => file.path)).toEqual(['engine.env']);
+    expect(platformSecretsOf(dedicated)).toEqual([]);
     for (const variable of ['AGENT_ID', 'DATABASE_URL', 'AGENT_KEY']) expect(table.get(variable)).toContain('engine');
   });
 });
@@ -102,7 +132,7 @@ describe("the README's compose commands", () => {
     const profiles = new Set(Object.values(COMPOSE.services).flatMap((service) => service.profiles ?? []));
     for (const command of commands) {
       for (const [, profile] of command.matchAll(/--profile (\S+)/g)) expect(profiles).toContain(profile);
-      const target = command.match(/ (?:exec -T|up -d) ([a-z]+)\b/)?.[1];
+      const target = command.match(/ (?:exec -T|up -d|run --rm|restart) ([a-z][a-z-]*)/)?.[1];
       if (target) expect(Object.keys(COMPOSE.services)).toContain(target);
     }
   });

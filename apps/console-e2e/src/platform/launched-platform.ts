@@ -2,6 +2,7 @@
 // turbo's job, as in `pnpm start`), on a test database and a data directory of the suite's, ports 0.
 // What a newcomer reads in its welcome text is what the tests use: the console's URL and the demo sign-in.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { waitUntil } from '@agentplane/testing';
@@ -12,18 +13,20 @@ const STOP_TIMEOUT_MS = 30_000;
 export type LaunchedPlatform = {
   /** The first URL the welcome text prints, where a browser opens the console (its origin, no path). */
   consoleUrl: string;
-  /** The demo engine's origin. */
+  /** The pool engine's origin. */
   engineUrl: string;
+  /** The pool's name, where new agents are placed. */
+  pool: string;
   demo: { email: string; password: string; agentId: string };
   /** Everything the launcher and its services printed so far, for a failing test's message. */
   output: () => string;
   stop: () => Promise<void>;
 };
 
-function parseWelcome(output: string): Omit<LaunchedPlatform, 'output' | 'stop'> {
+function parseWelcome(output: string): Omit<LaunchedPlatform, 'pool' | 'output' | 'stop'> {
   const welcome = output.slice(output.indexOf('Agentplane is running'));
   const consoleUrl = welcome.match(/(http:\/\/localhost:\d+)\//)?.[1];
-  const engineUrl = welcome.match(/Demo engine:\s+(http:\/\/localhost:\d+)\//)?.[1];
+  const engineUrl = welcome.match(/Engine pool:\s+(http:\/\/localhost:\d+)\//)?.[1];
   const signIn = welcome.match(/Sign in as (\S+) with password (\S+)/);
   const agentId = welcome.match(/\(agent ([0-9a-f-]{36})\)/)?.[1];
   if (!consoleUrl || !engineUrl || !signIn?.[1] || !signIn[2] || !agentId) {
@@ -34,6 +37,8 @@ function parseWelcome(output: string): Omit<LaunchedPlatform, 'output' | 'stop'>
 
 /** Starts the launcher and resolves once its welcome text is out; reject with its output if it stops. */
 export async function launchPlatform(options: { databaseUrl: string; dataDir: string }): Promise<LaunchedPlatform> {
+  // Pool roles are cluster-wide, and the suites' platforms share the database server.
+  const pool = `t_${randomBytes(6).toString('hex')}`;
   const child: ChildProcess = spawn(process.execPath, [LAUNCHER], {
     env: {
       ...process.env,
@@ -41,6 +46,7 @@ export async function launchPlatform(options: { databaseUrl: string; dataDir: st
       AGENTPLANE_DATA_DIR: options.dataDir,
       MANAGER_PORT: '0',
       ENGINE_PORT: '0',
+      ENGINE_POOL: pool,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
       // The deterministic mock model and fresh secrets, whatever the developer's shell holds.
       OPENAI_API_KEY: '',
@@ -69,7 +75,7 @@ export async function launchPlatform(options: { databaseUrl: string; dataDir: st
       },
       { what: 'the launcher to print its welcome text', timeoutMs: 180_000, intervalMs: 100 },
     );
-    return { ...parseWelcome(output), output: () => output, stop };
+    return { ...parseWelcome(output), pool, output: () => output, stop };
   } catch (error) {
     await stop();
     throw error;
