@@ -178,17 +178,19 @@ run_once migrate node node_modules/@agentplane/db/dist/migrations/cli.js
 # The pool's credentials, as compose's pool-credentials service issues them: the manager's CLI, with the
 # manager's environment, into a directory the engine then reads the files of.
 secrets_key=$(openssl rand -hex 32)
+session_secret=$(openssl rand -hex 32)
 engine_pools="$pool=$engine_url"
 mkdir -m 0755 "$run_dir/credentials"
 once_args=(
-  --user root -e "DATABASE_URL=$database_url" -e "SECRETS_KEY=$secrets_key" -e "ENGINE_POOLS=$engine_pools"
+  --user root -e "DATABASE_URL=$database_url" -e "SESSION_SECRET=$session_secret" -e "SECRETS_KEY=$secrets_key"
+  -e "ENGINE_POOLS=$engine_pools"
   -v "$PWD/docker/pool-credentials.sh:/pool-credentials.sh:ro" -v "$run_dir/credentials:/credentials"
 )
 run_once pool-credentials sh /pool-credentials.sh "$pool"
 
 service_args=(
   -e "DATABASE_URL=$database_url" -e "PORT=$manager_port" -e HOST=127.0.0.1
-  -e "SESSION_SECRET=$(openssl rand -hex 32)" -e "SECRETS_KEY=$secrets_key"
+  -e "SESSION_SECRET=$session_secret" -e "SECRETS_KEY=$secrets_key"
   -e "ENGINE_POOLS=$engine_pools" -e "DEFAULT_ENGINE_POOL=$pool"
   -e "ISSUER_URL=$manager_url" -e COOKIE_SECURE=false -e LOG_LEVEL=warn
 )
