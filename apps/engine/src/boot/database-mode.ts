@@ -3,12 +3,12 @@
 // dedicated engine, the interface spec's one service per agent, its API also at the root).
 import { AppError } from '@agentplane/server-kit';
 import { Router } from 'express';
-import { agentLogin, poolLogin, verifyEngineRole } from '../config-source/verify-engine-role.js';
-import { openEngineDatabase } from '../database/engine-database.js';
+import { agentLogin, poolLogin } from '../config-source/verify-engine-role.js';
 import type { ConfigSourceSettings } from '../env.js';
 import { type DirectoryStatus, startAgentDirectory } from '../hosting/agent-directory.js';
 import type { EngineServices } from '../hosting/engine-services.js';
 import type { EngineBoot } from './engine-boot.js';
+import { openVerifiedDatabase } from './open-verified-database.js';
 
 // Why a dedicated engine serves nothing, by the state of its last look at the database.
 const UNSERVED: Record<DirectoryStatus, string> = {
@@ -20,20 +20,9 @@ const UNSERVED: Record<DirectoryStatus, string> = {
 type DatabaseSource = Exclude<ConfigSourceSettings, { kind: 'file' }>;
 
 export async function bootDatabaseMode(source: DatabaseSource, services: EngineServices): Promise<EngineBoot> {
-  const { logger, env } = services;
+  const { logger } = services;
   const login = source.kind === 'pool' ? poolLogin(source.pool) : agentLogin(source.agentId);
-  const database = openEngineDatabase({
-    url: source.databaseUrl,
-    maxConnections: env.dbConnections,
-    loginRole: login.role,
-    logger,
-  });
-  try {
-    await verifyEngineRole(database, login, logger);
-  } catch (error) {
-    await database.end();
-    throw error;
-  }
+  const database = await openVerifiedDatabase(source.databaseUrl, login, services);
   const directory = startAgentDirectory({
     database,
     services,

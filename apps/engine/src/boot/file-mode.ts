@@ -6,28 +6,25 @@ import { ConfigError } from '@agentplane/server-kit';
 import { Router } from 'express';
 import { hasBudgets } from '../budgets/budget-refusal.js';
 import { FILE_CONFIG_VERSION, readConfigFile } from '../config-source/read-config-file.js';
-import { agentLogin, verifyEngineRole } from '../config-source/verify-engine-role.js';
-import { type EngineDatabase, openEngineDatabase } from '../database/engine-database.js';
+import { agentLogin } from '../config-source/verify-engine-role.js';
+import type { EngineDatabase } from '../database/engine-database.js';
 import type { EngineServices } from '../hosting/engine-services.js';
 import { type AgentStore, createServedAgent, type ServedAgent } from '../hosting/served-agent.js';
 import type { EngineBoot } from './engine-boot.js';
+import { openVerifiedDatabase } from './open-verified-database.js';
 
 export async function bootFileMode(path: string, services: EngineServices): Promise<EngineBoot> {
   const { env } = services;
   // A config file that does not load is a deployment mistake: stop with its reason, do not serve 503s.
   const config = await readConfigFile(path);
-  const agentId = ZUuid.safeParse((config as { agent?: { id?: unknown } }).agent?.id);
+  // The config's own agent id, when it has one: what a database and /agents/{id} are keyed by.
+  const agentId = ZUuid.safeParse((config as { agent?: { id?: unknown } }).agent?.id).data;
   const database =
-    env.databaseUrl === undefined || !agentId.success
+    env.databaseUrl === undefined || agentId === undefined
       ? undefined
-      : await openAgentDatabase(env.databaseUrl, agentId.data, services);
-  const store = database === undefined || !agentId.success ? undefined : await agentStore(database, agentId.data);
-  const served = createServedAgent({
-    agentId: agentId.success ? agentId.data : 'file',
-    services,
-    store,
-    configKey: undefined,
-  });
+      : await openVerifiedDatabase(env.databaseUrl, agentLogin(agentId), services);
+  const store = database === undefined || agentId === undefined ? undefined : await agentStore(database, agentId);
+  const served = createServedAgent({ agentId: agentId ?? 'file', services, store, configKey: undefined });
   try {
     await applyConfigFile(served, config, path, store !== undefined);
     served.wake();
@@ -39,7 +36,7 @@ export async function bootFileMode(path: string, services: EngineServices): Prom
   const root = Router();
   root.use(served.router);
   return {
-    openAgent: async (id) => (agentId.success && id === agentId.data ? served : undefined),
+    openAgent: async (id) => (agentId !== undefined && id === agentId ? served : undefined),
     root,
     loaded: () => [served],
     drain: async (graceMs) => {
@@ -53,23 +50,6 @@ export async function bootFileMode(path: string, services: EngineServices): Prom
       await database?.end();
     },
   };
-}
-
-async function openAgentDatabase(url: string, agentId: string, services: EngineServices): Promise<EngineDatabase> {
-  const login = agentLogin(agentId);
-  const database = openEngineDatabase({
-    url,
-    maxConnections: services.env.dbConnections,
-    loginRole: login.role,
-    logger: services.logger,
-  });
-  try {
-    await verifyEngineRole(database, login, services.logger);
-  } catch (error) {
-    await database.end();
-    throw error;
-  }
-  return database;
 }
 
 /** The agent's handle and its run channel, which engine_placements() names for its own login. */
