@@ -77,7 +77,8 @@ export function ThreadList(props: {
                 >
                   <span className="thread-title">{item.title ?? 'Untitled thread'}</span>
                   <span className="thread-meta">
-                    {new Date(item.updated_at).toLocaleString()}, {item.message_count} messages
+                    {new Date(item.updated_at).toLocaleString()}, {item.message_count}{' '}
+                    {item.message_count === 1 ? 'message' : 'messages'}
                   </span>
                 </button>
               </li>
