@@ -1,6 +1,6 @@
-// GET /agent/threads, GET /agent/threads/{id}, GET /agent/threads/{id}/runs and DELETE /agent/threads/{id}:
+// GET /agent/threads (newest first, with titles, searchable), GET /agent/threads/{id}, GET /agent/threads/{id}/runs and DELETE /agent/threads/{id}:
 // the caller's own AG-UI threads, behind the same bearer token as /agent/run. Database mode only.
-import { ZAguiId, ZPaginationQuery } from '@agentplane/contracts';
+import { describeUnstorableText, ZAguiId, ZPaginationQuery } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
@@ -28,9 +28,30 @@ const ZPageQuery = ZPaginationQuery.pick({ limit: true }).extend({
   cursor: z.string().optional().meta({ description: 'X-Next-Cursor of the previous page' }),
 });
 
+// What a search box sends: bounded, and text PostgreSQL can compare; blank is no search.
+const SEARCH_MAX_LENGTH = 200;
+const ZThreadListQuery = ZPageQuery.extend({
+  q: z
+    .string()
+    .max(SEARCH_MAX_LENGTH)
+    .refine((text) => describeUnstorableText(text) === undefined, {
+      error: 'Must not contain a NUL character or a lone UTF-16 surrogate',
+    })
+    .transform((text) => text.trim() || undefined)
+    .optional()
+    .meta({ description: 'Only threads whose title (the start of their first user message) contains this' }),
+});
+
+const afterCursor = (cursor: string | undefined) => (cursor === undefined ? undefined : decodeCursor(cursor));
+
 function pageQuery(req: Request) {
   const { limit, cursor } = parseRequestPart(ZPageQuery, req.query, 'query string');
-  return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor) };
+  return { limit, after: afterCursor(cursor) };
+}
+
+function threadListQuery(req: Request) {
+  const { limit, cursor, q } = parseRequestPart(ZThreadListQuery, req.query, 'query string');
+  return { limit, after: afterCursor(cursor), search: q };
 }
 
 /** Lists answer a plain array, as the manager's do; X-Next-Cursor names the next page when there is one. */
@@ -44,6 +65,7 @@ const threadItem = (row: ThreadRow) => ({
   thread_id: row.thread_id,
   created_at: row.created_at,
   updated_at: row.updated_at,
+  title: row.title,
   // Messages are only ever appended, so last_seq is the count: no join, and no content in a list.
   message_count: row.last_seq,
 });
@@ -83,10 +105,10 @@ export function threadRouter(source: SnapshotSource, pool: AgentDb | undefined):
 
   router.get('/agent/threads', async (req, res) => {
     const { db, agentId, caller } = scopeOf(req, res);
-    const { limit, after } = pageQuery(req);
+    const { limit, after, search } = threadListQuery(req);
     const [rows, total] = await Promise.all([
-      listThreads(db, { agentId, caller, limit: limit + 1, after }),
-      countThreads(db, agentId, caller),
+      listThreads(db, { agentId, caller, search, limit: limit + 1, after }),
+      countThreads(db, { agentId, caller, search }),
     ]);
     const page = pageOf(rows, limit, (row) => ({ at: row.updated_at, id: row.id }));
     sendPage(res, { ...page, items: page.items.map(threadItem) }, total);
