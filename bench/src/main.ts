@@ -1,4 +1,4 @@
-// `pnpm bench`: every figure the README quotes, measured on loopback in one bounded run. Numbers after
+// `pnpm bench`: every figure docs/pages/performance/ quotes, measured on loopback in one bounded run. Numbers after
 // it run only those benchmarks (`pnpm bench 5 6`); 5 and 6 share their agent and run together; 7 to 9
 // measure pool engines.
 import { randomBytes } from 'node:crypto';
