@@ -1,39 +1,13 @@
 // The build's first step, before `vitepress build`: renders the API reference pages from the OpenAPI
 // documents the services build from their own routes, so the docs cannot drift from what they serve.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type OpenApiDocument, type RenderedPage, renderOpenApiPages } from './openapi/render-openapi.js';
+import { engineOpenApi, managerOpenApi } from './openapi/service-documents.js';
 
 const DOCS = fileURLToPath(new URL('..', import.meta.url));
 const GENERATED = path.join(DOCS, 'generated');
-
-/** The manager's document, as `agentplane-manager openapi` prints it (no database needed). */
-function managerOpenApi(): OpenApiDocument {
-  const manager = path.dirname(createRequire(import.meta.url).resolve('@agentplane/manager/package.json'));
-  const json = execFileSync(process.execPath, [path.join(manager, 'dist/cli/main.js'), 'openapi'], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return JSON.parse(json) as OpenApiDocument;
-}
-
-/**
- * The engine's document, once the engine exports its builder (`@agentplane/engine/openapi`, with
- * `createEngineOpenApiDocument()`); until then the Engine API page is its prose alone.
- */
-async function engineOpenApi(): Promise<OpenApiDocument | undefined> {
-  const specifier: string = '@agentplane/engine/openapi';
-  try {
-    const module = (await import(specifier)) as { createEngineOpenApiDocument: () => OpenApiDocument };
-    return module.createEngineOpenApiDocument();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return undefined;
-    throw error;
-  }
-}
 
 function writeReference(name: string, document: OpenApiDocument): RenderedPage[] {
   writeFileSync(path.join(GENERATED, `${name}-openapi.json`), `${JSON.stringify(document, null, 2)}\n`);

@@ -36,8 +36,8 @@ export function envDocProblems({ service, schema, docs }: DocumentedEnv): string
   return problems;
 }
 
-function defaultCell(field: unknown, doc: EnvVarDoc): string {
-  if (doc.default !== undefined) return doc.default;
+function defaultCell(field: unknown, doc: EnvVarDoc | undefined): string {
+  if (doc?.default !== undefined) return doc.default;
   const fallback = schemaDefault(field);
   if (fallback.kind === 'value') return `\`${fallback.value}\``;
   return fallback.kind;
@@ -50,8 +50,9 @@ function cell(text: string): string {
 
 function serviceSection({ service, schema, docs }: DocumentedEnv): string {
   const rows = Object.entries(schema.shape).map(([name, field]) => {
-    const doc = docs[name] as EnvVarDoc;
-    return `| \`${name}\` | ${cell(defaultCell(field, doc))} | ${cell(doc.description)} |`;
+    // An undocumented variable still gets its row, so that the page's diff shows what is missing.
+    const doc = docs[name];
+    return `| \`${name}\` | ${cell(defaultCell(field, doc))} | ${cell(doc?.description ?? '(undocumented)')} |`;
   });
   const title = service.charAt(0).toUpperCase() + service.slice(1);
   return [`## ${title}`, '', '| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
