@@ -1,5 +1,6 @@
-// `pnpm bench`: every figure the README quotes, measured on loopback in one bounded run. Numbers after
-// it run only those benchmarks (`pnpm bench 5 6`); 5 and 6 share their agent and run together; 7 to 10
+// `pnpm bench`: every figure docs/pages/performance/ quotes, measured on loopback in one bounded run.
+// Numbers after it run only those benchmarks (`pnpm bench 5 6`); 5 and 6 share their agent and run
+// together; 7 to 10
 // measure pool engines.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
