@@ -28,6 +28,8 @@ export const router = createBrowserRouter([
       { index: true, element: <Navigate to="/agents" replace /> },
       { path: 'agents', lazy: page(() => import('./agents/agents-page'), 'AgentsPage') },
       { path: 'agents/:id', lazy: page(() => import('./agents/agent-page'), 'AgentPage') },
+      { path: 'agents/:id/runs/:runId', lazy: page(() => import('./run-view/run-view-page'), 'RunViewPage') },
+      { path: 'usage', lazy: page(() => import('./usage/workspace-usage-page'), 'WorkspaceUsagePage') },
       ...resourceRoutes,
       { path: 'members', lazy: page(() => import('./workspaces/members-page'), 'MembersPage') },
       { path: 'workspaces/new', lazy: page(() => import('./workspaces/create-workspace-page'), 'CreateWorkspacePage') },

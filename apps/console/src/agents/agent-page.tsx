@@ -7,7 +7,8 @@ import { type ApiProblem, problemOf } from '../api/api-problem';
 import { useMe, useRole } from '../session/use-me';
 import { ConfirmDelete } from '../ui/confirm-delete';
 import { ProblemAlert } from '../ui/problem-alert';
-import { AgentRuns, AgentUsage } from './agent-activity';
+import { AgentUsagePanel } from '../usage/agent-usage';
+import { AgentRuns } from './agent-activity';
 import {
   AGENTS_KEY,
   type Agent,
@@ -103,7 +104,7 @@ function AgentDetails({ agent, reveal }: { agent: Agent; reveal: { shown: boolea
         <pre>{JSON.stringify(agent.engine_config, null, 2)}</pre>
       </details>
       <AgentRuns agentId={agent.id} />
-      <AgentUsage agentId={agent.id} />
+      <AgentUsagePanel agentId={agent.id} />
       {isPlatformOperator && agent.deployment.mode === 'dedicated' && <EngineCredentials agentId={agent.id} />}
       <div className="danger-zone">
         <ProblemAlert problem={deleteProblem} />

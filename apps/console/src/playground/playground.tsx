@@ -4,6 +4,7 @@
 import type { Message } from '@ag-ui/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { agentKeys } from '../agents/agent-api';
 import { engineTokenSource, getFromEngine } from './engine-token';
 import { InterruptPanel } from './interrupt-panel';
@@ -60,6 +61,7 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
       </nav>
       <Chat
         key={thread.id}
+        agentId={agentId}
         engineUrl={engineUrl}
         threadId={thread.id}
         initialMessages={thread.messages}
@@ -76,6 +78,7 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
 }
 
 function Chat(props: {
+  agentId: string;
   engineUrl: string;
   threadId: string;
   initialMessages: Message[];
@@ -94,7 +97,19 @@ function Chat(props: {
   };
   return (
     <div className="chat">
-      <Transcript messages={chat.messages} />
+      <Transcript
+        messages={chat.messages}
+        runLink={(messageId) => {
+          const runId = chat.runOf.get(messageId);
+          return (
+            runId && (
+              <Link className="run-link" to={`/agents/${props.agentId}/runs/${encodeURIComponent(runId)}`}>
+                Run details
+              </Link>
+            )
+          );
+        }}
+      />
       {chat.error && (
         <p role="alert" className="problem">
           Run failed: {chat.error}

@@ -29,6 +29,8 @@ export function useAgentChat(options: {
   const [error, setError] = useState<string | undefined>();
   const [interrupts, setInterrupts] = useState<Interrupt[]>([]);
   const [status, setStatus] = useState<ChatStatus>('idle');
+  /** The run each assistant message of this page's runs came from, by message id. */
+  const [runOf, setRunOf] = useState<ReadonlyMap<string, string>>(() => new Map());
 
   useEffect(() => {
     setMessages(structuredClone(agent.messages) as Message[]);
@@ -50,12 +52,17 @@ export function useAgentChat(options: {
     async (parameters: Parameters<ResumableHttpAgent['runAgent']>[0]) => {
       setError(undefined);
       setStatus('running');
+      // Named here, not by the agent, so that the assistant messages it adds can link to the run's view.
+      const runId = crypto.randomUUID();
+      const before = new Set(agent.messages.map((message) => message.id));
       try {
         agent.headers = { Authorization: `Bearer ${await token()}` };
-        await agent.runAgent(parameters);
+        await agent.runAgent({ ...parameters, runId });
       } catch (failure) {
         setError(failure instanceof Error ? failure.message : String(failure));
       } finally {
+        const added = agent.messages.filter((message) => message.role === 'assistant' && !before.has(message.id));
+        if (added.length > 0) setRunOf((known) => new Map([...known, ...added.map(({ id }) => [id, runId] as const)]));
         setStatus('idle');
       }
     },
@@ -84,5 +91,5 @@ export function useAgentChat(options: {
     [interrupts, run],
   );
 
-  return { messages, state, error, interrupts, status, send, resume, stop: () => agent.abortRun() };
+  return { messages, runOf, state, error, interrupts, status, send, resume, stop: () => agent.abortRun() };
 }

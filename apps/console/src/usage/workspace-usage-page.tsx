@@ -1,0 +1,55 @@
+// The workspace's usage over time across its agents (GET /usage), and each agent's share of the range.
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { getWorkspaceUsage, usageKeys } from './usage-api';
+import { UsagePanel } from './usage-panel';
+
+function AgentShares() {
+  // The panel's default range: its report is already cached under this key.
+  const usage = useQuery({ queryKey: usageKeys.workspace('hour'), queryFn: () => getWorkspaceUsage('hour') });
+  const agents = usage.data?.agents ?? [];
+  if (agents.length === 0) return null;
+  return (
+    <section aria-labelledby="usage-agents-heading">
+      <h2 id="usage-agents-heading">Per agent, last 24 hours</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Agent</th>
+            <th scope="col">Runs</th>
+            <th scope="col">Errors</th>
+            <th scope="col">Tokens</th>
+            <th scope="col">Cost</th>
+          </tr>
+        </thead>
+        <tbody>
+          {agents.map((agent) => (
+            <tr key={agent.agent_id}>
+              <th scope="row">
+                <Link to={`/agents/${agent.agent_id}`}>{agent.name}</Link>
+              </th>
+              <td>{agent.runs}</td>
+              <td>{agent.errors}</td>
+              <td>{agent.input_tokens + agent.output_tokens}</td>
+              <td>{agent.cost_usd === null ? '—' : `$${agent.cost_usd.toFixed(4)}`}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+export function WorkspaceUsagePage() {
+  return (
+    <>
+      <UsagePanel
+        heading="Usage"
+        level={1}
+        queryKey={(bucket) => usageKeys.workspace(bucket)}
+        read={(bucket) => getWorkspaceUsage(bucket)}
+      />
+      <AgentShares />
+    </>
+  );
+}
