@@ -29,7 +29,7 @@ export function useAgentChat(options: {
   const [error, setError] = useState<string | undefined>();
   const [interrupts, setInterrupts] = useState<Interrupt[]>([]);
   const [status, setStatus] = useState<ChatStatus>('idle');
-  /** The run each assistant message of this page's runs came from, by message id. */
+  /** The run of this page's each run's last assistant message, by message id. */
   const [runOf, setRunOf] = useState<ReadonlyMap<string, string>>(() => new Map());
 
   useEffect(() => {
@@ -61,8 +61,9 @@ export function useAgentChat(options: {
       } catch (failure) {
         setError(failure instanceof Error ? failure.message : String(failure));
       } finally {
-        const added = agent.messages.filter((message) => message.role === 'assistant' && !before.has(message.id));
-        if (added.length > 0) setRunOf((known) => new Map([...known, ...added.map(({ id }) => [id, runId] as const)]));
+        // The run's last assistant message carries the link: one per run, under what it answered.
+        const last = agent.messages.findLast((message) => message.role === 'assistant' && !before.has(message.id));
+        if (last) setRunOf((known) => new Map([...known, [last.id, runId]]));
         setStatus('idle');
       }
     },

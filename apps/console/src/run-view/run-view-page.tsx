@@ -124,7 +124,7 @@ export function RunViewPage() {
   return (
     <section>
       <p>
-        <Link to={`/agents/${id}`}>← {agent.data?.name ?? 'Agent'}</Link>
+        <Link to={`/agents/${id}`}>Back to {agent.data?.name ?? 'the agent'}</Link>
       </p>
       <div className="page-head">
         <h1>Run {runId.slice(0, 8)}</h1>
