@@ -2,6 +2,8 @@
 // (agent and workspace), and a run opens, from the playground and from the runs table, as a timeline
 // of its model calls and its tool call with arguments and result, read from the engine with the user's
 // token. Axe on every page; the run view and the usage page are pictured for the docs.
+import { randomUUID } from 'node:crypto';
+import { ManagerClient } from '@agentplane/manager-client';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { signInInConsole } from './console/account-flows.js';
@@ -49,6 +51,25 @@ async function barHeights(chart: Locator): Promise<number[]> {
         .filter((path) => path.getAttribute('name') === 'Runs')
         .map((path) => Number(path.getAttribute('height') ?? (path as SVGGraphicsElement).getBBox().height)),
     );
+}
+
+/** Makes `viewer` a viewer of the demo's workspace, and of no other. */
+async function inviteViewer(viewer: { email: string; password: string }) {
+  const demo = new ManagerClient(platform.consoleUrl);
+  await demo.expect(200, 'POST', '/auth/login', { email: platform.demo.email, password: platform.demo.password });
+  const me = await demo.expect<{ default_workspace_id: string }>(200, 'GET', '/auth/me');
+  const { token } = await demo.expect<{ token: string }>(
+    201,
+    'POST',
+    `/workspaces/${me.default_workspace_id}/members`,
+    {
+      email: viewer.email,
+      role: 'viewer',
+    },
+  );
+  const viewerApi = await ManagerClient.signUp(platform.consoleUrl, viewer);
+  await viewerApi.expect(200, 'POST', `/invitations/${token}/accept`);
+  await viewerApi.expect(204, 'DELETE', `/workspaces/${viewerApi.workspaceId}`);
 }
 
 describe('runs and usage in the console', () => {
@@ -118,5 +139,20 @@ describe('runs and usage in the console', () => {
     const workspaceRows = await usageRows(workspace);
     expect(workspaceRows[0]?.slice(1, 3)).toEqual(['2', '0']);
     await inspect(page, 'the workspace usage page', { screenshot: 'usage' });
+
+    // Another member of the workspace sees the run in the runs table, but its content is the engine's to
+    // show, and the engine shows a run to the user who made it only.
+    const viewer = { email: `viewer-${randomUUID()}@example.test`, password: 'a viewer password' };
+    await inviteViewer(viewer);
+    const { page: viewerPage } = await platform.newVisitor();
+    await signInInConsole(viewerPage, platform.consoleUrl, viewer);
+    await viewerPage.goto(`${platform.consoleUrl}${runPath}`);
+    await arriveAt(viewerPage, /^Run [0-9a-f]{8}$/);
+    await shown(
+      viewerPage.getByRole('alert').filter({ hasText: 'The engine cannot show this run: No run with this id.' }),
+      "the engine's refusal",
+    );
+    expect(await viewerPage.getByRole('list', { name: 'Timeline' }).count()).toBe(0);
+    expect(await viewerPage.getByText('timeline ping').count()).toBe(0);
   });
 });
