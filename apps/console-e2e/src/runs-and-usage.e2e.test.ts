@@ -97,6 +97,8 @@ describe('runs and usage in the console', () => {
     expect(blocks).toHaveLength(2);
     expect(JSON.parse(blocks[0] ?? '')).toEqual({ message: 'timeline ping' });
     expect(blocks[1]).toContain('timeline ping');
+    // How long it took, from the times the engine stored its events.
+    await shown(toolCall.getByText(/^Took about \d+ ms$/), "the tool call's duration");
     await shown(timeline.getByRole('article', { name: 'Model call 1' }), 'the model call that asked for the tool');
     await shown(
       timeline.getByRole('article', { name: 'Model call 2' }).getByText(/The tool answered: .*timeline ping/),

@@ -1,45 +1,44 @@
-// A run's stored events, read from its engine as the playground reads a run: GET /agent/runs/{id}/stream
-// with the user's engine token. The engine replays what it stored, then follows a run still going until
-// it ends, so one reader serves a finished run and a live one. The stream's events are the AG-UI events
-// the run's client got, one JSON object per `data:` field.
-import { engineProblem, fetchFromEngine } from '../api/engine-fetch';
+// A run's stored events, read from its engine with the user's engine token: GET /agent/runs/{id}/events
+// gives them as JSON pages, each event with the time the engine stored it (the run view's durations).
+// A run still going is read again after the last event until it ends.
+import { getFromEngine } from '../playground/engine-token';
+import { type EngineRun, isFinal } from './run-record';
 
 export type RunEvent = { type: string; [field: string]: unknown };
+export type StoredRunEvent = { seq: number; stored_at: string; event: RunEvent };
+type EventsPage = { status: EngineRun['status']; events: StoredRunEvent[]; next_after: number | null };
 
-/** The `data:` payloads of the complete SSE events in `text`, and what is left of an event still arriving. */
-export function splitSseEvents(text: string): { payloads: string[]; rest: string } {
-  const blocks = text.replace(/\r\n?/g, '\n').split('\n\n');
-  const rest = blocks.pop() ?? '';
-  const payloads = blocks.flatMap((block) => {
-    const data = block
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(line.startsWith('data: ') ? 6 : 5));
-    return data.length === 0 ? [] : [data.join('\n')];
+// How long a reader of a run still going waits before asking for what it stored since.
+const LIVE_POLL_MS = 1_000;
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
-  return { payloads, rest };
 }
 
-/** Reads the run's events, handing each batch to `onEvents` as it arrives; resolves when the stream ends. */
+/** Reads the run's events, handing each page to `onEvents`; resolves once the run has ended and all are read. */
 export async function readRunEvents(options: {
   engineUrl: string;
   runId: string;
-  token: string;
+  token: () => Promise<string>;
   signal: AbortSignal;
-  onEvents: (events: RunEvent[]) => void;
+  onEvents: (events: StoredRunEvent[]) => void;
 }): Promise<void> {
-  const response = await fetchFromEngine(
-    `${options.engineUrl.replace(/\/$/, '')}/agent/runs/${encodeURIComponent(options.runId)}/stream`,
-    { headers: { Authorization: `Bearer ${options.token}`, Accept: 'text/event-stream' }, signal: options.signal },
-  );
-  if (!response.ok || !response.body) throw await engineProblem(response);
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let pending = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const { payloads, rest } = splitSseEvents(pending + value);
-    pending = rest;
-    if (payloads.length > 0) options.onEvents(payloads.map((payload) => JSON.parse(payload) as RunEvent));
+  const path = `/agent/runs/${encodeURIComponent(options.runId)}/events`;
+  let after = 0;
+  while (!options.signal.aborted) {
+    const page = await getFromEngine<EventsPage>(options.engineUrl, `${path}?after=${after}`, await options.token());
+    if (options.signal.aborted) return;
+    if (page.events.length > 0) options.onEvents(page.events);
+    after = page.events.at(-1)?.seq ?? after;
+    if (page.next_after !== null) continue;
+    // Final only once its last event is stored (the engine's rule), so this page held the rest.
+    if (isFinal(page.status)) return;
+    await pause(LIVE_POLL_MS, options.signal);
   }
 }

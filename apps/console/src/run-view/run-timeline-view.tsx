@@ -1,11 +1,10 @@
 // The timeline as a list a person (and a screen reader) reads top to bottom: each model call, each tool
 // call with its arguments and result, steps, errors and the run's end.
 import { prettyJson } from '../playground/transcript';
-import { entryDuration, type TimelineEntry } from './run-timeline';
+import type { TimelineEntry } from './run-timeline';
 
-function Took({ entry }: { entry: { firstAt?: number; lastAt?: number } }) {
-  const ms = entryDuration(entry);
-  return ms === undefined ? null : <p className="note">Took {ms} ms</p>;
+function Took({ entry }: { entry: { tookMs?: number } }) {
+  return entry.tookMs === undefined ? null : <p className="note">Took about {entry.tookMs} ms</p>;
 }
 
 function Entry({ entry }: { entry: TimelineEntry }) {

@@ -8,7 +8,7 @@ import { agentKeys, getAgent } from '../agents/agent-api';
 import { problemOf } from '../api/api-problem';
 import { engineTokenSource } from '../playground/engine-token';
 import { ProblemAlert } from '../ui/problem-alert';
-import { type RunEvent, readRunEvents } from './run-events';
+import { readRunEvents, type StoredRunEvent } from './run-events';
 import { type EngineRun, isFinal, readRunRecord } from './run-record';
 import { buildTimeline } from './run-timeline';
 import { RunTimelineView } from './run-timeline-view';
@@ -47,7 +47,7 @@ function RunFacts({ run }: { run: EngineRun }) {
 
 /** The run's events, as they are read: all of a finished run's at once, a live run's as they come. */
 function useRunEvents(engineUrl: string, runId: string, token: () => Promise<string>, onEnd: () => void) {
-  const [events, setEvents] = useState<RunEvent[]>([]);
+  const [events, setEvents] = useState<StoredRunEvent[]>([]);
   const [state, setState] = useState<{ done: boolean; error?: Error }>({ done: false });
   useEffect(() => {
     const abort = new AbortController();
@@ -58,7 +58,7 @@ function useRunEvents(engineUrl: string, runId: string, token: () => Promise<str
         await readRunEvents({
           engineUrl,
           runId,
-          token: await token(),
+          token,
           signal: abort.signal,
           onEvents: (batch) => setEvents((read) => [...read, ...batch]),
         });
@@ -88,7 +88,11 @@ function RunView({ agentId, engineUrl, runId }: { agentId: string; engineUrl: st
     [queryClient, recordKey],
   );
   const events = useRunEvents(engineUrl, runId, token, onEnd);
-  const timeline = useMemo(() => buildTimeline(events.events), [events.events]);
+  const startedAt = record.data?.started_at ?? undefined;
+  const timeline = useMemo(
+    () => buildTimeline(events.events, startedAt === undefined ? undefined : Date.parse(startedAt)),
+    [events.events, startedAt],
+  );
   if (record.error)
     return (
       <p role="alert" className="problem">
