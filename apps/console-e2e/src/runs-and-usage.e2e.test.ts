@@ -117,6 +117,16 @@ describe('runs and usage in the console', () => {
     expect(await newest.getAttribute('href')).toBe(runPath);
     expect(await runs.getByRole('row').count()).toBe(3);
 
+    // From a thread opened again after a reload, whose turns this page did not make: its runs, listed.
+    await page.reload();
+    await arriveAt(page, 'Demo agent');
+    await page.getByRole('navigation', { name: 'Threads' }).getByRole('listitem').first().getByRole('button').click();
+    await page.getByText('Runs of this thread (2)', { exact: true }).click();
+    const threadRuns = page.getByRole('group').filter({ hasText: 'Runs of this thread' }).getByRole('link');
+    await shown(threadRuns.first(), "the thread's runs");
+    expect(await threadRuns.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toContain(runPath);
+    await inspect(page, "the playground with the thread's runs");
+
     // The agent's usage: both runs in this hour, in the table and as a bar of the chart.
     const usage = page.getByRole('region', { name: 'Usage' });
     const chart = usage.getByRole('figure', { name: 'Runs and errors' });

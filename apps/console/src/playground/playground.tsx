@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { agentKeys } from '../agents/agent-api';
+import { ThreadRuns, threadRunsKey } from '../run-view/thread-runs';
 import { engineTokenSource, getFromEngine } from './engine-token';
 import { InterruptPanel } from './interrupt-panel';
 import { Transcript } from './transcript';
@@ -68,6 +69,7 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
         token={token}
         onRunEnd={() => {
           void threads.refetch();
+          void queryClient.invalidateQueries({ queryKey: threadRunsKey(engineUrl) });
           // The run is in the agent's runs and usage now.
           void queryClient.invalidateQueries({ queryKey: agentKeys.runs(agentId) });
           void queryClient.invalidateQueries({ queryKey: agentKeys.usage(agentId) });
@@ -115,6 +117,7 @@ function Chat(props: {
           Run failed: {chat.error}
         </p>
       )}
+      <ThreadRuns agentId={props.agentId} engineUrl={props.engineUrl} threadId={props.threadId} token={props.token} />
       <InterruptPanel interrupts={chat.interrupts} onResume={(payload) => void chat.resume(payload)} />
       <form
         onSubmit={(event) => {
