@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { signInInConsole } from './console/account-flows.js';
 import { arriveAt, field, inspect, navigateTo, shown } from './console/console-ui.js';
+import { addOnlyMember } from './platform/workspace-members.js';
 import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
 
 let platform: ConsolePlatform;
@@ -58,18 +59,7 @@ async function inviteViewer(viewer: { email: string; password: string }) {
   const demo = new ManagerClient(platform.consoleUrl);
   await demo.expect(200, 'POST', '/auth/login', { email: platform.demo.email, password: platform.demo.password });
   const me = await demo.expect<{ default_workspace_id: string }>(200, 'GET', '/auth/me');
-  const { token } = await demo.expect<{ token: string }>(
-    201,
-    'POST',
-    `/workspaces/${me.default_workspace_id}/members`,
-    {
-      email: viewer.email,
-      role: 'viewer',
-    },
-  );
-  const viewerApi = await ManagerClient.signUp(platform.consoleUrl, viewer);
-  await viewerApi.expect(200, 'POST', `/invitations/${token}/accept`);
-  await viewerApi.expect(204, 'DELETE', `/workspaces/${viewerApi.workspaceId}`);
+  await addOnlyMember(demo, me.default_workspace_id, viewer, 'viewer');
 }
 
 describe('runs and usage in the console', () => {

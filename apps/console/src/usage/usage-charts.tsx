@@ -17,7 +17,17 @@ import {
 import type { UsageBucket } from './usage-api';
 import { bucketLabel, type UsagePoint } from './usage-series';
 
-const COLOURS = { runs: '#1f4e79', errors: '#a4161a', input: '#2b6a3f', output: '#7a4b00', cost: '#5b2a86' };
+type Series = { key: keyof UsagePoint; name: string; colour: string };
+type Row = UsagePoint & { label: string };
+
+const RUNS: Series[] = [
+  { key: 'runs', name: 'Runs', colour: '#1f4e79' },
+  { key: 'errors', name: 'Errors', colour: '#a4161a' },
+];
+const TOKENS: Series[] = [
+  { key: 'input_tokens', name: 'Input tokens', colour: '#2b6a3f' },
+  { key: 'output_tokens', name: 'Output tokens', colour: '#7a4b00' },
+];
 
 function Chart({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -30,56 +40,47 @@ function Chart({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+// Children of a recharts chart, called as a function: recharts finds its parts among the chart's children.
+function axes(counts: boolean) {
+  return [
+    <CartesianGrid key="grid" stroke="#e1e6eb" vertical={false} />,
+    <XAxis key="x" dataKey="label" tick={{ fontSize: 11 }} minTickGap={24} />,
+    <YAxis key="y" tick={{ fontSize: 11 }} width={56} allowDecimals={!counts} />,
+    <Tooltip key="tooltip" />,
+    <Legend key="legend" />,
+  ];
+}
+
+function BarsChart(props: { title: string; data: Row[]; series: Series[]; stacked?: boolean }) {
+  return (
+    <Chart title={props.title}>
+      <BarChart data={props.data} title={props.title} accessibilityLayer>
+        {axes(true)}
+        {props.series.map((series) => (
+          <Bar
+            key={series.key}
+            dataKey={series.key}
+            name={series.name}
+            fill={series.colour}
+            {...(props.stacked ? { stackId: 'stack' } : {})}
+            isAnimationActive={false}
+          />
+        ))}
+      </BarChart>
+    </Chart>
+  );
+}
+
 export default function UsageCharts({ points, bucket }: { points: UsagePoint[]; bucket: UsageBucket }) {
   const data = points.map((point) => ({ ...point, label: bucketLabel(point.start, bucket) }));
-  const axes = (
-    <>
-      <CartesianGrid stroke="#e1e6eb" vertical={false} />
-      <XAxis dataKey="label" tick={{ fontSize: 11 }} minTickGap={24} />
-      <YAxis tick={{ fontSize: 11 }} width={56} allowDecimals={false} />
-      <Tooltip />
-      <Legend />
-    </>
-  );
   return (
     <div className="usage-charts">
-      <Chart title="Runs and errors">
-        <BarChart data={data} title="Runs and errors" accessibilityLayer>
-          {axes}
-          <Bar dataKey="runs" name="Runs" fill={COLOURS.runs} isAnimationActive={false} />
-          <Bar dataKey="errors" name="Errors" fill={COLOURS.errors} isAnimationActive={false} />
-        </BarChart>
-      </Chart>
-      <Chart title="Tokens">
-        <BarChart data={data} title="Tokens" accessibilityLayer>
-          {axes}
-          <Bar
-            dataKey="input_tokens"
-            name="Input tokens"
-            stackId="tokens"
-            fill={COLOURS.input}
-            isAnimationActive={false}
-          />
-          <Bar
-            dataKey="output_tokens"
-            name="Output tokens"
-            stackId="tokens"
-            fill={COLOURS.output}
-            isAnimationActive={false}
-          />
-        </BarChart>
-      </Chart>
+      <BarsChart title="Runs and errors" data={data} series={RUNS} />
+      <BarsChart title="Tokens" data={data} series={TOKENS} stacked />
       <Chart title="Cost (USD)">
         <LineChart data={data} title="Cost (USD)" accessibilityLayer>
-          {axes}
-          <Line
-            dataKey="cost_usd"
-            name="Cost"
-            stroke={COLOURS.cost}
-            connectNulls
-            dot={false}
-            isAnimationActive={false}
-          />
+          {axes(false)}
+          <Line dataKey="cost_usd" name="Cost" stroke="#5b2a86" connectNulls dot={false} isAnimationActive={false} />
         </LineChart>
       </Chart>
     </div>

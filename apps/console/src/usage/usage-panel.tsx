@@ -5,7 +5,7 @@ import { lazy, Suspense, useId, useState } from 'react';
 import { problemOf } from '../api/api-problem';
 import { ProblemAlert } from '../ui/problem-alert';
 import type { UsageBucket, UsageReport } from './usage-api';
-import { usageSeries } from './usage-series';
+import { formatCost, usageSeries } from './usage-series';
 import { UsageTable } from './usage-table';
 
 // recharts is larger than the rest of a page: it loads with the first chart, never with the console.
@@ -32,7 +32,7 @@ function Totals({ totals }: { totals: UsageReport['totals'] }) {
       <dt>Output tokens</dt>
       <dd>{totals.output_tokens}</dd>
       <dt>Cost</dt>
-      <dd>{totals.cost_usd === null ? '—' : `$${totals.cost_usd.toFixed(4)}`}</dd>
+      <dd>{formatCost(totals.cost_usd)}</dd>
     </dl>
   );
 }

@@ -43,3 +43,8 @@ export function usageSeries(report: Pick<UsageReport, 'from' | 'to' | 'bucket' |
 export function bucketLabel(start: string, bucket: UsageBucket): string {
   return bucket === 'hour' ? `${start.slice(0, 10)} ${start.slice(11, 16)}` : start.slice(0, 10);
 }
+
+/** A cost in US dollars as the usage pages show it; null, where no run could be priced, as a dash. */
+export function formatCost(usd: number | null): string {
+  return usd === null ? '—' : `$${usd.toFixed(4)}`;
+}

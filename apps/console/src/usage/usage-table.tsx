@@ -1,9 +1,7 @@
 // The charts' figures as a table: what a screen reader reads instead of the pictures, and what anyone
 // reads for an exact number. Only buckets with runs are rows: empty hours say nothing.
 import type { UsageBucket } from './usage-api';
-import { bucketLabel, type UsagePoint } from './usage-series';
-
-const cost = (usd: number | null) => (usd === null ? '—' : `$${usd.toFixed(4)}`);
+import { bucketLabel, formatCost, type UsagePoint } from './usage-series';
 
 export function UsageTable({ points, bucket }: { points: UsagePoint[]; bucket: UsageBucket }) {
   const rows = points.filter((point) => point.runs > 0);
@@ -33,7 +31,7 @@ export function UsageTable({ points, bucket }: { points: UsagePoint[]; bucket: U
                 <td>{point.errors}</td>
                 <td>{point.input_tokens}</td>
                 <td>{point.output_tokens}</td>
-                <td>{cost(point.cost_usd)}</td>
+                <td>{formatCost(point.cost_usd)}</td>
               </tr>
             ))}
           </tbody>

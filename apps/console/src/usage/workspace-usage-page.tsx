@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { getWorkspaceUsage, usageKeys } from './usage-api';
 import { UsagePanel } from './usage-panel';
+import { formatCost } from './usage-series';
 
 function AgentShares() {
   // The panel's default range: its report is already cached under this key.
@@ -31,7 +32,7 @@ function AgentShares() {
               <td>{agent.runs}</td>
               <td>{agent.errors}</td>
               <td>{agent.input_tokens + agent.output_tokens}</td>
-              <td>{agent.cost_usd === null ? '—' : `$${agent.cost_usd.toFixed(4)}`}</td>
+              <td>{formatCost(agent.cost_usd)}</td>
             </tr>
           ))}
         </tbody>
