@@ -5,6 +5,7 @@ import { requireBearer } from '../auth/require-bearer.js';
 import { type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
 import { handleRejoin, handleRunRecord } from './rejoin-handler.js';
 import { handleBackgroundRun, handleCancel } from './run-control-handler.js';
+import { handleRunEvents } from './run-events-handler.js';
 import { handleRun, type RunOptions } from './run-handler.js';
 
 export function runRouter(source: SnapshotSource, options: RunOptions): Router {
@@ -27,6 +28,7 @@ export function runRouter(source: SnapshotSource, options: RunOptions): Router {
     router.post('/agent/runs', useSnapshot(source), requireBearer, readBody, handleBackgroundRun(store));
     router.post('/agent/runs/:runId/cancel', useSnapshot(source), requireBearer, handleCancel(store));
     router.get('/agent/runs/:runId', useSnapshot(source), requireBearer, handleRunRecord(store));
+    router.get('/agent/runs/:runId/events', useSnapshot(source), requireBearer, handleRunEvents(store));
     router.get(
       '/agent/runs/:runId/stream',
       useSnapshot(source),
