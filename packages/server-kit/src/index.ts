@@ -14,7 +14,7 @@ export {
 } from './egress-rules.js';
 export { ConfigError, parseEnv } from './env.js';
 export type { DocumentedEnv, EnvDocs, EnvVarDoc } from './env-docs.js';
-export { LOG_LEVEL_DOC, ZLogLevel, ZPort } from './env-fields.js';
+export { LOG_LEVEL_DOC, SHARED_ENV_DOCS, ZLogLevel, ZPort } from './env-fields.js';
 export { createLogger, type Logger } from './logger.js';
 export { measureHttpRequests } from './metrics/http-metrics.js';
 export { METRICS_ENV_DOCS, METRICS_ENV_FIELDS, readMetricsSettings } from './metrics/metrics-env.js';
