@@ -1,8 +1,10 @@
 // The agent's tool policy (contracts' ZToolPolicy) in the engine: against server-everything, a denied or
 // not-allowed tool is missing from the toolbox every framework lists, and a call to it anyway is
 // refused as a tool error and counted. A config row written straight into the database, around the
-// manager's validation, is held to the same policy.
+// manager's validation, is held to the same policy, and one whose policy is malformed is not applied.
+// Custom agents (ctx.tools, ctx.callTool) and LangGraph graphs (getMcpTools) get the same toolbox.
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { HttpAgent } from '@ag-ui/client';
 import { EventType } from '@ag-ui/core';
 import { type TToolPolicy, ZMcpServerConfig } from '@agentplane/contracts';
@@ -10,6 +12,7 @@ import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from 
 import { createLogger } from '@agentplane/server-kit';
 import {
   type FakeOpenAiServer,
+  overrideEnvironment,
   sampleValue,
   scrapeMetrics,
   startFakeOpenAiServer,
@@ -27,8 +30,9 @@ import {
   startEverythingHttpServer,
 } from '../testing/everything-server.js';
 import { createLoopbackEgress } from '../testing/loopback-egress.js';
+import { makeCustomEngineConfig, makeLangGraphEngineConfig } from '../testing/module-engine-configs.js';
 import { runWithClient } from '../testing/run-with-client.js';
-import { startDatabaseEngine } from '../testing/test-engine.js';
+import { startDatabaseEngine, startFileEngine } from '../testing/test-engine.js';
 import { connectMcpToolset } from './mcp-toolset.js';
 
 const logger = createLogger({ name: 'tool-policy-test', level: 'silent' });
@@ -177,5 +181,105 @@ describe('a config row written around the manager', () => {
     model.script({ text: ['ok'] });
     await run();
     expect(offered()).toEqual(['everything__echo']);
+  });
+  it('refuses a row whose policy no engine could enforce, and keeps enforcing the last good one', async () => {
+    await publish({ allow: ['everything__echo'] });
+    const invalid = makeLlmEngineConfig({ ...row, mcpServers: [everythingStdioServer()] });
+    (invalid.agent.config as { tools?: unknown }).tools = { deny: ['everything__(echo|get-sum)'] };
+    version += 1;
+    await writeConfigRow(database.prisma, row, version, invalid);
+    const rejected = version;
+    const health = async () =>
+      (await (await fetch(`${engine.url}/health`)).json()) as {
+        config_version?: number;
+        rejected_config?: { version: number };
+      };
+    await waitUntil(async () => (await health()).rejected_config?.version === rejected, {
+      what: `config version ${rejected} to be rejected`,
+    });
+    expect((await health()).config_version).toBe(rejected - 1);
+    model.script({ text: ['ok'] });
+    await run();
+    expect(offered()).toEqual(['everything__echo']);
+  });
+});
+
+describe('module agents under a tool policy', () => {
+  const fixtures = fileURLToPath(new URL('../agents/custom/fixtures', import.meta.url));
+  const examples = fileURLToPath(new URL('../../examples', import.meta.url));
+  let model: FakeOpenAiServer;
+  let custom: RunningEngine;
+  let graph: RunningEngine;
+  let restoreEnvironment = () => {};
+
+  beforeAll(async () => {
+    model = await startFakeOpenAiServer();
+    // The example graph reads its model settings from the environment when the engine imports it.
+    restoreEnvironment = overrideEnvironment({
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: 'sk-graph',
+      OPENAI_MODEL: 'fake-model',
+    });
+    const mcpServers = [everythingStdioServer()];
+    [custom, graph] = await Promise.all([
+      startFileEngine(
+        makeCustomEngineConfig('echo-agent.js:createEchoAgent', {
+          mcpServers,
+          tools: { allow: ['everything__get-sum'] },
+        }),
+        { env: { ENGINE_AGENTS_DIR: fixtures, ...ALLOW_EVERYTHING_STDIO } },
+      ),
+      startFileEngine(
+        makeLangGraphEngineConfig('langgraph/tool-agent.js:graph', {
+          mcpServers,
+          tools: { deny: ['everything__echo'] },
+        }),
+        { env: { ENGINE_AGENTS_DIR: examples, ...ALLOW_EVERYTHING_STDIO } },
+      ),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([custom?.shutdown(), graph?.shutdown()]);
+    await model?.close();
+    restoreEnvironment();
+  });
+
+  const say = (engine: RunningEngine, content: string) =>
+    runWithClient(
+      new HttpAgent({
+        url: `${engine.url}/agent/run`,
+        threadId: randomUUID(),
+        initialMessages: [{ id: randomUUID(), role: 'user', content }],
+      }),
+    );
+
+  it('gives a custom agent only the allowed tools in ctx.tools, and refuses its ctx.callTool of another', async () => {
+    const listed = await say(custom, 'hello');
+    expect(listed.result?.newMessages).toEqual([
+      expect.objectContaining({ content: 'echo: hello (agent test custom agent, 1 tools)' }),
+    ]);
+    // The fixture calls everything__echo by name.
+    const called = await say(custom, 'tool ping');
+    expect(called.failure).toBeUndefined();
+    expect(called.result?.newMessages).toEqual([
+      expect.objectContaining({ content: 'tool said: The tool "everything__echo" is not permitted for this agent.' }),
+    ]);
+  });
+
+  it("keeps a denied tool out of a graph's getMcpTools, its model's tools and its capabilities", async () => {
+    model.script({ text: ['ok'] });
+    const { failure, last } = await say(graph, 'hi');
+    expect(failure).toBeUndefined();
+    expect(last?.type).toBe(EventType.RUN_FINISHED);
+    const offered = model.requests.at(-1)?.body.tools?.map((tool) => tool.function.name) ?? [];
+    expect(offered).toContain('everything__get-sum');
+    expect(offered).not.toContain('everything__echo');
+    const capabilities = (await (await fetch(`${graph.url}/agent/capabilities`)).json()) as {
+      tools: { items: { name: string }[] };
+    };
+    const listed = capabilities.tools.items.map((tool) => tool.name);
+    expect(listed).toContain('everything__get-sum');
+    expect(listed).not.toContain('everything__echo');
   });
 });
