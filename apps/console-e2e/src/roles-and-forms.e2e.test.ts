@@ -71,6 +71,40 @@ describe('the console, in a browser', () => {
     expect((await callApiFromPage<unknown[]>(page, 'GET', '/mcp-servers/')).body).toEqual([]);
   });
 
+  it("edits an agent's tool policy: a bad pattern is refused on its line, and an untouched policy is left out", async () => {
+    const { page } = await platform.newVisitor();
+    await signUpInConsole(page, platform.consoleUrl, newUser());
+    await navigateTo(page, 'Agents');
+    await control(page, 'Create agent').click();
+    await arriveAt(page, 'New agent');
+    await field(page, 'Name').fill('Careful agent');
+    await field(page, 'Model provider').selectOption('mock');
+    await field(page, 'Model name').fill('echo');
+    await field(page, 'Denied tools').fill('everything__echo\nnot a pattern');
+    const create = page.getByRole('button', { name: 'Create agent', exact: true });
+    await create.click();
+    expect(await errorOf(field(page, 'Denied tools'))).toMatch(/^Line 2: /);
+    await field(page, 'Denied tools').fill('everything__echo\n*__delete_*');
+    await create.click();
+    await arriveAt(page, 'Careful agent');
+    type Listed = { name: string; agent: { tools?: unknown } };
+    const agents = (await callApiFromPage<Listed[]>(page, 'GET', '/agents/')).body;
+    expect(agents.find((agent) => agent.name === 'Careful agent')?.agent.tools).toEqual({
+      deny: ['everything__echo', '*__delete_*'],
+    });
+
+    await navigateTo(page, 'Agents');
+    await control(page, 'Create agent').click();
+    await arriveAt(page, 'New agent');
+    await field(page, 'Name').fill('Plain agent');
+    await field(page, 'Model provider').selectOption('mock');
+    await field(page, 'Model name').fill('echo');
+    await create.click();
+    await arriveAt(page, 'Plain agent');
+    const plain = (await callApiFromPage<Listed[]>(page, 'GET', '/agents/')).body.find((a) => a.name === 'Plain agent');
+    expect(plain?.agent).not.toHaveProperty('tools');
+  });
+
   it('gives a viewer read-only forms, and the API refuses what the viewer tries anyway', async () => {
     const ownerApi = await ManagerClient.signUp(platform.consoleUrl);
     const integration = await ownerApi.expect<{ id: string }>(201, 'POST', '/integrations/', {

@@ -4,6 +4,7 @@ export * from './agents/agent-run.js';
 export * from './agents/deployment.js';
 export * from './agents/engine-credentials.js';
 export * from './agents/model-key-variables.js';
+export * from './agents/tool-policy.js';
 export * from './agents/usage.js';
 export * from './auth/auth.js';
 export * from './auth/sessions.js';

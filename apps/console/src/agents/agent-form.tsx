@@ -9,6 +9,7 @@ import type { Agent, AgentBody } from './agent-api';
 import { DeploymentField } from './deployment-field';
 import { blankAgentConfig, FRAMEWORKS, FrameworkFields } from './framework-fields';
 import { ResourcePickers } from './resource-pickers';
+import { ToolPolicyFields, withoutEmptyToolPolicy } from './tool-policy-fields';
 
 const BLANK_AGENT = {
   name: '',
@@ -42,7 +43,7 @@ export function AgentForm(props: {
     schema: ZAgentCreate,
     defaultValues: (props.agent ? bodyOf(props.agent) : BLANK_AGENT) as never,
     disabled: !props.canWrite,
-    submit: (body) => props.onSubmit(body as AgentBody),
+    submit: (body) => props.onSubmit(withoutEmptyToolPolicy(body as AgentBody)),
   });
   const form = editor.form as unknown as UseFormReturn<FieldValues>;
   const framework = form.watch('framework') as TAgentFramework;
@@ -68,6 +69,8 @@ export function AgentForm(props: {
         </select>
       </Field>
       <FrameworkFields key={framework} form={form} framework={framework} />
+      {/* Keyed too: a framework change starts a blank agent object, policy included. */}
+      <ToolPolicyFields key={`tools-${framework}`} form={form} />
       <ResourcePickers form={form} />
       <DeploymentField form={form} isNew={props.agent === undefined} />
       <button type="submit" disabled={!props.canWrite || isSubmitting}>

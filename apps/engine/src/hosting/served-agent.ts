@@ -77,6 +77,7 @@ export function createServedAgent(options: {
         db: store?.db,
         logger,
         toolCalls: metrics.toolCalls,
+        toolRefusals: metrics.toolRefusals,
         budgets: store === undefined ? undefined : { db: store.db, logger },
       }),
     logger,

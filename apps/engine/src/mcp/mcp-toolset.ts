@@ -1,6 +1,6 @@
 // The MCP servers of one applied config: connected and listed once at apply time, called by runs,
 // closed when the config is replaced or the engine stops. A server that fails is skipped and reported.
-import type { TMcpServerConfig } from '@agentplane/contracts';
+import { isToolPermitted, type TMcpServerConfig, type TToolPolicy } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -81,6 +81,10 @@ export type McpToolsetOptions = {
   egress: EgressPolicy;
   /** Times each call that reaches its server (metrics/engine-metrics.ts). */
   toolCalls?: EngineMetrics['toolCalls'];
+  /** The agent's tool policy: a tool it denies is neither listed nor called. */
+  policy?: TToolPolicy | undefined;
+  /** Counts the calls the policy refuses. */
+  toolRefusals?: EngineMetrics['toolRefusals'];
 };
 
 // timeoutSeconds bounds each tool call. Connecting spawns a process or opens a session and lists every
@@ -159,17 +163,26 @@ export async function connectMcpToolset(
       });
     }
   }
-  const tools: AgentTool[] = [...routes.values()].map(({ name, description, parameters, connection }) => ({
-    name,
-    description,
-    parameters,
-    server: connection.server.name,
-  }));
+  const permitted = (name: string) => isToolPermitted(options.policy, name);
+  const tools: AgentTool[] = [...routes.values()]
+    .filter(({ name }) => permitted(name))
+    .map(({ name, description, parameters, connection }) => ({
+      name,
+      description,
+      parameters,
+      server: connection.server.name,
+    }));
 
   const call = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> => {
     const route = routes.get(name);
     if (route === undefined) return { text: `There is no tool named "${name}".`, isError: true };
     const { connection, mcpName } = route;
+    // Never offered, so only a model that makes the name up, or code that calls by name, gets here.
+    if (!permitted(name)) {
+      options.toolRefusals?.inc({ mcp_server: connection.server.name, tool: mcpName });
+      logger.warn({ tool: name }, "MCP tool call refused by the agent's tool policy");
+      return { text: `The tool "${name}" is not permitted for this agent.`, isError: true };
+    }
     if (connection.client === undefined || connection.status.status !== 'connected') {
       return { text: `The tool "${name}" is unavailable: its MCP server is not connected.`, isError: true };
     }

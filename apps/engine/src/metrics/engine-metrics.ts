@@ -20,6 +20,7 @@ export type EngineMetrics = {
   /** Counts an SSE or protobuf response as open until the returned function is called. */
   openStream: (kind: StreamKind) => () => void;
   toolCalls: Histogram<'mcp_server' | 'tool' | 'outcome'>;
+  toolRefusals: Counter<'mcp_server' | 'tool'>;
   whatsappRetries: Counter;
 };
 
@@ -86,6 +87,12 @@ export function createEngineMetrics(): EngineMetrics {
       help: "MCP tool calls by server, tool and outcome (ok, error). Tool names come from the agent's config.",
       labelNames: ['mcp_server', 'tool', 'outcome'] as const,
       buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    toolRefusals: new Counter({
+      name: `${METRIC_PREFIX}tool_calls_refused_total`,
+      help: "Calls of MCP tools the agent's tool policy denies (or does not allow), refused without reaching their server.",
+      labelNames: ['mcp_server', 'tool'] as const,
       registers,
     }),
     whatsappRetries: new Counter({

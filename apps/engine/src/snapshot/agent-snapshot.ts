@@ -53,6 +53,7 @@ export type SnapshotDependencies = {
   /** Where budgets are counted; without it a config's budgets are not enforced (start-engine.ts refuses that). */
   budgets?: BudgetLedger | undefined;
   toolCalls?: McpToolsetOptions['toolCalls'];
+  toolRefusals?: McpToolsetOptions['toolRefusals'];
 };
 
 export async function createAgentSnapshot(
@@ -75,6 +76,8 @@ export async function createAgentSnapshot(
     stdio: deps.stdio,
     egress: deps.egress,
     ...(deps.toolCalls === undefined ? {} : { toolCalls: deps.toolCalls }),
+    ...(deps.toolRefusals === undefined ? {} : { toolRefusals: deps.toolRefusals }),
+    policy: config.agent.config.tools,
   });
   const choice = await createAgentRuntime(config, {
     models: deps.models,

@@ -5,6 +5,7 @@ import type {
   TMcpServerConfigInput,
   TObservabilityConfigInput,
   TSsoConfigInput,
+  TToolPolicy,
 } from '@agentplane/contracts';
 
 export type TestConfigOptions = {
@@ -15,6 +16,7 @@ export type TestConfigOptions = {
   instructions?: string;
   maxSteps?: number;
   mcpServers?: TMcpServerConfigInput[];
+  tools?: TToolPolicy;
   sso?: TSsoConfigInput | null;
   observability?: TObservabilityConfigInput | null;
 };
@@ -30,6 +32,7 @@ export function makeLlmEngineConfig(options: TestConfigOptions = {}): TEngineCon
         model: options.model ?? { provider: 'mock', name: 'echo' },
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+        ...(options.tools === undefined ? {} : { tools: options.tools }),
       },
     },
     mcp_servers: options.mcpServers ?? [],

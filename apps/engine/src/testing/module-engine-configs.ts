@@ -1,6 +1,11 @@
 // Engine configs for agents whose code is a module: LANGGRAPH graphs and CUSTOM agent factories.
 import { randomUUID } from 'node:crypto';
-import type { TEngineConfigInput, TMcpServerConfigInput, TObservabilityConfigInput } from '@agentplane/contracts';
+import type {
+  TEngineConfigInput,
+  TMcpServerConfigInput,
+  TObservabilityConfigInput,
+  TToolPolicy,
+} from '@agentplane/contracts';
 
 export type ModuleConfigOptions = {
   agentId?: string;
@@ -8,6 +13,7 @@ export type ModuleConfigOptions = {
   name?: string;
   mcpServers?: TMcpServerConfigInput[];
   observability?: TObservabilityConfigInput | null;
+  tools?: TToolPolicy;
 };
 
 function makeModuleConfig(
@@ -21,7 +27,7 @@ function makeModuleConfig(
       name: options.name ?? `test ${framework.toLowerCase()} agent`,
       workspace_id: options.workspaceId ?? randomUUID(),
       framework,
-      config,
+      config: options.tools === undefined ? config : { ...config, tools: options.tools },
     } as TEngineConfigInput['agent'],
     mcp_servers: options.mcpServers ?? [],
     integrations: [],

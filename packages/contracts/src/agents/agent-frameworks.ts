@@ -5,6 +5,7 @@ import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
 import { makeSecretString } from '../secrets/secret-string.js';
 import { makeSecretQueryUrl, SECRET_QUERY_RULE } from '../secrets/secret-url.js';
+import { ZToolPolicy } from './tool-policy.js';
 
 export const AGENT_FRAMEWORKS = ['LLM', 'LANGGRAPH', 'CUSTOM'] as const;
 export type TAgentFramework = (typeof AGENT_FRAMEWORKS)[number];
@@ -65,6 +66,7 @@ export const ZLlmAgentConfig = z
     temperature: z.number().min(0).max(2).optional(),
     maxSteps: z.number().int().min(1).max(100).default(LLM_MAX_STEPS_DEFAULT),
     runs: ZAgentRunsConfig.optional(),
+    tools: ZToolPolicy.optional(),
   })
   .meta({ id: 'LlmAgentConfig', description: 'A built-in tool-calling agent defined by configuration' });
 export type TLlmAgentConfig = z.infer<typeof ZLlmAgentConfig>;
@@ -96,12 +98,12 @@ export const ZModuleReference = z
   });
 
 export const ZLangGraphAgentConfig = z
-  .strictObject({ graph: ZModuleReference, runs: ZAgentRunsConfig.optional() })
+  .strictObject({ graph: ZModuleReference, runs: ZAgentRunsConfig.optional(), tools: ZToolPolicy.optional() })
   .meta({ id: 'LangGraphAgentConfig', description: 'A LangGraph.js graph shipped in the engine image' });
 export type TLangGraphAgentConfig = z.infer<typeof ZLangGraphAgentConfig>;
 
 export const ZCustomAgentConfig = z
-  .strictObject({ module: ZModuleReference, runs: ZAgentRunsConfig.optional() })
+  .strictObject({ module: ZModuleReference, runs: ZAgentRunsConfig.optional(), tools: ZToolPolicy.optional() })
   .meta({ id: 'CustomAgentConfig', description: 'A module exporting an AG-UI AbstractAgent factory' });
 export type TCustomAgentConfig = z.infer<typeof ZCustomAgentConfig>;
 

@@ -57,3 +57,7 @@ export const SSO_ALLOWED_DOMAINS_MAX_ITEMS = 1000;
  * another sets the copy's prototype instead, and validation skips it, so the entry would vanish silently.
  */
 export const RESERVED_OBJECT_KEYS: ReadonlySet<string> = new Set(['__proto__']);
+
+/** An agent's tool policy: patterns per list (allow, deny, approval), and the length of each (a tool name's). */
+export const TOOL_PATTERNS_MAX_ITEMS = 100;
+export const TOOL_PATTERN_MAX_LENGTH = 64;
