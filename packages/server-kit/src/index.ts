@@ -14,6 +14,14 @@ export {
 } from './egress-rules.js';
 export { ConfigError, parseEnv } from './env.js';
 export { ZLogLevel, ZPort } from './env-fields.js';
+export {
+  type RouteHandler,
+  type RouteInput,
+  type RouteSpec,
+  SpecRouter,
+  type SpecRouterOptions,
+  toOpenApiRoute,
+} from './http/spec-router.js';
 export { createLogger, type Logger } from './logger.js';
 export { measureHttpRequests } from './metrics/http-metrics.js';
 export { METRICS_ENV_FIELDS, readMetricsSettings } from './metrics/metrics-env.js';
