@@ -21,6 +21,7 @@ COPY packages/manager-client/package.json packages/manager-client/
 COPY packages/server-kit/package.json packages/server-kit/
 COPY packages/testing/package.json packages/testing/
 COPY bench/package.json bench/
+COPY docs/package.json docs/
 RUN npm install -g --no-audit --no-fund "pnpm@$(node -p "require('./package.json').packageManager.split('@')[1]")" \
  && ./build-stage.sh install @agentplane/engine
 COPY . .

@@ -36,7 +36,7 @@ export type ContenderFigures = {
   roundFirstEventP50s: number[];
 };
 
-const runBody = (content: string, runId?: string) =>
+export const runBody = (content: string, runId?: string) =>
   JSON.stringify(makeRunAgentInput(content, runId === undefined ? {} : { runId }));
 
 /** Milliseconds from sending a run until the first bytes of its event stream arrive. */

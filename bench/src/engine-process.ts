@@ -53,13 +53,15 @@ export function startPoolEngine(options: {
   credentials: PoolCredentials;
   managerIssuer: string;
   env?: NodeJS.ProcessEnv;
+  /** A port held for it (its URL was given out before it started); a free one otherwise. */
+  port?: number;
 }): Promise<Service> {
   return startEngineProcess(options.credentials, options);
 }
 
 async function startEngineProcess(
   placement: NodeJS.ProcessEnv,
-  options: { managerIssuer: string; env?: NodeJS.ProcessEnv },
+  options: { managerIssuer: string; env?: NodeJS.ProcessEnv; port?: number },
 ): Promise<Service> {
   return startService(
     ENGINE_ENTRY,
@@ -72,7 +74,7 @@ async function startEngineProcess(
       ...options.env,
     },
     '/health',
-    await findFreePort(),
+    options.port ?? (await findFreePort()),
   );
 }
 

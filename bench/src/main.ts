@@ -1,12 +1,12 @@
-// `pnpm bench`: every figure the README quotes, measured on loopback in one bounded run. Numbers after
-// it run only those benchmarks (`pnpm bench 5 6`); 5 and 6 share their agent and run together; 7 to 9
+// `pnpm bench`: every figure docs/pages/performance/ quotes, measured on loopback in one bounded run.
+// Numbers after it run only those benchmarks (`pnpm bench 5 6`); 5 and 6 share their agent and run
+// together; 7 to 10
 // measure pool engines.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { findFreePort } from '@agentplane/db/embedded';
-import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import { startBenchDatabase } from './bench-database.js';
+import { startBenchManager } from './bench-manager.js';
 import { benchConfigPropagation } from './config-propagation.js';
 import type { IdleActivity } from './database-activity.js';
 import { type ContenderFigures, change, firstEventRises, pairedChange } from './engine-comparison.js';
@@ -15,12 +15,12 @@ import { median, percentile } from './load.js';
 import { benchManagerRead } from './manager-read.js';
 import { signUpPlatformOperator } from './platform-operator.js';
 import { benchPoolColdStart } from './pool-cold-start.js';
+import { benchPoolCreation, type Latencies } from './pool-creation.js';
 import type { PoolBenchSetup } from './pool-engine.js';
 import { benchPoolMemory, IDLE_WINDOW_MS } from './pool-memory.js';
 import { benchPoolThroughput } from './pool-throughput.js';
 import { benchResourceFanout } from './resource-fanout.js';
 import { benchRunRecords } from './run-records.js';
-import { startService } from './service-process.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const round = (value: number) => Math.round(value * 10) / 10;
@@ -33,6 +33,7 @@ const TRACING_CONTROL = onOff('BENCH_TRACING_CONTROL');
 const POOL_RSS_TARGET_BYTES = 1e9;
 const COLD_START_TARGET_MS = 50;
 const POOL_RUNS_TARGET_RATIO = 0.9;
+const CREATION_TARGET_MS = 2000;
 
 /** A switch from the environment: unset is off, and anything but on or off stops the bench before it starts. */
 function onOff(name: string): boolean {
@@ -47,29 +48,7 @@ async function main(): Promise<void> {
   );
   const database = await startBenchDatabase();
   const secretsKey = randomBytes(32).toString('base64');
-  const managerPort = await findFreePort();
-  const manager = await startService(
-    fileURLToPath(new URL('../../apps/manager/dist/server.js', import.meta.url)),
-    {
-      DATABASE_URL: database.url,
-      SECRETS_KEY: secretsKey,
-      ISSUER_URL: `http://127.0.0.1:${managerPort}`,
-      SESSION_SECRET: randomBytes(32).toString('base64'),
-      AUTH_RATE_LIMIT_PER_IP: '100000',
-      // The benchmarks make their agents in one workspace, as many as they measure with.
-      MAX_AGENTS_PER_WORKSPACE: '100000',
-      // Each benchmark's agent gets engine credentials on this one database; their engines never all run at once.
-      ENGINE_DB_CONNECTIONS_TOTAL: '100000',
-      // Benchmark 5 runs two engines of one agent at once, each holding up to ENGINE_POOL_DB_CONNECTIONS
-      // (10) and a LISTEN connection: past the role's default limit (20), the second one's runs get 503s.
-      ENGINE_DB_CONNECTION_LIMIT: '30',
-      NODE_ENV: 'development',
-      // Benchmark 4's model is a local server.
-      EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
-    },
-    '/api/v1/healthz',
-    managerPort,
-  );
+  const manager = await startBenchManager({ databaseUrl: database.url, secretsKey, port: await findFreePort() });
   try {
     await signUpPlatformOperator(manager.url, database.url);
     if (included('1')) await printManagerRead(manager.url, database.url);
@@ -81,6 +60,7 @@ async function main(): Promise<void> {
     if (included('7')) await printPoolMemory(pools);
     if (included('8')) await printPoolColdStart(pools);
     if (included('9')) await printPoolThroughput(pools);
+    if (included('10')) await printPoolCreation(pools);
   } finally {
     await manager.stop();
     await database.stop();
@@ -280,6 +260,17 @@ async function printPoolThroughput(setup: PoolBenchSetup): Promise<void> {
   console.log(
     `   time to first event (${pool.firstEvent.runs} runs each, 10 at a time): p50 pool ${round(pool.firstEvent.p50Ms)} ms, dedicated ${round(dedicated.firstEvent.p50Ms)} ms; p99 ${round(pool.firstEvent.p99Ms)} ms, ${round(dedicated.firstEvent.p99Ms)} ms`,
   );
+}
+
+async function printPoolCreation(setup: PoolBenchSetup): Promise<void> {
+  const creation = await benchPoolCreation({ ...setup, agents: 100 });
+  const line = ({ p50Ms, p99Ms, maxMs, retries }: Latencies) =>
+    `p50 ${round(p50Ms)} ms, p99 ${round(p99Ms)} ms, max ${round(maxMs)} ms (${retries} requests sent again; target p99 <= ${CREATION_TARGET_MS} ms: ${verdict(p99Ms <= CREATION_TARGET_MS)})`;
+  console.log(
+    `\n10. ${creation.agents} agents created through the API, one at a time, on a manager that places new agents on a pool (DEFAULT_ENGINE_POOL), with that pool's engine running`,
+  );
+  console.log(`   create response -> first event of the agent's first run on the pool: ${line(creation.firstRun)}`);
+  console.log(`   delete response -> the pool answers 404 for the agent's routes:       ${line(creation.deleted)}`);
 }
 
 main().then(

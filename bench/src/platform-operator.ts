@@ -8,7 +8,8 @@ import pg from 'pg';
 
 let operator: ManagerClient | undefined;
 
-export async function signUpPlatformOperator(managerUrl: string, databaseUrl: string): Promise<void> {
+/** A new user of the manager at `managerUrl`, made a platform operator in its database. */
+export async function signUpOperator(managerUrl: string, databaseUrl: string): Promise<ManagerClient> {
   const email = `operator-${randomUUID()}@example.test`;
   const client = await ManagerClient.signUp(managerUrl, { email });
   const db = new pg.Client({ connectionString: databaseUrl });
@@ -18,7 +19,12 @@ export async function signUpPlatformOperator(managerUrl: string, databaseUrl: st
   } finally {
     await db.end();
   }
-  operator = client;
+  return client;
+}
+
+/** Signs up the operator every engine's credentials are issued to. */
+export async function signUpPlatformOperator(managerUrl: string, databaseUrl: string): Promise<void> {
+  operator = await signUpOperator(managerUrl, databaseUrl);
 }
 
 /** The agent's engine credentials, issued to the bench's platform operator. */

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { ManagerClient } from '@agentplane/manager-client';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Page, Response, Route } from 'playwright-core';
+import type { Locator, Page, Response, Route } from 'playwright-core';
 import { saveScreenshot } from './checks/screenshots.js';
 import { signUpInConsole } from './console/account-flows.js';
 import {
@@ -15,6 +15,7 @@ import {
   field,
   inspect,
   navigateTo,
+  openTab,
   shown,
 } from './console/console-ui.js';
 import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
@@ -65,29 +66,43 @@ async function openResource(page: Page, listPage: string, name: string) {
 const openAgent = (page: Page, name: string) => openResource(page, 'Agents', name);
 
 /**
- * Holds the page's reads of the MCP servers list in the network until release(), so that what the page
- * draws before the server answers can be checked: the cached list, or its loading state.
+ * Holds the page's reads of `path` in the network until release(), so that what the page draws before
+ * the server answers can be checked: the cached data, or its loading state.
  */
-async function holdMcpServerLists(page: Page) {
+async function holdReads(page: Page, path: string) {
   const held: Route[] = [];
   let released = false;
   let noteHeld = () => {};
   const firstHeld = new Promise<void>((resolve) => (noteHeld = resolve));
-  await page.route(
-    (url) => url.pathname === '/api/v1/mcp-servers/',
-    async (route) => {
-      if (released || route.request().method() !== 'GET') return route.continue();
-      held.push(route);
-      noteHeld();
-    },
-  );
+  const matches = (url: URL) => url.pathname === path;
+  await page.route(matches, async (route) => {
+    if (released || route.request().method() !== 'GET') return route.continue();
+    held.push(route);
+    noteHeld();
+  });
   return {
     firstHeld,
     release: async () => {
       released = true;
       await Promise.all(held.splice(0).map((route) => route.continue()));
+      await page.unroute(matches);
     },
   };
+}
+
+/**
+ * Goes to a page by `go` with the reads of `path` held: whatever it draws meanwhile is the cache's, and
+ * must be the loading state, never `stale`. Then lets the reads through.
+ */
+async function expectNoCachedDraw(page: Page, path: string, go: () => Promise<void>, stale: Locator) {
+  const reads = await holdReads(page, path);
+  await go();
+  await reads.firstHeld;
+  const loading = page.getByRole('main').getByText('Loading…', { exact: true });
+  await loading.or(stale).first().waitFor();
+  expect(await stale.allInnerTexts()).toEqual([]);
+  expect(await loading.isVisible()).toBe(true);
+  await reads.release();
 }
 
 describe('the console, in a browser', () => {
@@ -189,8 +204,9 @@ describe('the console, in a browser', () => {
     await deleteAndConfirm(page, page.getByRole('alert').filter({ hasText: 'Journey agent' }));
     await inspect(page, 'the refused delete', { screenshot: 'mcp-server-in-use' });
 
-    // Deleted in order: the agent, then what it used.
+    // Deleted in order: the agent (from its settings), then what it used.
     await openAgent(page, 'Journey agent');
+    await openTab(page, 'Settings');
     await deleteAndConfirm(page, page.getByRole('heading', { name: 'Agents', exact: true }));
     await page
       .getByRole('main')
@@ -208,7 +224,7 @@ describe('the console, in a browser', () => {
     expect(left.body).toEqual([]);
   });
 
-  it("shows a resource's new agent count after an agent using it is created, never the count cached before", async () => {
+  it("shows a resource's new agent count after an agent using it is created or deleted, never the count cached before", async () => {
     const { page } = await platform.newVisitor();
     await signUpInConsole(page, platform.consoleUrl, {
       email: `counts-${randomUUID()}@example.test`,
@@ -221,8 +237,12 @@ describe('the console, in a browser', () => {
       },
     });
     expect(server.status).toBe(201);
-    // The list drawn, and so cached, while no agent uses the server.
+    const serverPath = `/api/v1/mcp-servers/${(server.body as { id: string }).id}`;
+    // The list and the server's own page drawn, and so cached, while no agent uses the server.
     await waitForAgentCount(page, 'MCP servers', 'Counted', 0);
+    const openCounted = () => page.getByRole('main').getByRole('link', { name: 'Counted', exact: true }).click();
+    await openCounted();
+    await shown(page.getByText('Used by 0 agents', { exact: true }), '"Used by 0 agents"');
 
     await navigateTo(page, 'Agents');
     await control(page, 'Create agent').click();
@@ -235,17 +255,21 @@ describe('the console, in a browser', () => {
     await page.getByRole('button', { name: 'Create agent', exact: true }).click();
     await arriveAt(page, 'Counting agent');
 
-    // Back to the list in the page (no reload) with its read held: whatever it draws now is the cache's.
-    const lists = await holdMcpServerLists(page);
-    await navigateTo(page, 'MCP servers');
-    await lists.firstHeld;
-    // Drawn with its read unanswered: the list is loading, where a cached one would show the count of 0.
-    const loading = page.getByRole('main').getByText('Loading…', { exact: true });
-    await loading.or(rowOf(page, 'Counted')).first().waitFor();
-    expect(await rowOf(page, 'Counted').allInnerTexts()).toEqual([]);
-    expect(await loading.isVisible()).toBe(true);
-
-    await lists.release();
+    // Back to the list and the page in the page (no reload), each with its read held: they are loading,
+    // where cached ones would show the count of 0.
+    const counted = rowOf(page, 'Counted');
+    await expectNoCachedDraw(page, '/api/v1/mcp-servers/', () => navigateTo(page, 'MCP servers'), counted);
     await waitForAgentCount(page, 'MCP servers', 'Counted', 1);
+    await expectNoCachedDraw(page, serverPath, openCounted, page.getByText('Used by 0 agents', { exact: true }));
+    await shown(page.getByText('Used by 1 agent', { exact: true }), '"Used by 1 agent"');
+
+    // Deleting the agent brings the counts back down, the same way.
+    await openAgent(page, 'Counting agent');
+    await openTab(page, 'Settings');
+    await deleteAndConfirm(page, page.getByRole('heading', { name: 'Agents', exact: true }));
+    await expectNoCachedDraw(page, '/api/v1/mcp-servers/', () => navigateTo(page, 'MCP servers'), counted);
+    await waitForAgentCount(page, 'MCP servers', 'Counted', 0);
+    await expectNoCachedDraw(page, serverPath, openCounted, page.getByText('Used by 1 agent', { exact: true }));
+    await shown(page.getByText('Used by 0 agents', { exact: true }), '"Used by 0 agents"');
   });
 });

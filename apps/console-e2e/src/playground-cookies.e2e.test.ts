@@ -2,12 +2,13 @@
 // there. Pointed back at the manager, with a query that swallows the appended /agent/run, Send once
 // POSTed an admin-only route (now a platform operator's) with the owner's session cookie (it rotated another agent's database
 // password). The manager now refuses such a URL; one stored before (written here straight into the
-// database) reaches the manager without cookies, so signed out.
+// database) reaches the manager without cookies, so signed out: no request the playground makes to its
+// engine URL (the run, the thread list, opening a thread) carries the session cookie.
 import { randomUUID } from 'node:crypto';
 import { engineRoleName } from '@agentplane/db';
 import { ManagerClient } from '@agentplane/manager-client';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { type Credentials, signInInConsole } from './console/account-flows.js';
 import { arriveAt, callApiFromPage, field } from './console/console-ui.js';
 import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
@@ -43,6 +44,26 @@ async function storeEngineUrl(agentId: string, engineUrl: string): Promise<void>
   await platform.database.prisma.$executeRaw`UPDATE agents SET engine_url = ${engineUrl} WHERE id = ${agentId}::uuid`;
 }
 
+/**
+ * Records the requests the page makes to URLs under `prefix` (an engine_url): then lists those the
+ * browser sent with a Cookie header, and how many it made.
+ */
+function recordRequestsUnder(page: Page, prefix: string) {
+  const made: Request[] = [];
+  page.on('request', (request) => {
+    if (request.url().startsWith(prefix)) made.push(request);
+  });
+  return {
+    count: () => made.length,
+    withCookies: async () => {
+      const sent = await Promise.all(made.map(async (request) => ({ request, headers: await request.allHeaders() })));
+      return sent
+        .filter(({ headers }) => 'cookie' in headers)
+        .map(({ request }) => `${request.method()} ${request.url()}`);
+    },
+  };
+}
+
 /** Presses Send in the agent's playground and resolves with the status the POST to `path` answered. */
 async function sendAndAwaitPost(page: Page, path: string): Promise<number> {
   const posted = page.waitForResponse(
@@ -75,17 +96,32 @@ describe("an engine_url at the manager's own origin", () => {
 
     await storeEngineUrl(bait.id, attackUrl);
     const passwordBefore = await storedPasswordOf(victim.id);
+    const toEngineUrl = recordRequestsUnder(page, attackUrl);
     await page.goto(`${platform.consoleUrl}/agents/${bait.id}`);
     await arriveAt(page, 'Bait agent');
     // The request is made, as a browser makes it, and answered as to a stranger.
     expect(await sendAndAwaitPost(page, credentialsRoute)).toBe(401);
     expect(await storedPasswordOf(victim.id)).toBe(passwordBefore);
+    // The thread list's read went there too (the playground lists threads as it opens), cookie-less.
+    const threadReads = page.waitForRequest((request) => request.url().startsWith(`${attackUrl}/agent/threads`));
+    await field(page, 'Search threads').fill('anything');
+    await threadReads;
+    expect(toEngineUrl.count()).toBeGreaterThanOrEqual(2);
+    expect(await toEngineUrl.withCookies()).toEqual([]);
+    // The console's own calls to the manager do carry it: the check above would see one.
+    const own = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/v1/auth/me');
+    await page.reload();
+    expect(await (await own).allHeaders()).toHaveProperty('cookie');
+    await arriveAt(page, 'Bait agent');
 
     // Nor does it sign the owner out everywhere.
-    await storeEngineUrl(bait.id, `${platform.consoleUrl}/api/v1/auth/logout-all?x=`);
+    const logoutAllUrl = `${platform.consoleUrl}/api/v1/auth/logout-all?x=`;
+    await storeEngineUrl(bait.id, logoutAllUrl);
+    const toLogoutAll = recordRequestsUnder(page, logoutAllUrl);
     await page.reload();
     await arriveAt(page, 'Bait agent');
     expect(await sendAndAwaitPost(page, '/api/v1/auth/logout-all')).toBe(401);
+    expect(await toLogoutAll.withCookies()).toEqual([]);
     expect((await callApiFromPage(page, 'GET', '/auth/me')).status).toBe(200);
   });
 });

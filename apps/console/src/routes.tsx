@@ -2,6 +2,7 @@
 // its budget (scripts/check-bundle-budget.mjs) however many pages there are.
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
+import { AGENT_TABS, DEFAULT_AGENT_TAB } from './agents/agent-tabs';
 import { AppLayout } from './layout/app-layout';
 import { RouteError } from './layout/route-error';
 import { RESOURCE_KINDS } from './resources/resource-kinds';
@@ -27,7 +28,15 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <Navigate to="/agents" replace /> },
       { path: 'agents', lazy: page(() => import('./agents/agents-page'), 'AgentsPage') },
-      { path: 'agents/:id', lazy: page(() => import('./agents/agent-page'), 'AgentPage') },
+      { path: 'agents/new', lazy: page(() => import('./agents/new-agent-page'), 'NewAgentPage') },
+      {
+        path: 'agents/:id',
+        lazy: page(() => import('./agents/agent-page'), 'AgentPage'),
+        children: [
+          { index: true, element: <Navigate to={DEFAULT_AGENT_TAB} replace /> },
+          ...AGENT_TABS.map((tab) => ({ path: tab.path, lazy: page(tab.load, tab.component) })),
+        ],
+      },
       ...resourceRoutes,
       { path: 'members', lazy: page(() => import('./workspaces/members-page'), 'MembersPage') },
       { path: 'workspaces/new', lazy: page(() => import('./workspaces/create-workspace-page'), 'CreateWorkspacePage') },

@@ -43,8 +43,16 @@ export function createEngineApp({ logger, metrics, corsOrigins, openAgent, root 
       credentials: false,
       methods: ['GET', 'POST', 'DELETE'],
       allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'traceparent', 'tracestate'],
-      // WWW-Authenticate tells a browser an expired token (refresh it) from a refused one.
-      exposedHeaders: ['X-Engine-Config-Version', 'X-Request-Id', 'WWW-Authenticate', 'traceresponse'],
+      // WWW-Authenticate tells a browser an expired token (refresh it) from a refused one; the lists'
+      // total and next cursor let it page through the caller's threads and runs.
+      exposedHeaders: [
+        'X-Engine-Config-Version',
+        'X-Request-Id',
+        'WWW-Authenticate',
+        'traceresponse',
+        'X-Total-Count',
+        'X-Next-Cursor',
+      ],
     }),
   );
   // Every route's query string; each body is checked where its route parses it, after authentication.

@@ -43,7 +43,10 @@ describe('browser access to the agent endpoints', () => {
       const refused = await fetch(`${engine.url}/agent/config`, { headers: { Origin: FRONTEND } });
       expect(refused.status).toBe(401);
       expect(refused.headers.get('access-control-allow-origin')).toBe(FRONTEND);
-      expect(refused.headers.get('access-control-expose-headers')).toMatch(/(^|,\s*)WWW-Authenticate(,|$)/i);
+      const exposed = refused.headers.get('access-control-expose-headers');
+      for (const header of ['WWW-Authenticate', 'X-Total-Count', 'X-Next-Cursor']) {
+        expect(exposed).toMatch(new RegExp(`(^|,\\s*)${header}(,|$)`, 'i'));
+      }
       expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
     } finally {
       await engine.shutdown();

@@ -54,7 +54,7 @@ const splitList = (value: string) =>
     .map((item) => item.trim())
     .filter((item) => item !== '');
 
-const ZEngineEnv = z.object({
+export const ZEngineEnv = z.object({
   PORT: ZPort.default(8001),
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: ZLogLevel,
@@ -64,6 +64,10 @@ const ZEngineEnv = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL')
     .optional(),
+  // Read by readCredentialFiles before parsing; listed so that they are validated and documented too.
+  DATABASE_URL_FILE: z.string().min(1).optional(),
+  AGENT_KEY_FILE: z.string().min(1).optional(),
+  ENGINE_POOL_KEY_FILE: z.string().min(1).optional(),
   ENGINE_CONFIG_FILE: z.string().min(1).optional(),
   ENGINE_POOL: z
     .string()

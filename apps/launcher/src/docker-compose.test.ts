@@ -1,7 +1,8 @@
-// docker/compose.yaml cannot run here (no Docker daemon), so this checks it against the README, which
-// operators follow: every variable a service is given is a documented one of that service, every
-// required secret is written by the README's docker/.env one-liner, and every compose command in the
-// README names files, profiles and services that exist.
+// docker/compose.yaml cannot run here (no Docker daemon), so this checks it against what operators
+// follow: every variable a service is given is a documented one of that service (the configuration
+// reference, generated from the services' schemas, and the page of the other variables), every required
+// secret is written by the README's docker/.env one-liner, and every compose command in the README names
+// files, profiles and services that exist.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -9,6 +10,8 @@ import { parse } from 'yaml';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const CONFIGURATION = readFileSync(path.join(ROOT, 'docs/pages/reference/configuration.md'), 'utf8');
+const OTHER_VARIABLES = readFileSync(path.join(ROOT, 'docs/pages/reference/other-variables.md'), 'utf8');
 const COMPOSE_TEXT = readFileSync(path.join(ROOT, 'docker/compose.yaml'), 'utf8');
 
 type Service = {
@@ -23,18 +26,28 @@ type Service = {
 };
 const COMPOSE = parse(COMPOSE_TEXT) as { services: Record<string, Service> };
 
-/** What the README's configuration table says each variable is used by. */
+/**
+ * What the docs say each variable is used by: the configuration reference's section of each service
+ * ("## Manager"), and the "Used by" column of the other variables' table.
+ */
 function configurationTable(): Map<string, string> {
   const usedBy = new Map<string, string>();
-  for (const line of README.split('\n')) {
-    const cells = line.split('|').map((cell) => cell.trim());
-    if (!cells[1]?.startsWith('`') || cells.length < 5) continue;
-    for (const [, name] of cells[1].matchAll(/`([A-Z][A-Z0-9_]*)`/g)) usedBy.set(name as string, cells[2] as string);
+  const add = (name: string, user: string) => usedBy.set(name, [usedBy.get(name), user].filter(Boolean).join(', '));
+  let service = '';
+  for (const line of CONFIGURATION.split('\n')) {
+    if (line.startsWith('## ')) service = line.slice(3).trim().toLowerCase();
+    const name = line.match(/^\| `([A-Z][A-Z0-9_]*)` \|/)?.[1];
+    if (name !== undefined) add(name, service);
+  }
+  for (const line of OTHER_VARIABLES.split('\n')) {
+    const cells = line.split(' | ').map((cell) => cell.trim());
+    if (!cells[0]?.startsWith('| `') || cells.length < 4) continue;
+    for (const [, name] of cells[0].matchAll(/`([A-Z][A-Z0-9_]*)`/g)) add(name as string, cells[1] as string);
   }
   return usedBy;
 }
 
-/** The README's name for what runs in a service, as its table's "Used by" column says it. */
+/** The docs' name for what runs in a service, as the configuration pages say it. */
 function roleOf(name: string, service: Service): string | undefined {
   if (service.image === 'agentplane-manager') {
     return service.command?.join(' ').includes('migrations/cli.js') ? 'db:migrate' : 'manager';
@@ -56,7 +69,7 @@ function readmeComposeCommands(): string[] {
 describe('docker/compose.yaml', () => {
   const table = configurationTable();
 
-  it('gives each of our services only variables the README documents for it', () => {
+  it('gives each of our services only variables the docs document for it', () => {
     expect(table.size).toBeGreaterThan(40);
     const undocumented: string[] = [];
     for (const [name, service] of Object.entries(COMPOSE.services)) {

@@ -4,14 +4,19 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
+import { parse } from 'yaml';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
+/** The manifests of the packages pnpm-workspace.yaml lists ("apps/*" and the like, or a folder). */
 function workspaceManifests(): string[] {
-  const folders = ['apps', 'packages'].flatMap((parent) =>
-    readdirSync(path.join(ROOT, parent)).map((name) => `${parent}/${name}`),
+  const { packages } = parse(readFileSync(path.join(ROOT, 'pnpm-workspace.yaml'), 'utf8')) as { packages: string[] };
+  const folders = packages.flatMap((entry) =>
+    entry.endsWith('/*')
+      ? readdirSync(path.join(ROOT, entry.slice(0, -2))).map((name) => `${entry.slice(0, -2)}/${name}`)
+      : [entry],
   );
-  return [...folders, 'bench']
+  return folders
     .filter((folder) => existsSync(path.join(ROOT, folder, 'package.json')))
     .map((folder) => `${folder}/package.json`)
     .sort();

@@ -39,7 +39,7 @@ const ZConnectSource = z
     'must be like https://engines.example.com, https://*.example.com or http://localhost:*',
   );
 
-const ZManagerEnv = z
+export const ZManagerEnv = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: ZPort.default(8000),

@@ -13,7 +13,8 @@ export {
   ZEgressAllowList,
 } from './egress-rules.js';
 export { ConfigError, parseEnv } from './env.js';
-export { ZLogLevel, ZPort } from './env-fields.js';
+export type { DocumentedEnv, EnvDocs, EnvVarDoc } from './env-docs.js';
+export { LOG_LEVEL_DOC, ZLogLevel, ZPort } from './env-fields.js';
 export {
   type RouteHandler,
   type RouteInput,
@@ -24,7 +25,7 @@ export {
 } from './http/spec-router.js';
 export { createLogger, type Logger } from './logger.js';
 export { measureHttpRequests } from './metrics/http-metrics.js';
-export { METRICS_ENV_FIELDS, readMetricsSettings } from './metrics/metrics-env.js';
+export { METRICS_ENV_DOCS, METRICS_ENV_FIELDS, readMetricsSettings } from './metrics/metrics-env.js';
 export { type MetricsListener, type MetricsSettings, startMetricsListener } from './metrics/metrics-listener.js';
 export { createMetricsRegistry, METRIC_PREFIX } from './metrics/metrics-registry.js';
 export { perTurnLoader } from './per-turn-loader.js';
@@ -34,6 +35,7 @@ export { followRoutePattern, onResponseEnd, UNMATCHED_ROUTE } from './route-patt
 export { type RunningServer, type ServeOptions, serve } from './serve.js';
 export { TRACER_NAME, traceHttpRequests } from './tracing/http-request-spans.js';
 export {
+  OPERATOR_TRACING_ENV_DOCS,
   OPERATOR_TRACING_ENV_FIELDS,
   type OperatorTracing,
   type OperatorTracingSettings,

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { listenOnLoopback } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from './chromium.js';
+import { chromiumArgs, launchChromium } from './chromium.js';
 
 let browser: Browser;
 const servers: Server[] = [];
@@ -46,6 +46,20 @@ describe('the test browser', () => {
     expect(await read()).toBe('refused');
     allowed = pageOrigin;
     expect(await read()).toBe('answer');
+  });
+
+  it('runs without the Lambda flags that crash or relax it, and without a GPU in the browser process', async () => {
+    const args = chromiumArgs();
+    for (const flag of ['--single-process', '--in-process-gpu', '--disable-web-security']) {
+      expect(args).not.toContain(flag);
+    }
+    expect(args.filter((flag) => flag.startsWith('--disable-features='))).toEqual([]);
+    expect(args).toContain('--disable-gpu');
+    // And draws: a page renders and is pictured, in software.
+    const tab = await browser.newPage();
+    await tab.setContent('<h1 style="color: rgb(200, 0, 0)">drawn</h1>');
+    expect((await tab.screenshot()).length).toBeGreaterThan(0);
+    expect(await tab.locator('h1').evaluate((element) => getComputedStyle(element).color)).toBe('rgb(200, 0, 0)');
   });
 
   it('runs two isolated contexts side by side, as two users', async () => {

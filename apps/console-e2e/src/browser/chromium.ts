@@ -12,15 +12,45 @@ import { promisify } from 'node:util';
 import sparticuz from '@sparticuz/chromium';
 import { type Browser, chromium } from 'playwright-core';
 
-// Its flags suit AWS Lambda. These would make the test browser more lenient than a user's: no same-origin
-// policy (the console's calls to an engine would pass whatever its CORS says), mixed content allowed, and
-// everything in one process, which breaks with several browser contexts.
-const LENIENT_FLAGS = new Set([
+// Its flags suit AWS Lambda: one process doing everything. Of them, these go:
+// - the lenient ones, which would make the test browser more lenient than a user's: no same-origin policy
+//   (the console's calls to an engine would pass whatever its CORS says), mixed content allowed, no site
+//   isolation;
+// - --single-process, which Chromium does not support outside Lambda-like sandboxes: it breaks with
+//   several browser contexts and crashes at random;
+// - the GPU in the browser process (--in-process-gpu with SwiftShader's GL): a fault in GPU code there
+//   takes the whole browser down, at launch too (a SIGSEGV seen in CI). With --disable-gpu no GPU
+//   process starts at all: pages composite in software, which headless screenshots need no more than;
+// - its --disable-features and --enable-features, since Chromium keeps only the last of a repeated
+//   switch: they would replace Playwright's own lists, which its interception and screenshots rely on;
+// - its --headless='shell', quotes and all: Playwright passes --headless itself.
+// Playwright adds --disable-dev-shm-usage itself: shared memory goes to /tmp, as a CI container's
+// /dev/shm (64 MB in Docker) is too small for several renderers. --no-zygote stays: with --no-sandbox,
+// which Playwright passes, it starts each child by fork and exec, with no zygote process to lose.
+const DROPPED_FLAGS = new Set([
   '--disable-web-security',
   '--allow-running-insecure-content',
   '--disable-site-isolation-trials',
   '--single-process',
+  '--in-process-gpu',
+  '--use-gl=angle',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist',
 ]);
+const DROPPED_PREFIXES = ['--disable-features=', '--enable-features=', '--headless'];
+
+/** The flags the test browser is launched with. */
+export function chromiumArgs(): string[] {
+  const kept = sparticuz.args.filter(
+    (flag) => !DROPPED_FLAGS.has(flag) && !DROPPED_PREFIXES.some((prefix) => flag.startsWith(prefix)),
+  );
+  return [...kept, '--disable-gpu'];
+}
+
+// A browser that dies before it answers its first command never ran a page or a test: no assertion is
+// retried, only the start of a process, which a loaded CI machine can lose (a crash, a timeout).
+const LAUNCH_ATTEMPTS = 3;
 
 const ENTRY = createRequire(import.meta.url).resolve('@sparticuz/chromium');
 // The package exports no package.json: read it beside its entry point (build/index.js).
@@ -59,10 +89,21 @@ async function unpackedChromium(): Promise<string> {
 /** A headless Chromium as strict as a user's browser (same-origin policy on), with its own fonts. */
 export async function launchChromium(): Promise<Browser> {
   const dir = await unpackedChromium();
-  return chromium.launch({
-    executablePath: path.join(dir, 'chromium'),
-    args: sparticuz.args.filter((flag) => !LENIENT_FLAGS.has(flag)),
-    headless: true,
-    env: { ...process.env, FONTCONFIG_PATH: path.join(dir, 'fonts') },
-  });
+  const launch = () =>
+    chromium.launch({
+      executablePath: path.join(dir, 'chromium'),
+      args: chromiumArgs(),
+      headless: true,
+      env: { ...process.env, FONTCONFIG_PATH: path.join(dir, 'fonts') },
+    });
+  const failures: unknown[] = [];
+  while (failures.length < LAUNCH_ATTEMPTS) {
+    try {
+      return await launch();
+    } catch (error) {
+      failures.push(error);
+      console.warn(`Chromium failed to launch (attempt ${failures.length} of ${LAUNCH_ATTEMPTS}): ${String(error)}`);
+    }
+  }
+  throw new AggregateError(failures, `Chromium failed to launch ${LAUNCH_ATTEMPTS} times`);
 }

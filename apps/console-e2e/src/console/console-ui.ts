@@ -42,6 +42,13 @@ export async function navigateTo(page: Page, name: string, options: { screenshot
   await arriveAt(page, name, options);
 }
 
+/** Opens one of the page's tabs (an agent's Settings) and waits for it to be the selected one, then inspects the page. */
+export async function openTab(page: Page, name: string, options: { screenshot?: string } = {}) {
+  await page.getByRole('tab', { name, exact: true }).click();
+  await shown(page.getByRole('tab', { name, exact: true, selected: true }), `the tab "${name}" selected`);
+  await inspect(page, `the tab "${name}"`, options);
+}
+
 /** A control a person would press: a button, or a link styled as one ("Create agent"). */
 export function control(scope: Page | Locator, name: string | RegExp): Locator {
   const exact = typeof name === 'string';

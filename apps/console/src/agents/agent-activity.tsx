@@ -1,5 +1,7 @@
 // What the agent has been doing: its recent runs and its usage, as the manager records them.
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { EmptyState } from '../ui/empty-state';
 import { agentKeys, getAgentUsage, listAgentRuns } from './agent-api';
 
 const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
@@ -9,7 +11,14 @@ export function AgentRuns({ agentId }: { agentId: string }) {
   return (
     <section aria-labelledby="runs-heading">
       <h2 id="runs-heading">Recent runs</h2>
-      {runs.data?.items.length === 0 && <p>No runs yet.</p>}
+      {runs.data?.items.length === 0 && (
+        <EmptyState title="No runs yet">
+          <p>
+            Every answer the agent gives is a run: send it a message in the{' '}
+            <Link to={`/agents/${agentId}/playground`}>playground</Link> and it shows here.
+          </p>
+        </EmptyState>
+      )}
       {runs.data && runs.data.items.length > 0 && (
         <table>
           <thead>
@@ -44,7 +53,15 @@ export function AgentUsage({ agentId }: { agentId: string }) {
   return (
     <section aria-labelledby="usage-heading">
       <h2 id="usage-heading">Usage</h2>
-      {totals && (
+      {totals?.runs === 0 && (
+        <EmptyState title="No usage yet">
+          <p>
+            Runs, tokens and cost count from the agent's first run: send it a message in the{' '}
+            <Link to={`/agents/${agentId}/playground`}>playground</Link>.
+          </p>
+        </EmptyState>
+      )}
+      {totals && totals.runs > 0 && (
         <dl className="figures">
           <dt>Runs</dt>
           <dd>{totals.runs}</dd>

@@ -15,13 +15,17 @@ export const agentKeys = {
 };
 
 /**
- * After an agent is created, changed or deleted: the agents are read again, and so is every resource
- * list, whose agent_count the write may have changed. The lists are dropped rather than marked stale,
- * so that the next visit shows the server's counts, not the cached ones while it refetches.
+ * After an agent is created, changed or deleted: the agents are read again, and so is everything about
+ * the resources, whose agent_count the write may have changed (their lists, their pages, the form's
+ * pickers). What no page shows now is dropped rather than marked stale, so that the next visit shows
+ * the server's counts, not the cached ones while it refetches; what a page shows is read again at once.
  */
 export async function refreshAfterAgentWrite(queryClient: QueryClient): Promise<void> {
-  for (const kind of RESOURCE_KINDS) queryClient.removeQueries({ queryKey: [kind.id, 'list'] });
-  await queryClient.invalidateQueries({ queryKey: [AGENTS_KEY] });
+  for (const kind of RESOURCE_KINDS) queryClient.removeQueries({ queryKey: [kind.id], type: 'inactive' });
+  await Promise.all([
+    ...RESOURCE_KINDS.map((kind) => queryClient.invalidateQueries({ queryKey: [kind.id] })),
+    queryClient.invalidateQueries({ queryKey: [AGENTS_KEY] }),
+  ]);
 }
 
 export type AgentListItem = Awaited<ReturnType<typeof listAgents>>['items'][number];

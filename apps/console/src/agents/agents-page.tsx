@@ -2,6 +2,7 @@
 // thousands of agents costs one small request and one small table per page.
 import { Link, useNavigate } from 'react-router';
 import { useRole } from '../session/use-me';
+import { EmptyState } from '../ui/empty-state';
 import { type Column, PagedTable } from '../ui/paged-table';
 import { AGENTS_KEY, type AgentListItem, listAgents } from './agent-api';
 
@@ -19,15 +20,33 @@ const COLUMNS: Column<AgentListItem>[] = [
 export function AgentsPage() {
   const { canWrite } = useRole();
   const navigate = useNavigate();
+  const create = () => void navigate('/agents/new');
   return (
     <section>
       <div className="page-head">
         <h1>Agents</h1>
-        <button type="button" disabled={!canWrite} onClick={() => void navigate('/agents/new')}>
+        <button type="button" disabled={!canWrite} onClick={create}>
           Create agent
         </button>
       </div>
-      <PagedTable caption="Agents" queryKey={[AGENTS_KEY, 'page']} fetchPage={listAgents} columns={COLUMNS} />
+      <PagedTable
+        caption="Agents"
+        queryKey={[AGENTS_KEY, 'page']}
+        fetchPage={listAgents}
+        columns={COLUMNS}
+        empty={
+          <EmptyState title="No agents yet">
+            <p>An agent is a model with its tools and prompt, served by an engine: create one, then chat with it.</p>
+            {canWrite ? (
+              <button type="button" onClick={create}>
+                Create your first agent
+              </button>
+            ) : (
+              <p className="note">A member or admin of this workspace can create one.</p>
+            )}
+          </EmptyState>
+        }
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 // Which managed resources the agent uses: a checkbox per integration and MCP server, one SSO config.
 import { useQuery } from '@tanstack/react-query';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { Link } from 'react-router';
 import { resourceFormOf } from '../resources/resource-forms';
 import { RESOURCE_KINDS, type ResourceKind } from '../resources/resource-kinds';
 import { errorAt, Field } from '../ui/field';
@@ -29,7 +30,12 @@ function CheckboxGroup(props: { form: UseFormReturn<FieldValues>; kind: Resource
   return (
     <fieldset>
       <legend>{kind.title}</legend>
-      {options.data?.items.length === 0 && <p className="note">None in this workspace yet.</p>}
+      {options.data?.items.length === 0 && (
+        <p className="note">
+          None in this workspace yet: create one on the <Link to={`/${kind.route}`}>{kind.title}</Link> page, then pick
+          it here.
+        </p>
+      )}
       {options.data?.items.map((resource) => (
         <div className="checkbox" key={resource.id}>
           <input

@@ -16,8 +16,7 @@ export function engineTokenSource(agentId: string): () => Promise<string> {
   };
 }
 
-/** A GET of the engine's own API with the token: its thread endpoints. */
-export async function getFromEngine<T>(engineUrl: string, path: string, token: string): Promise<T> {
+async function requestEngine(engineUrl: string, path: string, token: string): Promise<Response> {
   const response = await fetchFromEngine(`${engineUrl.replace(/\/$/, '')}${path}`, {
     headers: { Authorization: `Bearer ${token}` },
   });
@@ -25,5 +24,24 @@ export async function getFromEngine<T>(engineUrl: string, path: string, token: s
     const problem = (await response.json().catch(() => ({}))) as { detail?: string; title?: string };
     throw new Error(problem.detail ?? problem.title ?? `The engine answered ${response.status}`);
   }
-  return (await response.json()) as T;
+  return response;
+}
+
+/** A GET of the engine's own API with the token: its thread endpoints. */
+export async function getFromEngine<T>(engineUrl: string, path: string, token: string): Promise<T> {
+  return (await (await requestEngine(engineUrl, path, token)).json()) as T;
+}
+
+/** A page of one of the engine's lists: its items, the caller's total, and the cursor of the next page. */
+export async function getPageFromEngine<T>(
+  engineUrl: string,
+  path: string,
+  token: string,
+): Promise<{ items: T[]; total: number; next: string | undefined }> {
+  const response = await requestEngine(engineUrl, path, token);
+  return {
+    items: (await response.json()) as T[],
+    total: Number(response.headers.get('X-Total-Count') ?? 0),
+    next: response.headers.get('X-Next-Cursor') ?? undefined,
+  };
 }

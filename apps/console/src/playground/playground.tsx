@@ -1,16 +1,16 @@
 // Chat with the agent from its page: the engine streams the run straight to the browser (CORS on the
 // engine, CSP connect-src on the console), with a manager-minted token. Threads the engine keeps for
-// this user are listed, and opening one loads its history.
+// this user are listed (thread-list.tsx), and opening one loads its history.
 import type { Message } from '@ag-ui/client';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { agentKeys } from '../agents/agent-api';
 import { engineTokenSource, getFromEngine } from './engine-token';
 import { InterruptPanel } from './interrupt-panel';
+import { ThreadList, threadListKey } from './thread-list';
 import { Transcript } from './transcript';
 import { useAgentChat } from './use-agent-chat';
 
-type ThreadItem = { thread_id: string; updated_at: string; message_count: number };
 type Thread = { thread_id: string; messages: Message[] };
 
 const NO_MESSAGES: Message[] = [];
@@ -22,11 +22,6 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
     id: crypto.randomUUID(),
     messages: NO_MESSAGES,
   }));
-  const threads = useQuery({
-    queryKey: ['engine-threads', engineUrl, agentId],
-    queryFn: async () => getFromEngine<ThreadItem[]>(engineUrl, '/agent/threads?limit=20', await token()),
-    retry: false,
-  });
   const open = async (threadId: string) => {
     const read = await getFromEngine<Thread>(
       engineUrl,
@@ -38,26 +33,14 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
   return (
     <section aria-labelledby="playground-heading" className="playground">
       <h2 id="playground-heading">Playground</h2>
-      <nav aria-label="Threads" className="threads">
-        <button type="button" onClick={() => setThread({ id: crypto.randomUUID(), messages: NO_MESSAGES })}>
-          New thread
-        </button>
-        {threads.error && <p className="note">Threads unavailable: {threads.error.message}</p>}
-        <ul>
-          {threads.data?.map((item) => (
-            <li key={item.thread_id}>
-              <button
-                type="button"
-                aria-current={item.thread_id === thread.id}
-                onClick={() => void open(item.thread_id)}
-              >
-                {new Date(item.updated_at).toLocaleString()} ({item.message_count} messages, thread{' '}
-                {item.thread_id.slice(0, 8)})
-              </button>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <ThreadList
+        engineUrl={engineUrl}
+        agentId={agentId}
+        token={token}
+        currentId={thread.id}
+        onOpen={(threadId) => void open(threadId)}
+        onNew={() => setThread({ id: crypto.randomUUID(), messages: NO_MESSAGES })}
+      />
       <Chat
         key={thread.id}
         engineUrl={engineUrl}
@@ -65,7 +48,7 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
         initialMessages={thread.messages}
         token={token}
         onRunEnd={() => {
-          void threads.refetch();
+          void queryClient.invalidateQueries({ queryKey: threadListKey(engineUrl, agentId) });
           // The run is in the agent's runs and usage now.
           void queryClient.invalidateQueries({ queryKey: agentKeys.runs(agentId) });
           void queryClient.invalidateQueries({ queryKey: agentKeys.usage(agentId) });

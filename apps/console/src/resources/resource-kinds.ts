@@ -9,13 +9,39 @@ export type ResourceKind = {
   route: string;
   title: string;
   singular: string;
+  /** What one is for, as an empty list says it. */
+  purpose: string;
 };
 
 export const RESOURCE_KINDS: ResourceKind[] = [
-  { id: 'mcp-servers', route: 'mcp-servers', title: 'MCP servers', singular: 'MCP server' },
-  { id: 'integrations', route: 'integrations', title: 'Integrations', singular: 'integration' },
-  { id: 'sso', route: 'sso', title: 'SSO configs', singular: 'SSO config' },
-  { id: 'observability', route: 'observability', title: 'Observability', singular: 'observability config' },
+  {
+    id: 'mcp-servers',
+    route: 'mcp-servers',
+    title: 'MCP servers',
+    singular: 'MCP server',
+    purpose: 'An MCP server gives the agents that use it tools to call.',
+  },
+  {
+    id: 'integrations',
+    route: 'integrations',
+    title: 'Integrations',
+    singular: 'integration',
+    purpose: 'An integration connects agents to a channel, such as a WhatsApp number.',
+  },
+  {
+    id: 'sso',
+    route: 'sso',
+    title: 'SSO configs',
+    singular: 'SSO config',
+    purpose: "An SSO config lets an agent accept its users' tokens from your identity provider.",
+  },
+  {
+    id: 'observability',
+    route: 'observability',
+    title: 'Observability',
+    singular: 'observability config',
+    purpose: 'An observability config sends the traces of the agents that use it to your tracing backend.',
+  },
 ];
 
 /** The kind whose pages are showing: the first segment of the path names it. */

@@ -1,5 +1,6 @@
 // A list the API pages with limit and offset, shown a page at a time: one small request and one small
-// table whatever the total, and the previous page stays on screen while the next one loads.
+// table whatever the total, and the previous page stays on screen while the next one loads. An empty
+// list shows what to do next (`empty`), not a header over nothing.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { problemOf } from '../api/api-problem';
@@ -15,6 +16,7 @@ export function PagedTable<T extends { id: string }>(props: {
   queryKey: readonly unknown[];
   fetchPage: (offset: number, limit: number) => Promise<{ items: T[]; total: number }>;
   columns: Column<T>[];
+  empty: ReactNode;
 }) {
   const [offset, setOffset] = useState(0);
   const query = useQuery({
@@ -24,6 +26,7 @@ export function PagedTable<T extends { id: string }>(props: {
   });
   if (query.error) return <ProblemAlert problem={problemOf(query.error)} />;
   if (!query.data) return <p aria-busy="true">Loading…</p>;
+  if (query.data.total === 0) return props.empty;
   return (
     <>
       <table>

@@ -7,6 +7,7 @@ import { api, expectOk, type Schemas } from '../api/api-client';
 import { type ApiProblem, problemOf } from '../api/api-problem';
 import { activeWorkspaceId } from '../session/active-workspace';
 import { ME_KEY, useMe, useRole } from '../session/use-me';
+import { EmptyState } from '../ui/empty-state';
 import { errorAt, Field } from '../ui/field';
 import { ProblemAlert } from '../ui/problem-alert';
 import { useApiForm } from '../ui/use-api-form';
@@ -111,19 +112,25 @@ export function MembersPage() {
         </tbody>
       </table>
       {canAdmin && <InviteForm workspaceId={workspaceId} onInvited={() => void act(async () => {})} />}
-      {canAdmin && invitations.data && invitations.data.length > 0 && (
+      {canAdmin && invitations.data && (
         <section aria-labelledby="invitations-heading">
           <h2 id="invitations-heading">Open invitations</h2>
-          <ul>
-            {invitations.data.map((invitation) => (
-              <li key={invitation.id}>
-                {invitation.email} as {invitation.role}, until {new Date(invitation.expires_at).toLocaleString()}{' '}
-                <button type="button" onClick={() => void revoke(invitation.id)}>
-                  Revoke invitation for {invitation.email}
-                </button>
-              </li>
-            ))}
-          </ul>
+          {invitations.data.length === 0 ? (
+            <EmptyState title="No open invitations">
+              <p>Invite someone with the form above: they join when they open the link it gives you.</p>
+            </EmptyState>
+          ) : (
+            <ul>
+              {invitations.data.map((invitation) => (
+                <li key={invitation.id}>
+                  {invitation.email} as {invitation.role}, until {new Date(invitation.expires_at).toLocaleString()}{' '}
+                  <button type="button" onClick={() => void revoke(invitation.id)}>
+                    Revoke invitation for {invitation.email}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
         </section>
       )}
     </section>

@@ -11,6 +11,7 @@ export async function openVerifiedDatabase(
   const database = openEngineDatabase({
     url,
     maxConnections: services.env.dbConnections,
+    sharded: login.serves === 'many agents',
     loginRole: login.role,
     logger: services.logger,
   });

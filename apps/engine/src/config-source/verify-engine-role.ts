@@ -21,18 +21,26 @@ export const isRevokedCredential = (error: unknown) =>
   isRefusedLogin(error) || ROLE_GONE.has((error as { code?: string }).code ?? '');
 
 /** Who the engine must log in as: an agent's role (dedicated, file mode) or a pool's. */
-export type ExpectedLogin = { role: string; what: string; credentials: string };
+export type ExpectedLogin = {
+  role: string;
+  what: string;
+  credentials: string;
+  /** A pool's login serves many agents, under their roles in turn; an agent's own serves that one. */
+  serves: 'one agent' | 'many agents';
+};
 
 export const agentLogin = (agentId: string): ExpectedLogin => ({
   role: engineRoleName(agentId),
   what: "this agent's engine role",
   credentials: GET_ENGINE_CREDENTIALS,
+  serves: 'one agent',
 });
 
 export const poolLogin = (pool: string): ExpectedLogin => ({
   role: poolRoleName(pool),
   what: "this pool's role",
   credentials: GET_POOL_CREDENTIALS,
+  serves: 'many agents',
 });
 
 /**

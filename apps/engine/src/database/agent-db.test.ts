@@ -47,8 +47,8 @@ beforeAll(async () => {
   // One connection: every handle shares it, so a role left behind would show at once.
   pool = new pg.Pool({ connectionString: credentials.DATABASE_URL, max: 1 });
   pool.on('error', () => {});
-  alice = createAgentDb(pool, aliceId);
-  bob = createAgentDb(pool, bobId);
+  alice = createAgentDb(() => pool.connect(), aliceId);
+  bob = createAgentDb(() => pool.connect(), bobId);
 });
 
 afterAll(async () => {
@@ -83,7 +83,7 @@ describe("an agent's database handle", () => {
   });
 
   it('is refused for an agent not placed on the login, and hands the connection back clean', async () => {
-    const stranger = createAgentDb(pool, strangerId);
+    const stranger = createAgentDb(() => pool.connect(), strangerId);
     expect(await codeOf(stranger.query('SELECT 1'))).toBe(INSUFFICIENT_PRIVILEGE);
     const client = await stranger.connect();
     expect(await codeOf(client.query('BEGIN'))).toBe(INSUFFICIENT_PRIVILEGE);
@@ -107,6 +107,21 @@ describe("an agent's database handle", () => {
     } finally {
       client.release();
     }
+  });
+
+  it('prepares a named statement once per role on a connection, each role seeing its own rows through it', async () => {
+    const statement = { name: 'configs-of-the-role', text: 'SELECT config AS owner FROM engine_configs' };
+    for (let i = 0; i < 3; i++) {
+      expect((await alice.query(statement)).rows).toEqual([{ owner: { owner: aliceId } }]);
+      expect((await bob.query(statement)).rows).toEqual([{ owner: { owner: bobId } }]);
+    }
+    const { rows } = await pool.query<{ name: string }>(
+      "SELECT name FROM pg_prepared_statements WHERE name LIKE 'configs-of-the-role%' ORDER BY name",
+    );
+    const keyOf = (id: string) => id.replaceAll('-', '').slice(0, 16);
+    expect(rows.map((row) => row.name)).toEqual(
+      [aliceId, bobId].map((id) => `configs-of-the-role:${keyOf(id)}`).sort(),
+    );
   });
 
   it('discards a connection released inside a transaction rather than hand it on with the role', async () => {

@@ -6,6 +6,7 @@
 // the transaction; a connection goes back to the shared pool with none.
 import { engineRoleName } from '@agentplane/db/engine-roles';
 import type pg from 'pg';
+import { statementForRole } from './role-statements.js';
 
 /** A statement as text or as a pg QueryConfig (a named prepared statement, a query timeout). */
 export type AgentQuery = <Row extends pg.QueryResultRow = pg.QueryResultRow>(
@@ -26,9 +27,13 @@ export type AgentDb = {
 const BEGIN = /^\s*(BEGIN|START\s+TRANSACTION)\b/i;
 const END = /^\s*(COMMIT|ROLLBACK|END|ABORT)\s*;?\s*$/i;
 
-export function createAgentDb(pool: pg.Pool, agentId: string): AgentDb {
+export function createAgentDb(connect: () => Promise<pg.PoolClient>, agentId: string): AgentDb {
   // A name made from a checked UUID: SET ROLE takes no bind parameter.
   const setRole = `SET LOCAL ROLE ${engineRoleName(agentId)}`;
+  // 64 bits of the id: with the statement's own name, well within PostgreSQL's 63 bytes for a name.
+  const roleKey = agentId.replaceAll('-', '').slice(0, 16);
+  const forRole = (client: pg.PoolClient, statement: string | pg.QueryConfig) =>
+    statementForRole(client, statement, roleKey);
 
   const inOwnTransaction = async <Row extends pg.QueryResultRow>(
     client: pg.PoolClient,
@@ -39,7 +44,7 @@ export function createAgentDb(pool: pg.Pool, agentId: string): AgentDb {
       // A refused role (the agent moved or deleted) fails here, in the transaction: the ROLLBACK below
       // hands the connection back clean.
       await client.query(`BEGIN; ${setRole}`);
-      const result = await client.query<Row>(statement, values);
+      const result = await client.query<Row>(forRole(client, statement), values);
       await client.query('COMMIT');
       return result;
     } catch (error) {
@@ -73,7 +78,9 @@ export function createAgentDb(pool: pg.Pool, agentId: string): AgentDb {
         inTransaction = false;
         return client.query<Row>(text);
       }
-      return inTransaction ? client.query<Row>(statement, values) : inOwnTransaction<Row>(client, statement, values);
+      return inTransaction
+        ? client.query<Row>(forRole(client, statement), values)
+        : inOwnTransaction<Row>(client, statement, values);
     };
     return {
       query,
@@ -88,7 +95,7 @@ export function createAgentDb(pool: pg.Pool, agentId: string): AgentDb {
 
   return {
     query: async (statement, values) => {
-      const client = await pool.connect();
+      const client = await connect();
       let broken: Error | undefined;
       try {
         return await inOwnTransaction(client, statement, values);
@@ -99,7 +106,7 @@ export function createAgentDb(pool: pg.Pool, agentId: string): AgentDb {
         client.release(broken);
       }
     },
-    connect: async () => wrap(await pool.connect()),
+    connect: async () => wrap(await connect()),
   };
 }
 

@@ -1,10 +1,11 @@
-// Every PostgreSQL connection the engine holds: one pg.Pool of at most `maxConnections`, shared by all
-// the agents it serves, and one LISTEN connection. Agents reach the pool only through their own
+// Every PostgreSQL connection the engine holds: at most `maxConnections` pooled ones, shared by all
+// the agents it serves (connection-shards.ts), and one LISTEN connection. Agents reach the pool only through their own
 // handle (agent-db.ts), which runs each statement under their role; the login itself (a pool's role,
 // or a dedicated engine's agent role) is used here for engine_placements() and LISTEN only.
 import type { Logger } from '@agentplane/server-kit';
 import pg from 'pg';
 import { type AgentDb, createAgentDb } from './agent-db.js';
+import { openConnectionShards } from './connection-shards.js';
 import { type SharedListener, startSharedListener } from './shared-listener.js';
 
 /** An agent the login may serve, as engine_placements() names it. */
@@ -35,24 +36,30 @@ const DB_TIMEOUT_MS = 5000;
 export function openEngineDatabase(options: {
   url: string;
   maxConnections: number;
+  /** Whether agents get a home shard of the connections (connection-shards.ts): worth it for a pool's many roles only. */
+  sharded: boolean;
   /** The role the engine must be logged in as; logged in as any other, it is told of no agent. */
   loginRole: string;
   logger: Logger;
 }): EngineDatabase {
   const { url, logger } = options;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.maxConnections,
-    connectionTimeoutMillis: DB_TIMEOUT_MS,
-    query_timeout: 10_000,
+  const shards = openConnectionShards(options.maxConnections, options.sharded, (max) => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max,
+      connectionTimeoutMillis: DB_TIMEOUT_MS,
+      query_timeout: 10_000,
+    });
+    pool.on('error', (error) => logger.debug({ err: error }, 'idle database connection lost'));
+    return pool;
   });
-  pool.on('error', (error) => logger.debug({ err: error }, 'idle database connection lost'));
+  const pool = shards.login;
   const listener = startSharedListener({
     connect: () => new pg.Client({ connectionString: url, connectionTimeoutMillis: DB_TIMEOUT_MS, keepAlive: true }),
     logger,
   });
   return {
-    forAgent: (agentId) => createAgentDb(pool, agentId),
+    forAgent: (agentId) => createAgentDb(() => shards.connect(agentId), agentId),
     placements: async () => {
       const { rows } = await pool.query<{
         agent_id: string;
@@ -81,7 +88,7 @@ export function openEngineDatabase(options: {
     listener,
     end: async () => {
       await listener.stop();
-      await pool.end();
+      await shards.end();
     },
   };
 }

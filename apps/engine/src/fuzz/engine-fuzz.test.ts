@@ -50,7 +50,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/agent/runs/{runId}', body: 'none' },
   { method: 'GET', path: '/agent/runs/{runId}/stream', body: 'none', lastEventId: true },
   { method: 'POST', path: '/agent/runs/{runId}/cancel', body: 'none' },
-  { method: 'GET', path: '/agent/threads', body: 'none', query: ['limit', 'cursor'] },
+  { method: 'GET', path: '/agent/threads', body: 'none', query: ['limit', 'cursor', 'q'] },
   { method: 'GET', path: '/agent/threads/{threadId}', body: 'none' },
   { method: 'GET', path: '/agent/threads/{threadId}/runs', body: 'none', query: ['limit', 'cursor'] },
   { method: 'DELETE', path: '/agent/threads/{threadId}', body: 'none' },

@@ -188,7 +188,9 @@ export async function requestCancel(
 ): Promise<'cancelled' | 'requested' | 'over'> {
   const pending = await db.query(CANCEL_PENDING, [agentId, runId, sseData(cancellationEvent('cancel'))]);
   if (pending.rowCount !== 0) return 'cancelled';
-  await db.query(CANCEL_RUNNING, [agentId, runId]);
+  // Told by the UPDATE itself: the replica may stop the run, and record it cancelled, before a read after it.
+  const asked = await db.query(CANCEL_RUNNING, [agentId, runId]);
+  if (asked.rowCount !== 0) return 'requested';
   const { rows } = await db.query<{ running: boolean }>(
     `SELECT status = 'running' AS running FROM agent_runs WHERE agent_id = $1 AND id = $2`,
     [agentId, runId],

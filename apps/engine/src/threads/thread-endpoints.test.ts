@@ -213,6 +213,49 @@ describe('GET /agent/threads', () => {
     await expectProblem(await call('/agent/threads/c-other-agent', carol), 404);
   });
 
+  it('titles each thread by its first user message, on one line and cut short, and finds threads by title', async () => {
+    const dave = await issuer.sign({ sub: 'dave' });
+    await say(dave, 'd-plans', '  Holiday\n  PLANS for   June  ');
+    await say(dave, 'd-plans', 'and July');
+    await say(dave, 'd-long', `Plans ${'x'.repeat(200)}`);
+    await say(dave, 'd-percent', '100% done_ok');
+    await say(dave, 'd-other', 'Something else');
+    // Another subject's thread whose title matches is not dave's to find.
+    await say(bob, 'b-plans', 'Bob plans too');
+
+    const titled = await json<{ thread_id: string; title: string | null }[]>(await call('/agent/threads', dave));
+    const titleOf = (threadId: string) => titled.find((thread) => thread.thread_id === threadId)?.title;
+    expect(titleOf('d-plans')).toBe('Holiday PLANS for June');
+    expect(titleOf('d-long')).toBe(`Plans ${'x'.repeat(74)}`);
+
+    const search = async (query: string) => {
+      const response = await call(`/agent/threads?${query}`, dave);
+      const found = await json<{ thread_id: string }[]>(response);
+      return { ids: found.map((thread) => thread.thread_id), total: response.headers.get('x-total-count'), response };
+    };
+    // Case-insensitive, anywhere in the title; newest first as without a search.
+    expect(await search('q=plans')).toMatchObject({ ids: ['d-long', 'd-plans'], total: '2' });
+    // Paged like the whole list, the cursor keeping to the search.
+    const first = await search('q=PLANS&limit=1');
+    expect(first).toMatchObject({ ids: ['d-long'], total: '2' });
+    const cursor = first.response.headers.get('x-next-cursor');
+    expect(await search(`q=PLANS&limit=1&cursor=${cursor}`)).toMatchObject({ ids: ['d-plans'], total: '2' });
+    // LIKE's wildcards are matched as themselves.
+    expect((await search(`q=${encodeURIComponent('0%')}`)).ids).toEqual(['d-percent']);
+    expect((await search('q=e_o')).ids).toEqual(['d-percent']);
+    expect((await search('q=_')).ids).toEqual(['d-percent']);
+    expect((await search('q=nothing%20like%20it')).ids).toEqual([]);
+    // A blank search is no search.
+    expect((await search('q=%20%20')).total).toBe('4');
+    expect((await search('q=Bob')).ids).toEqual([]);
+  });
+
+  it('refuses a search with a NUL, one too long or given twice with 400', async () => {
+    for (const query of ['q=a%00b', `q=${'a'.repeat(201)}`, 'q=a&q=b']) {
+      await expectProblem(await call(`/agent/threads?${query}`, alice), 400);
+    }
+  });
+
   it('refuses a bad limit or cursor with 400', async () => {
     for (const query of ['limit=0', 'limit=1001', 'limit=abc', 'limit=', 'cursor=not!base64', 'cursor=bm90IGpzb24']) {
       await expectProblem(await call(`/agent/threads?${query}`, alice), 400);

@@ -9,7 +9,6 @@ import type { PageCursor } from './page-cursor.js';
 import type { ThreadCaller } from './thread-scope.js';
 import { type Queryable, withTransaction } from './thread-store.js';
 
-export type ThreadRow = { id: string; thread_id: string; created_at: Date; updated_at: Date; last_seq: number };
 export type RunRow = {
   id: string;
   status: string;
@@ -21,39 +20,73 @@ export type RunRow = {
   usage: unknown;
 };
 
-/** The owner condition from $2 on: a NULL owner (auth disabled) is matched with IS NULL, which `=` never is. */
-function ownerClause(caller: ThreadCaller | undefined): { sql: string; values: string[] } {
-  return caller === undefined
-    ? { sql: 'issuer IS NULL AND subject IS NULL', values: [] }
-    : { sql: 'issuer = $2 AND subject = $3', values: [caller.issuer, caller.subject] };
+export type ThreadRow = {
+  id: string;
+  thread_id: string;
+  created_at: Date;
+  updated_at: Date;
+  last_seq: number;
+  title: string | null;
+};
+
+/** Whose threads, and which of them: `search` matches titles, case-insensitively, anywhere in them. */
+export type ThreadFilter = { agentId: string; caller: ThreadCaller | undefined; search?: string | undefined };
+
+/** How much of the first user message a title keeps. */
+export const THREAD_TITLE_LENGTH = 80;
+
+// A thread's title is its first user message (text, or its first text part), on one line and cut short:
+// computed when read, from the primary key's (thread_id, seq) order, so no column can drift from it.
+const TITLE = `LEFT JOIN LATERAL (
+    SELECT left(btrim(regexp_replace(CASE jsonb_typeof(m.message->'content')
+        WHEN 'string' THEN m.message->>'content'
+        WHEN 'array' THEN (SELECT part->>'text' FROM jsonb_array_elements(m.message->'content') part
+                           WHERE part->>'type' = 'text' LIMIT 1)
+      END, '\\s+', ' ', 'g')), ${THREAD_TITLE_LENGTH}) AS title
+    FROM conversation_messages m
+    WHERE m.thread_id = t.id AND m.agent_id = t.agent_id AND m.message->>'role' = 'user'
+    ORDER BY m.seq LIMIT 1) opening ON true`;
+
+/** A LIKE pattern that matches `text` literally: its wildcards and the escape character escaped. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * The FROM and WHERE of a list of the caller's threads, with its values: $1 the agent, then the owner
+ * (a NULL owner, auth disabled, matched with IS NULL, which `=` never is), then the search. Messaging
+ * threads (WhatsApp) have no thread_id and are not the caller's to list.
+ */
+function threadsOf(filter: ThreadFilter, withTitle: boolean) {
+  const values: unknown[] = [filter.agentId];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const owner =
+    filter.caller === undefined
+      ? 't.issuer IS NULL AND t.subject IS NULL'
+      : `t.issuer = ${param(filter.caller.issuer)} AND t.subject = ${param(filter.caller.subject)}`;
+  const search = filter.search === undefined ? '' : `AND opening.title ILIKE ${param(containing(filter.search))}`;
+  const join = withTitle || filter.search !== undefined ? TITLE : '';
+  const sql = `FROM conversation_threads t ${join} WHERE t.agent_id = $1 AND t.thread_id IS NOT NULL AND ${owner} ${search}`;
+  return { sql, values, param };
 }
 
-// Messaging threads (WhatsApp) have no thread_id and are not the caller's to list.
-export async function countThreads(db: Queryable, agentId: string, caller: ThreadCaller | undefined): Promise<number> {
-  const owner = ownerClause(caller);
-  const { rows } = await db.query<{ total: string }>(
-    `SELECT count(*) AS total FROM conversation_threads WHERE agent_id = $1 AND thread_id IS NOT NULL AND ${owner.sql}`,
-    [agentId, ...owner.values],
-  );
+export async function countThreads(db: Queryable, filter: ThreadFilter): Promise<number> {
+  const { sql, values } = threadsOf(filter, false);
+  const { rows } = await db.query<{ total: string }>(`SELECT count(*) AS total ${sql}`, values);
   return Number(rows[0]?.total ?? 0);
 }
 
-/** Newest first by updated_at, then id; `limit` rows after the cursor. */
+/** Newest first by updated_at, then id; `limit` rows after the cursor, each with its title. */
 export async function listThreads(
   db: Queryable,
-  page: { agentId: string; caller: ThreadCaller | undefined; limit: number; after?: PageCursor | undefined },
+  page: ThreadFilter & { limit: number; after?: PageCursor | undefined },
 ): Promise<ThreadRow[]> {
-  const owner = ownerClause(page.caller);
-  const values: unknown[] = [page.agentId, ...owner.values];
-  const param = (value: unknown) => `$${values.push(value)}`;
+  const { sql, values, param } = threadsOf(page, true);
   const after =
     page.after === undefined
       ? ''
-      : `AND (updated_at, id::text) < (${param(page.after.at)}::timestamptz, ${param(page.after.id)})`;
+      : `AND (t.updated_at, t.id::text) < (${param(page.after.at)}::timestamptz, ${param(page.after.id)})`;
   const { rows } = await db.query<ThreadRow>(
-    `SELECT id::text, thread_id, created_at, updated_at, last_seq FROM conversation_threads
-     WHERE agent_id = $1 AND thread_id IS NOT NULL AND ${owner.sql} ${after}
-     ORDER BY updated_at DESC, id::text DESC LIMIT ${param(page.limit)}`,
+    `SELECT t.id::text, t.thread_id, t.created_at, t.updated_at, t.last_seq, opening.title ${sql} ${after}
+     ORDER BY t.updated_at DESC, t.id::text DESC LIMIT ${param(page.limit)}`,
     values,
   );
   return rows;

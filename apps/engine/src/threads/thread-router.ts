@@ -1,6 +1,6 @@
-// GET /agent/threads, GET /agent/threads/{id}, GET /agent/threads/{id}/runs and DELETE /agent/threads/{id}:
+// GET /agent/threads (newest first, with titles, searchable), GET /agent/threads/{id}, GET /agent/threads/{id}/runs and DELETE /agent/threads/{id}:
 // the caller's own AG-UI threads, behind the same bearer token as /agent/run. Database mode only.
-import { ZAguiId, ZPaginationQuery } from '@agentplane/contracts';
+import { describeUnstorableText, ZAguiId, ZPaginationQuery } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import type { Response } from 'express';
 import { z } from 'zod';
@@ -28,8 +28,24 @@ const ZPageQuery = ZPaginationQuery.pick({ limit: true }).extend({
   cursor: z.string().optional().meta({ description: 'X-Next-Cursor of the previous page' }),
 });
 
-function pageOfQuery({ limit, cursor }: z.output<typeof ZPageQuery>) {
-  return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor) };
+// What a search box sends: bounded, and text PostgreSQL can compare; blank is no search.
+const SEARCH_MAX_LENGTH = 200;
+const ZThreadListQuery = ZPageQuery.extend({
+  q: z
+    .string()
+    .max(SEARCH_MAX_LENGTH)
+    .refine((text) => describeUnstorableText(text) === undefined, {
+      error: 'Must not contain a NUL character or a lone UTF-16 surrogate',
+    })
+    .transform((text) => text.trim() || undefined)
+    .optional()
+    .meta({ description: 'Only threads whose title (the start of their first user message) contains this' }),
+});
+
+const afterCursor = (cursor: string | undefined) => (cursor === undefined ? undefined : decodeCursor(cursor));
+
+function pageOfQuery({ limit, cursor }: { limit: number; cursor?: string | undefined }) {
+  return { limit, after: afterCursor(cursor) };
 }
 
 /** Lists answer a plain array, as the manager's do; X-Next-Cursor names the next page when there is one. */
@@ -43,6 +59,7 @@ const threadItem = (row: ThreadRow) => ({
   thread_id: row.thread_id,
   created_at: row.created_at,
   updated_at: row.updated_at,
+  title: row.title,
   // Messages are only ever appended, so last_seq is the count: no join, and no content in a list.
   message_count: row.last_seq,
 });
@@ -70,6 +87,7 @@ const ZThreadItem = z
     thread_id: z.string(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
+    title: z.string().nullable().meta({ description: 'The start of its first user message, on one line' }),
     message_count: z.number().int(),
   })
   .meta({ id: 'ThreadItem' });
@@ -91,7 +109,7 @@ export const THREAD_ROUTES = {
     summary: "The caller's threads, most recently updated first",
     tag: 'threads',
     access: { kind: 'bearer' },
-    query: ZPageQuery,
+    query: ZThreadListQuery,
     responses: {
       200: {
         description: 'A page of threads',
@@ -157,9 +175,10 @@ export function addThreadRoutes(api: EngineApi, pool: AgentDb | undefined): void
   api.add(THREAD_ROUTES.list, async ({ query }, _req, res) => {
     const { db, agentId, caller } = scopeOf(res);
     const { limit, after } = pageOfQuery(query);
+    const search = query.q;
     const [rows, total] = await Promise.all([
-      listThreads(db, { agentId, caller, limit: limit + 1, after }),
-      countThreads(db, agentId, caller),
+      listThreads(db, { agentId, caller, search, limit: limit + 1, after }),
+      countThreads(db, { agentId, caller, search }),
     ]);
     const page = pageOf(rows, limit, (row) => ({ at: row.updated_at, id: row.id }));
     sendPage(res, { ...page, items: page.items.map(threadItem) }, total);

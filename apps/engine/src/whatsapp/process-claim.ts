@@ -159,7 +159,7 @@ async function deliver(
   for (let index = claim.replyPartsSent; index < parts.length; index++) {
     await sendWhatsAppText(target, claim.sender, String(parts[index]), signal);
     // Sent but not recorded when the lease is gone: the new holder sends this part again (the window
-    // README describes). Sending the next one too would make it two parts twice.
+    // docs/pages/channels/whatsapp.md describes). Sending the next one too would make it two parts twice.
     keepLease(await savePartsSent(pool, claim, index + 1), `recording part ${index + 1} of ${parts.length}`);
   }
 }

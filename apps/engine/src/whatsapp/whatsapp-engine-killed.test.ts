@@ -1,7 +1,7 @@
 // Fault test: engines SIGKILLed, as real processes, while 100 WhatsApp messages are queued and two are
 // provably mid-processing (their replies held open at the fake Graph API). After a restart every
 // message gets exactly one reply. The only way to get two is the window between Graph's 200 and the
-// engine recording it (README, "Delivery guarantees"); the test counts the messages in that window,
+// engine recording it (docs/pages/channels/whatsapp.md, "WhatsApp delivery guarantees"); the test counts the messages in that window,
 // and there are none here: each engine was killed while waiting for Graph, with every earlier 200
 // recorded, since an engine records a part before it sends the next one.
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';

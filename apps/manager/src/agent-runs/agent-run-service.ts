@@ -1,6 +1,6 @@
 // An agent's recent runs for the workspace's members, read from the engine's agent_runs table. What
 // is selected is the whole answer: a run's input, its events and its thread's messages stay with the
-// engine, whatever the member's role (see README, "Runs in the manager").
+// engine, whatever the member's role (see docs/pages/concepts/agents.md, "Runs").
 import { hasRoleAtLeast, type TAgentRun, type TAgentRunListQuery, type TRole } from '@agentplane/contracts';
 import type { Db } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';

@@ -6,12 +6,26 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { z } from 'zod';
+import type { EnvDocs } from '../env-docs.js';
 import { createBatchSpanProcessor, createSpanPipeline } from './span-pipeline.js';
 
 export const OPERATOR_TRACING_ENV_FIELDS = {
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json']).default('http/protobuf'),
+};
+
+export const OPERATOR_TRACING_ENV_DOCS: EnvDocs<typeof OPERATOR_TRACING_ENV_FIELDS> = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    description:
+      "The operator's OTLP/HTTP backend for the manager's own traces (`/v1/traces` is appended); unset together with the next one, the manager traces nothing. See [Tracing](/operations/tracing)",
+    default: 'none (not traced)',
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    description:
+      'The full traces URL, taking precedence over `OTEL_EXPORTER_OTLP_ENDPOINT`. The exporter also reads the other standard variables (`OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`, …)',
+  },
+  OTEL_EXPORTER_OTLP_PROTOCOL: { description: '`http/protobuf` or `http/json` (gRPC is not offered)' },
 };
 
 export type OperatorTracingSettings = { protocol: 'http/protobuf' | 'http/json' } | undefined;

@@ -1,0 +1,206 @@
+// An agent's page as tabs of their own URLs, the playground's thread list at 500 threads, and what every
+// empty list says instead of a header over nothing; axe on each page reached.
+import { randomUUID } from 'node:crypto';
+import { ManagerClient } from '@agentplane/manager-client';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { type Credentials, signInInConsole, signUpInConsole } from './console/account-flows.js';
+import { arriveAt, callApiFromPage, control, field, navigateTo, openTab, shown } from './console/console-ui.js';
+import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
+
+let platform: ConsolePlatform;
+
+beforeAll(async () => {
+  platform = await startConsolePlatform();
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+const newUser = (): Credentials => ({ email: `tabs-${randomUUID()}@example.test`, password: 'a tabs test password' });
+const mockAgent = (name: string) => ({ name, framework: 'LLM', agent: { model: { provider: 'mock', name: 'echo' } } });
+
+/** A signed-up user with one mock-model agent (on the launcher's pool), signed in in a fresh browser. */
+async function userWithAgent(name: string) {
+  const user = newUser();
+  const api = await ManagerClient.signUp(platform.consoleUrl, user);
+  const agent = await api.expect<{ id: string; engine_url: string }>(201, 'POST', '/agents/', mockAgent(name));
+  const { page } = await platform.newVisitor();
+  await signInInConsole(page, platform.consoleUrl, user);
+  return { page, agent };
+}
+
+/** Sends a message in the playground and waits for the mock model's echo of it. */
+async function say(page: Page, text: string) {
+  await field(page, 'Message').fill(text);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await shown(page.getByRole('log', { name: 'Conversation' }).getByText(`You said: ${text}`), `the reply to "${text}"`);
+}
+
+const emptyState = (page: Page, title: string) => page.getByRole('main').getByText(title, { exact: true });
+
+describe("an agent's page", () => {
+  it('opens each tab at its own URL, the playground first, and moves between tabs with the keyboard', async () => {
+    const { page, agent } = await userWithAgent('Tabbed agent');
+    const base = `${platform.consoleUrl}/agents/${agent.id}`;
+    // The agent's own URL is its playground, with no form above it.
+    await page.goto(base);
+    await page.waitForURL(`${base}/playground`);
+    await arriveAt(page, 'Tabbed agent');
+    await shown(page.getByRole('tab', { name: 'Playground', selected: true }), 'the Playground tab selected');
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+    await say(page, 'Hello tabs');
+    await arriveAt(page, 'Tabbed agent', { screenshot: 'agent-tab-playground' });
+
+    const panels = [
+      { path: 'settings', tab: 'Settings', heading: 'Settings' },
+      { path: 'runs', tab: 'Runs', heading: 'Recent runs' },
+      { path: 'usage', tab: 'Usage', heading: 'Usage' },
+      { path: 'playground', tab: 'Playground', heading: 'Playground' },
+    ];
+    for (const panel of panels) {
+      await page.goto(`${base}/${panel.path}`);
+      await shown(page.getByRole('tab', { name: panel.tab, selected: true }), `the ${panel.tab} tab selected`);
+      const tabPanel = page.getByRole('tabpanel', { name: panel.tab });
+      await shown(tabPanel.getByRole('heading', { name: panel.heading, exact: true }), `the ${panel.tab} panel`);
+      await arriveAt(page, 'Tabbed agent', { screenshot: `agent-tab-${panel.path}` });
+    }
+    // Arrow keys, Home and End move along the tab list, opening each tab's page; focus follows.
+    await page.goto(`${base}/playground`);
+    await page.getByRole('tab', { name: 'Playground' }).focus();
+    for (const [key, path, tab] of [
+      ['ArrowRight', 'settings', 'Settings'],
+      ['End', 'usage', 'Usage'],
+      ['ArrowRight', 'playground', 'Playground'],
+      ['ArrowLeft', 'usage', 'Usage'],
+      ['Home', 'playground', 'Playground'],
+    ] as const) {
+      await page.keyboard.press(key);
+      await page.waitForURL(`${base}/${path}`);
+      await shown(page.getByRole('tab', { name: tab, selected: true }), `the ${tab} tab selected after ${key}`);
+      expect(await page.getByRole('tab', { name: tab }).evaluate((element) => element === document.activeElement)).toBe(
+        true,
+      );
+    }
+    // One tab in the tab order: the selected one.
+    const tabIndexes = await page
+      .getByRole('tab')
+      .evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('tabindex')));
+    expect(tabIndexes).toEqual(['0', '-1', '-1', '-1']);
+  });
+
+  it('lists 500 threads a page at a time, newest first, titled by their first message and found by title', async () => {
+    const { page, agent } = await userWithAgent('Chatty agent');
+    const threadLists: URL[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.endsWith('/agent/threads') && request.method() === 'GET') threadLists.push(url);
+    });
+    await page.goto(`${platform.consoleUrl}/agents/${agent.id}/playground`);
+    await arriveAt(page, 'Chatty agent');
+    // One thread made by talking, which tells the thread rows' owner (the token's issuer and subject).
+    await say(page, 'Topic 0001');
+    await seedThreads(agent.id, 500);
+
+    await page.reload();
+    await arriveAt(page, 'Chatty agent');
+    const threads = page.getByRole('navigation', { name: 'Threads' });
+    const items = threads.getByRole('listitem');
+    const pages = threads.getByRole('navigation', { name: 'Thread pages' });
+    await shown(pages.getByText('1–20 of 500', { exact: true }), 'the first page of 500 threads');
+    expect(await items.count()).toBe(20);
+    await shown(items.first().getByRole('button', { name: /^Topic 0500\b/ }), 'the newest thread first');
+    await arriveAt(page, 'Chatty agent', { screenshot: 'playground-threads' });
+
+    await pages.getByRole('button', { name: 'Next page' }).click();
+    await shown(pages.getByText('21–40 of 500', { exact: true }), 'the second page');
+    await shown(items.first().getByRole('button', { name: /^Topic 0480\b/ }), 'the second page’s newest thread');
+    await pages.getByRole('button', { name: 'Previous page' }).click();
+    await shown(items.first().getByRole('button', { name: /^Topic 0500\b/ }), 'the first page again');
+
+    // Search by title, case-insensitively; the match opens with its messages.
+    await field(page, 'Search threads').fill('topic 0123');
+    await shown(pages.getByText('1–1 of 1', { exact: true }), 'one thread found');
+    await threads.getByRole('button', { name: /^Topic 0123\b/ }).click();
+    await shown(page.getByRole('log', { name: 'Conversation' }).getByText('Topic 0123'), 'the thread’s message');
+    await field(page, 'Search threads').fill('no such topic');
+    await shown(emptyState(page, 'No thread matches'), 'the empty search');
+    await arriveAt(page, 'Chatty agent');
+
+    // No read asked for all 500.
+    expect(threadLists.length).toBeGreaterThan(0);
+    for (const list of threadLists) expect(Number(list.searchParams.get('limit'))).toBe(20);
+  });
+});
+
+/**
+ * Stores threads 0002…`count` of the caller of the agent's one thread, in one statement: a thread each,
+ * its first message "Topic <n>", the newest the highest n. The talked-to thread becomes the oldest.
+ */
+async function seedThreads(agentId: string, count: number) {
+  const prisma = platform.database.prisma;
+  const seeded = await prisma.$executeRaw`
+    WITH owner AS (
+      SELECT agent_id, external_key, issuer, subject FROM conversation_threads
+      WHERE agent_id = ${agentId}::uuid AND thread_id IS NOT NULL),
+    made AS (
+      INSERT INTO conversation_threads (agent_id, external_key, thread_id, issuer, subject, last_seq, created_at, updated_at)
+      SELECT owner.agent_id, regexp_replace(owner.external_key, '[^:]*$', 'seed-' || n), 'seed-' || n,
+        owner.issuer, owner.subject, 1, at, at
+      FROM owner, generate_series(2, ${count}::int) AS n,
+        LATERAL (SELECT timestamptz '2026-01-01' + n * interval '1 minute' AS at) stamp
+      RETURNING id, agent_id, thread_id)
+    INSERT INTO conversation_messages (thread_id, agent_id, seq, message)
+    SELECT id, agent_id, 1, jsonb_build_object(
+      'id', gen_random_uuid()::text, 'role', 'user', 'content', 'Topic ' || lpad(substr(thread_id, 6), 4, '0'))
+    FROM made`;
+  expect(seeded).toBe(count - 1);
+  await prisma.$executeRaw`
+    UPDATE conversation_threads SET updated_at = timestamptz '2025-12-31'
+    WHERE agent_id = ${agentId}::uuid AND thread_id NOT LIKE 'seed-%'`;
+}
+
+describe('empty lists', () => {
+  it('say what to do next, on every list a new workspace has', async () => {
+    const { page } = await platform.newVisitor();
+    await signUpInConsole(page, platform.consoleUrl, newUser());
+
+    await navigateTo(page, 'Agents', { screenshot: 'empty-agents' });
+    await shown(emptyState(page, 'No agents yet'), '"No agents yet"');
+    for (const [list, title, create] of [
+      ['MCP servers', 'No MCP servers yet', 'Create your first MCP server'],
+      ['Integrations', 'No integrations yet', 'Create your first integration'],
+      ['SSO configs', 'No SSO configs yet', 'Create your first SSO config'],
+      ['Observability', 'No observability configs yet', 'Create your first observability config'],
+    ] as const) {
+      await navigateTo(page, list);
+      await shown(emptyState(page, title), `"${title}"`);
+      await shown(control(page.getByRole('main'), create), `"${create}"`);
+      expect(await page.getByRole('main').getByRole('table').count()).toBe(0);
+    }
+    await navigateTo(page, 'Members');
+    await shown(emptyState(page, 'No open invitations'), '"No open invitations"');
+
+    // The agents list's next step leads to the form.
+    await navigateTo(page, 'Agents');
+    await control(page.getByRole('main'), 'Create your first agent').click();
+    await arriveAt(page, 'New agent');
+    await shown(
+      page.getByText(/None in this workspace yet/).first(),
+      "the form's note that no MCP server or integration exists yet",
+    );
+
+    // A new agent: no threads, runs or usage yet, each saying how to get some.
+    const created = await callApiFromPage<{ id: string }>(page, 'POST', '/agents/', { body: mockAgent('Quiet agent') });
+    expect(created.status).toBe(201);
+    await page.goto(`${platform.consoleUrl}/agents/${created.body.id}`);
+    await arriveAt(page, 'Quiet agent');
+    await shown(emptyState(page, 'No threads yet'), '"No threads yet"');
+    await openTab(page, 'Runs');
+    await shown(emptyState(page, 'No runs yet'), '"No runs yet"');
+    await openTab(page, 'Usage');
+    await shown(emptyState(page, 'No usage yet'), '"No usage yet"');
+    expect(await page.getByRole('main').getByText('None', { exact: true }).count()).toBe(0);
+  });
+});

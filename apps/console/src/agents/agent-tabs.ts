@@ -1,0 +1,15 @@
+// The agent page's tabs, in order: each is a route of its own under /agents/:id (routes.tsx makes them
+// from this list) and a tab in the page's tab list. A new tab (Versions, Schedules) is one entry here.
+type TabModule = Promise<Record<string, unknown>>;
+
+export type AgentTab = { path: string; label: string; load: () => TabModule; component: string };
+
+export const AGENT_TABS: readonly AgentTab[] = [
+  { path: 'playground', label: 'Playground', load: () => import('./tabs/playground-tab'), component: 'PlaygroundTab' },
+  { path: 'settings', label: 'Settings', load: () => import('./tabs/settings-tab'), component: 'SettingsTab' },
+  { path: 'runs', label: 'Runs', load: () => import('./tabs/runs-tab'), component: 'RunsTab' },
+  { path: 'usage', label: 'Usage', load: () => import('./tabs/usage-tab'), component: 'UsageTab' },
+];
+
+/** The tab an agent's own URL opens. */
+export const DEFAULT_AGENT_TAB = 'playground';

@@ -1,0 +1,6 @@
+// The manager's build emits no declarations (nothing imports it but this); its one export used here.
+declare module '@agentplane/manager/dist/config-docs.js' {
+  import type { DocumentedEnv } from '@agentplane/server-kit';
+
+  export const MANAGER_ENV: DocumentedEnv;
+}
