@@ -10,7 +10,7 @@ const { $schema: _dialect, ...runAgentInput } = z.toJSONSchema(RunAgentInputSche
 });
 
 /** The body of POST /agent/run and POST /agent/runs. */
-export const ZRunAgentInputDocument = z.unknown().meta({
+export const ZRunAgentInputDocument = z.looseObject({}).meta({
   ...runAgentInput,
   id: 'RunAgentInput',
   description:
@@ -41,7 +41,9 @@ export const ZRunAccepted = z
   .meta({ id: 'RunAccepted' });
 
 export const EVENT_STREAM = {
-  description: 'AG-UI events as server-sent events (`id:` is `<runId>:<seq>` when the run is recorded)',
+  description:
+    'AG-UI events as server-sent events (`id:` is `<runId>:<seq>` when the run is recorded), or as ' +
+    'protobuf frames when Accept is application/vnd.ag-ui.event+proto',
   contentType: 'text/event-stream',
   schema: z.string(),
 };

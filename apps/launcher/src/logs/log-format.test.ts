@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '@agentplane/server-kit';
 import { describe, expect, it } from '@jest/globals';
-import { readLauncherEnv, ZLauncherEnv } from '../launcher-env.js';
+import { LAUNCHER_ENV, readLauncherEnv } from '../launcher-env.js';
 import { chooseLogFormat } from './log-format.js';
 
 describe('chooseLogFormat', () => {
@@ -23,8 +23,9 @@ describe('LOG_FORMAT', () => {
     expect(() => readLauncherEnv({ LOG_FORMAT: 'yaml' })).toThrow(ConfigError);
   });
 
-  it('is described in the launcher env schema, for the configuration reference', () => {
-    expect(ZLauncherEnv.shape.LOG_FORMAT.description).toContain('JSON otherwise');
+  it('is documented beside the launcher env schema, for the configuration reference', () => {
+    expect(Object.keys(LAUNCHER_ENV.docs)).toEqual(Object.keys(LAUNCHER_ENV.schema.shape));
+    expect(LAUNCHER_ENV.docs.LOG_FORMAT?.default).toContain('`json` otherwise');
   });
 
   it('stops `pnpm start` with its name when it is neither, before anything starts', () => {
