@@ -181,6 +181,9 @@ describe('empty lists', () => {
     }
     await navigateTo(page, 'Members');
     await shown(emptyState(page, 'No open invitations'), '"No open invitations"');
+    await navigateTo(page, 'Usage');
+    await shown(emptyState(page, 'No usage yet'), 'the workspace\'s "No usage yet"');
+    await shown(control(page.getByRole('main'), 'agents'), 'the way to the agents list');
 
     // The agents list's next step leads to the form.
     await navigateTo(page, 'Agents');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator } from 'playwright-core';
 import { type Credentials, signInInConsole, signUpInConsole } from './console/account-flows.js';
 import { arriveAt, callApiFromPage, control, errorOf, field, inspect, navigateTo } from './console/console-ui.js';
+import { addOnlyMember } from './platform/workspace-members.js';
 import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
 
 let platform: ConsolePlatform;
@@ -86,18 +87,7 @@ describe('the console, in a browser', () => {
     });
     // A viewer of the owner's workspace only: invited, accepted, their own personal workspace removed.
     const viewer = newUser();
-    const { token } = await ownerApi.expect<{ token: string }>(
-      201,
-      'POST',
-      `/workspaces/${ownerApi.workspaceId}/members`,
-      {
-        email: viewer.email,
-        role: 'viewer',
-      },
-    );
-    const viewerApi = await ManagerClient.signUp(platform.consoleUrl, viewer);
-    await viewerApi.expect(200, 'POST', `/invitations/${token}/accept`);
-    await viewerApi.expect(204, 'DELETE', `/workspaces/${viewerApi.workspaceId}`);
+    await addOnlyMember(ownerApi, ownerApi.workspaceId, viewer, 'viewer');
 
     const { page } = await platform.newVisitor();
     await signInInConsole(page, platform.consoleUrl, viewer);

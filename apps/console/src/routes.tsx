@@ -35,8 +35,11 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: <Navigate to={DEFAULT_AGENT_TAB} replace /> },
           ...AGENT_TABS.map((tab) => ({ path: tab.path, lazy: page(tab.load, tab.component) })),
+          // Under the Runs tab's URL, so the tab stays selected on a run.
+          { path: 'runs/:runId', lazy: page(() => import('./run-view/run-view-page'), 'RunViewPage') },
         ],
       },
+      { path: 'usage', lazy: page(() => import('./usage/workspace-usage-page'), 'WorkspaceUsagePage') },
       ...resourceRoutes,
       { path: 'members', lazy: page(() => import('./workspaces/members-page'), 'MembersPage') },
       { path: 'workspaces/new', lazy: page(() => import('./workspaces/create-workspace-page'), 'CreateWorkspacePage') },

@@ -1,21 +1,19 @@
 // The configuration reference's words for each of the engine's variables, next to the schema that reads
 // them: the type makes a variable without an entry (or an entry without a variable) a compile error, and
 // docs/ renders the reference page from this and the schema's own defaults.
-import { type DocumentedEnv, type EnvDocs, LOG_LEVEL_DOC, METRICS_ENV_DOCS } from '@agentplane/server-kit';
+import {
+  type DocumentedEnv,
+  type EnvDocs,
+  LOG_LEVEL_DOC,
+  METRICS_ENV_DOCS,
+  SHARED_ENV_DOCS,
+} from '@agentplane/server-kit';
 import { ZEngineEnv } from './env.js';
 
 const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   LOG_LEVEL: LOG_LEVEL_DOC,
+  ...SHARED_ENV_DOCS,
   ...METRICS_ENV_DOCS,
-  PORT: {
-    description:
-      'HTTP port; `0` takes any free port, which the service logs (`listening`) and reports to a supervisor that started it with an IPC channel',
-  },
-  HOST: {
-    description:
-      "Interface to listen on. Under `pnpm start` only this machine reaches the platform unless you set it; a container needs `0.0.0.0`, the images' default",
-    default: '`0.0.0.0` (the launcher: `127.0.0.1`)',
-  },
   AGENT_ID: {
     description: 'UUID of the agent this engine runs (database mode; with `DATABASE_URL` and `AGENT_KEY`)',
   },
@@ -175,20 +173,6 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
     description:
       'Where `LANGGRAPH` graph and `CUSTOM` module paths are resolved: paths are relative, and a module whose real path (symlinks followed) is outside this directory or inside a `node_modules` is refused',
     default: 'the working directory (`/app` in the image)',
-  },
-  MCP_STDIO_COMMANDS: {
-    description:
-      'The stdio command lines tenants may use, as a JSON array of `{"command": "/abs/path", "args": [...], "extraArgs": false | "<pattern>"}`: `command` must match exactly, `args` are pinned (a tenant\'s args must begin with exactly these), and `extraArgs` says whether up to 32 more arguments may follow, each matching the pattern as a whole. Example: `[{"command":"/usr/bin/node","args":["/opt/mcp/server.js","stdio"]}]`. The manager answers 422 for any other command line; the engine refuses to spawn one (reported failed in `/health`). Set it to the same value on both',
-    default: 'none: no stdio MCP server may run',
-  },
-  MCP_STDIO_CWD_ROOT: {
-    description:
-      "Absolute directory a stdio server's `cwd` must be inside; the engine checks the real path (symlinks followed)",
-    default: 'none: a stdio server may not set `cwd`',
-  },
-  MODEL_API_KEY_ENVS: {
-    description:
-      "Comma-separated environment variables an `LLM` agent's `model.apiKeyEnv` may name (the manager answers 422 for others, the engine will not read them). The platform's own variables (`DATABASE_*`, `PG*`, `SECRETS_KEY*`, `SESSION_SECRET*`, `ENGINE_*`, `AGENT_*`, `OPENAI_*`) can never be listed: the service refuses to start",
   },
   OPENAI_API_KEY: {
     description:

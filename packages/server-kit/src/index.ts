@@ -14,7 +14,7 @@ export {
 } from './egress-rules.js';
 export { ConfigError, parseEnv } from './env.js';
 export type { DocumentedEnv, EnvDocs, EnvVarDoc } from './env-docs.js';
-export { LOG_LEVEL_DOC, ZLogLevel, ZPort } from './env-fields.js';
+export { LOG_LEVEL_DOC, SHARED_ENV_DOCS, ZLogLevel, ZPort } from './env-fields.js';
 export {
   type RouteHandler,
   type RouteInput,

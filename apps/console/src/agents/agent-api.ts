@@ -63,10 +63,6 @@ export function listAgentRuns(id: string) {
   return expectPage(api.GET('/api/v1/agents/{id}/runs', { params: { path: { id }, query: { limit: '20' } } }));
 }
 
-export function getAgentUsage(id: string) {
-  return expectOk(api.GET('/api/v1/agents/{id}/usage', { params: { path: { id } } }));
-}
-
 export function issueEngineCredentials(id: string) {
   return expectOk(api.POST('/api/v1/agents/{id}/engine-credentials', { params: { path: { id } } }));
 }

@@ -9,6 +9,7 @@ import { WorkspaceSwitcher } from './workspace-switcher';
 
 const NAV = [
   { to: '/agents', label: 'Agents' },
+  { to: '/usage', label: 'Usage' },
   ...RESOURCE_KINDS.map((kind) => ({ to: `/${kind.route}`, label: kind.title })),
   { to: '/members', label: 'Members' },
   { to: '/account', label: 'Account' },

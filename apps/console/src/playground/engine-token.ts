@@ -1,7 +1,7 @@
 // The bearer token the playground sends to the agent's engine: minted by the manager for the signed-in
 // user (POST /agents/{id}/token), and minted again shortly before it expires.
 import { mintAgentToken } from '../agents/agent-api';
-import { fetchFromEngine } from '../api/engine-fetch';
+import { engineProblem, fetchFromEngine } from '../api/engine-fetch';
 
 const RENEW_BEFORE_MS = 30_000;
 
@@ -20,14 +20,11 @@ async function requestEngine(engineUrl: string, path: string, token: string): Pr
   const response = await fetchFromEngine(`${engineUrl.replace(/\/$/, '')}${path}`, {
     headers: { Authorization: `Bearer ${token}` },
   });
-  if (!response.ok) {
-    const problem = (await response.json().catch(() => ({}))) as { detail?: string; title?: string };
-    throw new Error(problem.detail ?? problem.title ?? `The engine answered ${response.status}`);
-  }
+  if (!response.ok) throw await engineProblem(response);
   return response;
 }
 
-/** A GET of the engine's own API with the token: its thread endpoints. */
+/** A GET of the engine's own API with the token: its thread and run endpoints. */
 export async function getFromEngine<T>(engineUrl: string, path: string, token: string): Promise<T> {
   return (await (await requestEngine(engineUrl, path, token)).json()) as T;
 }

@@ -4,7 +4,9 @@
 import type { Message } from '@ag-ui/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { agentKeys } from '../agents/agent-api';
+import { ThreadRuns, threadRunsKey } from '../run-view/thread-runs';
 import { engineTokenSource, getFromEngine } from './engine-token';
 import { InterruptPanel } from './interrupt-panel';
 import { ThreadList, threadListKey } from './thread-list';
@@ -43,12 +45,14 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
       />
       <Chat
         key={thread.id}
+        agentId={agentId}
         engineUrl={engineUrl}
         threadId={thread.id}
         initialMessages={thread.messages}
         token={token}
         onRunEnd={() => {
           void queryClient.invalidateQueries({ queryKey: threadListKey(engineUrl, agentId) });
+          void queryClient.invalidateQueries({ queryKey: threadRunsKey(engineUrl) });
           // The run is in the agent's runs and usage now.
           void queryClient.invalidateQueries({ queryKey: agentKeys.runs(agentId) });
           void queryClient.invalidateQueries({ queryKey: agentKeys.usage(agentId) });
@@ -59,6 +63,7 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
 }
 
 function Chat(props: {
+  agentId: string;
   engineUrl: string;
   threadId: string;
   initialMessages: Message[];
@@ -77,12 +82,25 @@ function Chat(props: {
   };
   return (
     <div className="chat">
-      <Transcript messages={chat.messages} />
+      <Transcript
+        messages={chat.messages}
+        runLink={(messageId) => {
+          const runId = chat.runOf.get(messageId);
+          return (
+            runId && (
+              <Link className="run-link" to={`/agents/${props.agentId}/runs/${encodeURIComponent(runId)}`}>
+                Run details
+              </Link>
+            )
+          );
+        }}
+      />
       {chat.error && (
         <p role="alert" className="problem">
           Run failed: {chat.error}
         </p>
       )}
+      <ThreadRuns agentId={props.agentId} engineUrl={props.engineUrl} threadId={props.threadId} token={props.token} />
       <InterruptPanel interrupts={chat.interrupts} onResume={(payload) => void chat.resume(payload)} />
       <form
         onSubmit={(event) => {

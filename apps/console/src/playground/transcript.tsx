@@ -1,10 +1,11 @@
 // The conversation as AG-UI messages: user and assistant text (growing as deltas stream in), the
 // agent's reasoning, and each tool call with its arguments and, once it comes, its result.
 import type { Message } from '@ag-ui/client';
+import type { ReactNode } from 'react';
 
 type ToolCall = { id: string; function: { name: string; arguments: string } };
 
-function prettyJson(text: string): string {
+export function prettyJson(text: string): string {
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
@@ -31,7 +32,14 @@ const textOf = (content: unknown): string =>
       ? content.map((part) => (part as { text?: string }).text ?? '').join('')
       : '';
 
-export function Transcript({ messages }: { messages: Message[] }) {
+export function Transcript({
+  messages,
+  runLink,
+}: {
+  messages: Message[];
+  /** A link to the run an assistant message came from, where it is known. */
+  runLink?: (messageId: string) => ReactNode;
+}) {
   const results = new Map(
     messages.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, textOf(message.content)]] : [])),
   );
@@ -59,6 +67,7 @@ export function Transcript({ messages }: { messages: Message[] }) {
                 {(message.toolCalls ?? []).map((call) => (
                   <ToolCallView key={call.id} call={call} result={results.get(call.id)} />
                 ))}
+                {runLink?.(message.id)}
               </div>
             );
           case 'reasoning':

@@ -29,6 +29,8 @@ export function useAgentChat(options: {
   const [error, setError] = useState<string | undefined>();
   const [interrupts, setInterrupts] = useState<Interrupt[]>([]);
   const [status, setStatus] = useState<ChatStatus>('idle');
+  /** The run of this page's each run's last assistant message, by message id. */
+  const [runOf, setRunOf] = useState<ReadonlyMap<string, string>>(() => new Map());
 
   useEffect(() => {
     setMessages(structuredClone(agent.messages) as Message[]);
@@ -50,12 +52,18 @@ export function useAgentChat(options: {
     async (parameters: Parameters<ResumableHttpAgent['runAgent']>[0]) => {
       setError(undefined);
       setStatus('running');
+      // Named here, not by the agent, so that the assistant messages it adds can link to the run's view.
+      const runId = crypto.randomUUID();
+      const before = new Set(agent.messages.map((message) => message.id));
       try {
         agent.headers = { Authorization: `Bearer ${await token()}` };
-        await agent.runAgent(parameters);
+        await agent.runAgent({ ...parameters, runId });
       } catch (failure) {
         setError(failure instanceof Error ? failure.message : String(failure));
       } finally {
+        // The run's last assistant message carries the link: one per run, under what it answered.
+        const last = agent.messages.findLast((message) => message.role === 'assistant' && !before.has(message.id));
+        if (last) setRunOf((known) => new Map([...known, [last.id, runId]]));
         setStatus('idle');
       }
     },
@@ -84,5 +92,5 @@ export function useAgentChat(options: {
     [interrupts, run],
   );
 
-  return { messages, state, error, interrupts, status, send, resume, stop: () => agent.abortRun() };
+  return { messages, runOf, state, error, interrupts, status, send, resume, stop: () => agent.abortRun() };
 }

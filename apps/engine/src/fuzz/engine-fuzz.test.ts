@@ -49,6 +49,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: '/agent/runs', body: 'run-input' },
   { method: 'GET', path: '/agent/runs/{runId}', body: 'none' },
   { method: 'GET', path: '/agent/runs/{runId}/stream', body: 'none', lastEventId: true },
+  { method: 'GET', path: '/agent/runs/{runId}/events', body: 'none', query: ['after', 'limit'] },
   { method: 'POST', path: '/agent/runs/{runId}/cancel', body: 'none' },
   { method: 'GET', path: '/agent/threads', body: 'none', query: ['limit', 'cursor', 'q'] },
   { method: 'GET', path: '/agent/threads/{threadId}', body: 'none' },

@@ -77,6 +77,8 @@ function request(method: 'GET' | 'POST', path: string, body?: unknown, token: st
 
 const rejoin = (runId: string, token: string | null = ada) =>
   request('GET', `/agent/runs/${encodeURIComponent(runId)}/stream`, undefined, token);
+const readEvents = (runId: string, token: string | null = ada) =>
+  request('GET', `/agent/runs/${encodeURIComponent(runId)}/events`, undefined, token);
 
 const runRow = (id: string) => database.prisma.agentRun.findUnique({ where: { agentId_id: { agentId, id } } });
 const storedEvents = (runId: string) => database.prisma.runEvent.count({ where: { agentId, runId } });
@@ -143,6 +145,14 @@ describe('GET /agent/runs/{id}/stream with the event log off', () => {
     await expectEventLogOff(await rejoin(body.runId));
     await expectEventLogOff(await rejoin(body.runId, bob));
     await expectEventLogOff(await rejoin(`run-${randomUUID()}`));
+  });
+
+  it('and GET /agent/runs/{id}/events, which reads the same stored events, answers the same', async () => {
+    const body = slowRun('2 0');
+    await readSseFrames(await request('POST', '/agent/run', body));
+    await expectEventLogOff(await readEvents(body.runId));
+    await expectEventLogOff(await readEvents(body.runId, bob));
+    expect((await readEvents(body.runId, null)).status).toBe(401);
   });
 
   it('still asks for a token first', async () => {

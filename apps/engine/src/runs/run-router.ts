@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
 import { handleRejoin, handleRunRecord } from './rejoin-handler.js';
 import { handleBackgroundRun, handleCancel } from './run-control-handler.js';
+import { handleRunEvents, ZRunEventsPage, ZRunEventsQuery } from './run-events-handler.js';
 import { handleRun, type RunOptions } from './run-handler.js';
 import { ZRunParams } from './run-id-param.js';
 import { EVENT_STREAM, ZRunAccepted, ZRunAgentInputDocument, ZRunRecord } from './run-schemas.js';
@@ -70,6 +71,21 @@ export const RUN_ROUTES = {
     responses: { 200: { description: 'The run', schema: ZRunRecord } },
     problems: { 404: NO_RUN },
   },
+  events: {
+    method: 'get',
+    path: '/agent/runs/:runId/events',
+    operationId: 'listRunEvents',
+    summary: "A run's stored events as JSON, a page at a time, each with the time it was stored",
+    tag: 'runs',
+    access: { kind: 'bearer' },
+    params: ZRunParams,
+    query: ZRunEventsQuery,
+    responses: { 200: { description: 'A page of events', schema: ZRunEventsPage } },
+    problems: {
+      404: NO_RUN,
+      409: 'The engine stores no run events (ENGINE_RUN_EVENT_LOG=off)',
+    },
+  },
   rejoin: {
     method: 'get',
     path: '/agent/runs/:runId/stream',
@@ -104,5 +120,6 @@ export function addRunRoutes(api: EngineApi, options: RunOptions): void {
   api.add(RUN_ROUTES.backgroundRun, (_input, req, res) => backgroundRun(req, res));
   api.add(RUN_ROUTES.cancel, handleCancel(store));
   api.add(RUN_ROUTES.record, handleRunRecord(store));
+  api.add(RUN_ROUTES.events, handleRunEvents(store));
   api.add(RUN_ROUTES.rejoin, handleRejoin(store, options.keepaliveMs));
 }

@@ -1,6 +1,6 @@
-import { AgentUsage } from '../agent-activity';
+import { AgentUsagePanel } from '../../usage/agent-usage';
 import { useAgentOfPage } from '../agent-of-page';
 
 export function UsageTab() {
-  return <AgentUsage agentId={useAgentOfPage().id} />;
+  return <AgentUsagePanel agentId={useAgentOfPage().id} />;
 }
