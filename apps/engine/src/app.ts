@@ -33,8 +33,9 @@ export function createEngineApp({ logger, metrics, corsOrigins, openAgent, root 
   const app = express();
   app.disable('x-powered-by');
   app.use(measureHttpRequests(metrics.registry));
-  // Meta's verify handshake carries the integration's verify token in the query string.
-  app.use(requestLogger(logger, { secretQueryParams: [WHATSAPP_VERIFY_TOKEN_PARAM] }));
+  // Meta's verify handshake carries the integration's verify token in the query string. The launcher
+  // and orchestrators poll /health, which answers 503 until the engine is ready.
+  app.use(requestLogger(logger, { secretQueryParams: [WHATSAPP_VERIFY_TOKEN_PARAM], probePaths: ['/health'] }));
   // A browser frontend on an allowed origin streams with a manager-minted bearer token: no cookies,
   // so CORS is granted without credentials.
   app.use(

@@ -2,6 +2,7 @@
 // file) that says which agents it serves, the app, and the listener.
 import { randomUUID } from 'node:crypto';
 import { type Logger, type RunningServer, serve, startMetricsListener } from '@agentplane/server-kit';
+import type { Router } from 'express';
 import { createEngineApp } from './app.js';
 import { createJwksResolver } from './auth/jwks-resolver.js';
 import { bootDatabaseMode } from './boot/database-mode.js';
@@ -21,6 +22,8 @@ export type StartEngineOptions = { logger: Logger; handleSignals?: boolean; keep
 export type RunningEngine = RunningServer & {
   /** The config holders of the agents loaded now (one, for a dedicated or file-mode engine). */
   holders: () => ConfigHolder[];
+  /** The API of each agent loaded now, whose routes the OpenAPI test compares with the document. */
+  routers: () => Router[];
   /** The /metrics URL, when METRICS_PORT is set. */
   metricsUrl: string | undefined;
 };
@@ -58,7 +61,12 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
       }
     },
   });
-  return { ...running, holders: () => boot.loaded().map((served) => served.holder), metricsUrl: metricsListener?.url };
+  return {
+    ...running,
+    holders: () => boot.loaded().map((served) => served.holder),
+    routers: () => boot.loaded().map((served) => served.router),
+    metricsUrl: metricsListener?.url,
+  };
 }
 
 function createEngineServices(env: EngineEnv, options: StartEngineOptions): EngineServices {

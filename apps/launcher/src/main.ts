@@ -9,7 +9,9 @@ import { ManagerClient } from '@agentplane/manager-client';
 import { ZPort } from '@agentplane/server-kit';
 import { ensureDemoAgent, everythingCommandLine } from './demo-agent.js';
 import { poolCredentialFiles, withoutPlatformSecrets } from './engine-credentials.js';
+import { readLauncherEnv } from './launcher-env.js';
 import { localSecret } from './local-secrets.js';
+import { chooseLogFormat } from './logs/log-format.js';
 import { issuePoolCredentials } from './manager-cli.js';
 import { say } from './prefixed-output.js';
 import { printWelcome } from './print-welcome.js';
@@ -52,6 +54,7 @@ function engineMetricsPort(managerMetricsPort: string): string {
 const entryOf = (app: string) => fileURLToPath(new URL(`../../${app}/dist/server.js`, import.meta.url));
 
 async function main(): Promise<void> {
+  const format = chooseLogFormat(readLauncherEnv().LOG_FORMAT, process.stdout.isTTY === true);
   const local = process.env.DATABASE_URL
     ? undefined
     : await startLocalPostgres((line) => say('postgres', line)).catch((error: unknown) => {
@@ -130,7 +133,7 @@ async function main(): Promise<void> {
           .filter(Boolean)
           .join(','),
       },
-      1,
+      { index: 1, format },
     );
     supervise(engine);
     const engineUrl = await engine.listening;
@@ -149,7 +152,7 @@ async function main(): Promise<void> {
         ENGINE_POOLS: `${pool}=${poolUrl}`,
         DEFAULT_ENGINE_POOL: pool,
       },
-      0,
+      { index: 0, format },
     );
     supervise(manager);
     const managerUrl = await manager.listening;

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
+import type { LogFormat } from './logs/log-format.js';
 import { pipeWithPrefix } from './prefixed-output.js';
 
 export type ServiceProcess = {
@@ -13,7 +14,12 @@ export type ServiceProcess = {
   stop: (timeoutMs: number) => Promise<void>;
 };
 
-export function startService(name: string, entry: string, env: NodeJS.ProcessEnv, index: number): ServiceProcess {
+export function startService(
+  name: string,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  output: { index: number; format: LogFormat },
+): ServiceProcess {
   // Its own process group: a Ctrl-C at the terminal reaches only the launcher, which stops the
   // services in order; the exit hook below still takes them down if the launcher dies first.
   const child = spawn(process.execPath, [entry], {
@@ -26,8 +32,8 @@ export function startService(name: string, entry: string, env: NodeJS.ProcessEnv
   const killOnExit = () => child.kill('SIGKILL');
   process.on('exit', killOnExit);
   // Spawned with pipes, so both streams exist; the 'ipc' entry only widens their declared type.
-  pipeWithPrefix(child.stdout as Readable, name, index);
-  pipeWithPrefix(child.stderr as Readable, name, index);
+  pipeWithPrefix(child.stdout as Readable, name, output.index, output.format);
+  pipeWithPrefix(child.stderr as Readable, name, output.index, output.format);
   const exited = once(child, 'exit').then(([code]) => {
     process.removeListener('exit', killOnExit);
     return code as number | null;

@@ -87,7 +87,7 @@ export function createManagerApp({
   app.set('trust proxy', config.trustProxy ?? false);
   if (metrics !== undefined) app.use(measureHttpRequests(metrics.registry));
   if (config.tracing !== undefined) app.use(traceHttpRequests());
-  app.use(requestLogger(logger));
+  app.use(requestLogger(logger, { probePaths: [`${API_PREFIX}/healthz`, `${API_PREFIX}/readyz`] }));
   app.use(securityHeaders());
   app.use(
     corsForAllowedOrigins(config.corsOrigins, {

@@ -8,8 +8,8 @@ import { SERVICE_ENVS } from './service-envs.js';
 
 describe('the configuration reference', () => {
   it("documents every variable of each service's environment schema, and no other", () => {
-    expect(SERVICE_ENVS.map((env) => env.service)).toEqual(['manager', 'engine']);
-    for (const env of SERVICE_ENVS) expect(Object.keys(env.schema.shape).length).toBeGreaterThan(20);
+    expect(SERVICE_ENVS.map((env) => env.service)).toEqual(['manager', 'engine', 'launcher']);
+    for (const env of SERVICE_ENVS.slice(0, 2)) expect(Object.keys(env.schema.shape).length).toBeGreaterThan(20);
     expect(SERVICE_ENVS.flatMap(envDocProblems)).toEqual([]);
   });
 

@@ -4,3 +4,10 @@ declare module '@agentplane/manager/dist/config-docs.js' {
 
   export const MANAGER_ENV: DocumentedEnv;
 }
+
+// The launcher's build emits no declarations either.
+declare module '@agentplane/launcher/dist/launcher-env.js' {
+  import type { DocumentedEnv } from '@agentplane/server-kit';
+
+  export const LAUNCHER_ENV: DocumentedEnv;
+}

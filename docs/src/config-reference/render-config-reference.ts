@@ -61,12 +61,14 @@ function serviceSection({ service, schema, docs }: DocumentedEnv): string {
 export const CONFIG_REFERENCE_HEADER = `# Configuration
 
 <!-- Generated from the services' environment schemas by \`pnpm --filter @agentplane/docs config-reference\`;
-edit the docs beside each schema (apps/manager/src/config-docs.ts, apps/engine/src/env-docs.ts), not this page. -->
+edit the docs beside each schema (apps/manager/src/config-docs.ts, apps/engine/src/env-docs.ts,
+apps/launcher/src/launcher-env.ts), not this page. -->
 
 Every service reads its environment once at start-up and stops with a message naming any variable that
 is missing or invalid. This page is generated from each service's own schema, so a variable cannot be
-added without its entry here: a test fails when they disagree. The variables of \`pnpm start\`, the
-tests and the benchmarks are on [their own page](./other-variables).`;
+added without its entry here: a test fails when they disagree. The launcher's own settings close the
+page; the other variables of \`pnpm start\`, the tests and the benchmarks are on [their own
+page](./other-variables).`;
 
 export function renderConfigReference(envs: DocumentedEnv[]): string {
   return `${[CONFIG_REFERENCE_HEADER, ...envs.map(serviceSection)].join('\n\n')}\n`;

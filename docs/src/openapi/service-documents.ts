@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { buildEngineOpenApi } from '@agentplane/engine/openapi';
 import type { OpenApiDocument } from './render-openapi.js';
 
 /** The manager's document, as `agentplane-manager openapi` prints it (no database needed). */
@@ -14,18 +15,8 @@ export function managerOpenApi(): OpenApiDocument {
   return JSON.parse(json) as OpenApiDocument;
 }
 
-/**
- * The engine's document, once the engine exports its builder as `@agentplane/engine/openapi`
- * (`buildEngineOpenApi()`, apps/engine/src/openapi/engine-openapi.ts); until then the Engine API page is
- * its prose alone.
- */
-export async function engineOpenApi(): Promise<OpenApiDocument | undefined> {
-  const specifier: string = '@agentplane/engine/openapi';
-  try {
-    const module = (await import(specifier)) as { buildEngineOpenApi: () => OpenApiDocument };
-    return module.buildEngineOpenApi();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return undefined;
-    throw error;
-  }
+/** The engine's document: the API of one agent, built from the engine's route specs without an engine. */
+export function engineOpenApi(): OpenApiDocument {
+  // The renderer types only what it reads of the JSON; the generator's own type is OpenAPI's whole model.
+  return buildEngineOpenApi() as unknown as OpenApiDocument;
 }

@@ -15,6 +15,14 @@ export {
 export { ConfigError, parseEnv } from './env.js';
 export type { DocumentedEnv, EnvDocs, EnvVarDoc } from './env-docs.js';
 export { LOG_LEVEL_DOC, SHARED_ENV_DOCS, ZLogLevel, ZPort } from './env-fields.js';
+export {
+  type RouteHandler,
+  type RouteInput,
+  type RouteSpec,
+  SpecRouter,
+  type SpecRouterOptions,
+  toOpenApiRoute,
+} from './http/spec-router.js';
 export { createLogger, type Logger } from './logger.js';
 export { measureHttpRequests } from './metrics/http-metrics.js';
 export { METRICS_ENV_DOCS, METRICS_ENV_FIELDS, readMetricsSettings } from './metrics/metrics-env.js';

@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
-import { redactQueryParams } from './request-logger.js';
+import request from 'supertest';
+import { createLogger } from './logger.js';
+import { redactQueryParams, requestLogger } from './request-logger.js';
 
 const SECRETS = new Set(['hub.verify_token']);
 
@@ -23,5 +26,51 @@ describe('redactQueryParams', () => {
   it('leaves URLs without a secret parameter as they are', () => {
     expect(redactQueryParams('/hook?hub.mode=subscribe', SECRETS)).toBe('/hook?hub.mode=subscribe');
     expect(redactQueryParams('/health', SECRETS)).toBe('/health');
+  });
+});
+
+describe('requestLogger levels', () => {
+  type Line = { level: number; req: { url: string }; res: { statusCode: number } };
+
+  /** A server answering `status` on every path, behind the request logger, and the lines it logs. */
+  async function logsOf(requests: [path: string, status: number][]): Promise<Line[]> {
+    const lines: Line[] = [];
+    const logger = createLogger({
+      name: 'test',
+      level: 'debug',
+      destination: { write: (line: string) => lines.push(JSON.parse(line) as Line) },
+    });
+    const log = requestLogger(logger, { probePaths: ['/health'] });
+    const server = createServer((req, res) => {
+      log(req, res);
+      res.statusCode = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('status'));
+      res.end();
+    });
+    for (const [path, status] of requests) await request(server).get(`${path}?status=${status}`);
+    return lines;
+  }
+
+  it('logs a probe at debug, its 503 while the service starts too, and a fault there as an error', async () => {
+    const lines = await logsOf([
+      ['/health', 503],
+      ['/health', 200],
+      ['/health', 500],
+    ]);
+    expect(lines.map((line) => [line.res.statusCode, line.level])).toEqual([
+      [503, 20],
+      [200, 20],
+      [500, 50],
+    ]);
+  });
+
+  it('logs other requests at info, warn for a refusal or a 503, and error for a fault', async () => {
+    const lines = await logsOf([
+      ['/agent/run', 200],
+      ['/agent/run', 404],
+      ['/agent/run', 503],
+      ['/healthy', 503],
+      ['/agent/run', 500],
+    ]);
+    expect(lines.map((line) => line.level)).toEqual([30, 40, 40, 40, 50]);
   });
 });

@@ -8,7 +8,14 @@ const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export type RequestLoggerOptions = {
   /** Query parameters that carry a secret (WhatsApp's `hub.verify_token`): their values never reach the log. */
   secretQueryParams?: string[];
+  /**
+   * Health probes, which a launcher or an orchestrator polls: logged at debug, their 503 ("not ready
+   * yet", as while the service starts) too. A fault there (500) is still an error.
+   */
+  probePaths?: string[];
 };
+
+const pathOf = (req: { originalUrl?: string; url?: string }) => (req.originalUrl ?? req.url ?? '').split('?', 1)[0];
 
 /** A query key as the server reads it: `+` is a space, percent-escapes decoded, `[…]` suffixes dropped. */
 function readKey(key: string): string {
@@ -39,6 +46,7 @@ export function redactQueryParams(url: string, secrets: ReadonlySet<string>): st
 /** Logs every request with an id taken from `X-Request-Id` or made up, and echoes it back. */
 export function requestLogger(logger: Logger, options: RequestLoggerOptions = {}) {
   const secrets = new Set((options.secretQueryParams ?? []).map((name) => name.toLowerCase()));
+  const probes = new Set(options.probePaths ?? []);
   return pinoHttp({
     logger,
     genReqId: (req, res) => {
@@ -56,8 +64,10 @@ export function requestLogger(logger: Logger, options: RequestLoggerOptions = {}
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-    // A 503 is the service saying it is not ready, not a fault of its code.
-    customLogLevel: (_req, res, error) =>
-      error || res.statusCode === 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    customLogLevel: (req, res, error) => {
+      if (error || res.statusCode === 500) return 'error';
+      if (probes.has(pathOf(req as { originalUrl?: string; url?: string }) ?? '')) return 'debug';
+      return res.statusCode >= 400 ? 'warn' : 'info';
+    },
   });
 }

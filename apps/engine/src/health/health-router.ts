@@ -1,7 +1,46 @@
 import { AppError } from '@agentplane/server-kit';
-import { Router } from 'express';
+import { z } from 'zod';
 import type { ConfigHolder } from '../config-source/config-holder.js';
+import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
 import { deliveryAcceptance } from '../whatsapp/delivery-auth.js';
+
+const ZError = { error: z.string().optional(), error_id: z.string().optional() };
+
+const ZHealth = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    config_version: z.number().int(),
+    db: z.enum(['ok', 'unreachable', 'not_used']),
+    mcp: z.array(z.object({ name: z.string(), status: z.string(), ...ZError })),
+    integrations: z.array(
+      z.object({
+        id: z.uuid(),
+        provider: z.string(),
+        deliveries: z.enum(['signature_required', 'unsigned_allowed', 'refused']),
+        error: z.string().optional(),
+      }),
+    ),
+    rejected_config: z.record(z.string(), z.unknown()).optional().meta({
+      description: 'The newest config version, when it was rejected, and why',
+    }),
+    agent_module: z
+      .object({ status: z.literal('failed'), code: z.string(), error: z.string(), error_id: z.string() })
+      .optional(),
+  })
+  .meta({ id: 'EngineHealth' });
+
+export const HEALTH_ROUTES = {
+  health: {
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    summary: "The agent's health: its config, database, MCP servers and integrations",
+    tag: 'health',
+    access: { kind: 'public' },
+    responses: { 200: { description: 'A config is served; `degraded` says what does not work', schema: ZHealth } },
+    problems: { 503: 'No config is loaded yet, or the agent was deleted' },
+  },
+} satisfies Record<string, EngineRouteSpec>;
 
 /**
  * 200 while a config is served, "degraded" when the database or an MCP server is unreachable, the
@@ -10,9 +49,8 @@ import { deliveryAcceptance } from '../whatsapp/delivery-auth.js';
  * refuses every delivery (no appSecret, no opt-out); 503 while no config is loaded or after the agent
  * was deleted. It says how each integration takes deliveries, never with what secret.
  */
-export function healthRouter(holder: ConfigHolder): Router {
-  const router = Router();
-  router.get('/health', (_req, res) => {
+export function addHealthRoutes(api: EngineApi, holder: ConfigHolder): void {
+  api.add(HEALTH_ROUTES.health, (_input, _req, res) => {
     const snapshot = holder.current();
     if (snapshot === undefined) throw new AppError('service_unavailable', holder.unavailableReason());
     const mcp = snapshot.toolset.statuses().map(({ name, status, error, errorId }) => ({
@@ -61,5 +99,4 @@ export function healthRouter(holder: ConfigHolder): Router {
           }),
     });
   });
-  return router;
 }

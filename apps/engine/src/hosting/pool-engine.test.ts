@@ -107,6 +107,16 @@ describe('a pool engine', () => {
     }
   });
 
+  it("serves each agent's OpenAPI document under /agents/{id}, its server that agent's base path", async () => {
+    const response = await fetch(`${base(alice)}/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { servers: { url: string }[]; paths: Record<string, unknown> };
+    expect(document.servers).toEqual([{ url: `/agents/${alice.agentId}` }]);
+    expect(Object.keys(document.paths)).toContain('/agent/run');
+    // The pool's root is no agent's: it has no document.
+    expect((await fetch(`${engine.url}/openapi.json`)).status).toBe(404);
+  });
+
   it("keeps each agent's threads to itself, though one process and one login serve both", async () => {
     const threadId = randomUUID();
     expect(await say(alice, 'secret of alice', threadId)).toBe('You said: secret of alice');

@@ -10,9 +10,11 @@ import { type ConfigHolder, createConfigHolder } from '../config-source/config-h
 import { createSecretOpener } from '../config-source/parse-engine-config.js';
 import type { AgentDb } from '../database/agent-db.js';
 import type { ChannelHandlers, ChannelListener } from '../database/shared-listener.js';
-import { healthRouter } from '../health/health-router.js';
-import { infoRouter } from '../info/info-router.js';
+import { addHealthRoutes } from '../health/health-router.js';
+import { createEngineApi } from '../http/engine-api.js';
+import { addInfoRoutes } from '../info/info-router.js';
 import { readWhatsAppWaiting, type WhatsAppWaiting } from '../metrics/whatsapp-queue-metrics.js';
+import { addOpenApiRoutes } from '../openapi/engine-openapi.js';
 import type { Pruner } from '../retention/prune-in-batches.js';
 import { createActiveRuns } from '../runs/active-runs.js';
 import type { RunStore } from '../runs/recorded-run.js';
@@ -21,12 +23,12 @@ import { type RunLeases, startRunLeases } from '../runs/run-leases.js';
 import { startRunNotifications } from '../runs/run-notifications.js';
 import { type RunQueue, startRunQueue } from '../runs/run-queue.js';
 import { startRunPruner } from '../runs/run-retention.js';
-import { runRouter } from '../runs/run-router.js';
+import { addRunRoutes } from '../runs/run-router.js';
 import { createAgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { startThreadPruner } from '../threads/thread-retention.js';
-import { threadRouter } from '../threads/thread-router.js';
+import { addThreadRoutes } from '../threads/thread-router.js';
 import { startInboundPruner } from '../whatsapp/inbound-retention.js';
-import { whatsappRouter } from '../whatsapp/whatsapp-router.js';
+import { addWhatsAppRoutes } from '../whatsapp/whatsapp-router.js';
 import { startWhatsAppWorker, type WhatsAppWorker } from '../whatsapp/whatsapp-worker.js';
 import type { EngineServices } from './engine-services.js';
 
@@ -92,23 +94,21 @@ export function createServedAgent(options: {
     res.once('close', () => requests--);
     next();
   });
-  router.use(healthRouter(holder));
-  router.use(infoRouter(holder));
-  router.use(
-    runRouter(holder, {
-      metrics,
-      inputMaxBytes: env.runs.inputMaxBytes,
-      ...(services.keepaliveMs === undefined ? {} : { keepaliveMs: services.keepaliveMs }),
-      ...(parts === undefined ? {} : { store: parts.runs }),
-    }),
+  const api = createEngineApi(holder, { inputMaxBytes: env.runs.inputMaxBytes });
+  addInfoRoutes(api, holder);
+  addHealthRoutes(api, holder);
+  addRunRoutes(api, {
+    metrics,
+    ...(services.keepaliveMs === undefined ? {} : { keepaliveMs: services.keepaliveMs }),
+    ...(parts === undefined ? {} : { store: parts.runs }),
+  });
+  addThreadRoutes(api, store?.db);
+  addWhatsAppRoutes(
+    api,
+    store === undefined || parts === undefined ? undefined : { pool: store.db, wake: parts.worker.wake },
   );
-  router.use(threadRouter(holder, store?.db));
-  router.use(
-    whatsappRouter(
-      holder,
-      store === undefined || parts === undefined ? undefined : { pool: store.db, wake: parts.worker.wake },
-    ),
-  );
+  addOpenApiRoutes(api);
+  router.use(api.router);
   router.use(notFoundHandler);
 
   return {

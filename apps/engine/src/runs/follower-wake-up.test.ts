@@ -142,7 +142,8 @@ async function serveRejoin(store: RunStore) {
     Object.assign(req, { log: logger });
     next();
   });
-  app.get('/agent/runs/:runId/stream', handleRejoin(store));
+  const rejoin = handleRejoin(store);
+  app.get('/agent/runs/:runId/stream', (req, res) => rejoin({ params: { runId: String(req.params.runId) } }, req, res));
   const server = createServer(app);
   const { origin } = await listenOnLoopback(server);
   return { origin, close: () => new Promise((resolve) => server.close(resolve)) };

@@ -5,13 +5,13 @@
 
 import type { Logger } from '@agentplane/server-kit';
 import { AppError } from '@agentplane/server-kit';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { StreamKind } from '../metrics/engine-metrics.js';
 import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
 import { type EventStream, openEventStream } from './event-stream.js';
 import type { RunStore } from './recorded-run.js';
 import { REPLAY_PAGE, type RunProgress } from './run-follow-reads.js';
-import { readRunIdParam } from './run-id-param.js';
+import type { RunIdInput } from './run-id-param.js';
 import { findRun, isFinal, type RunRecord } from './run-records.js';
 
 async function findCallersRun(store: RunStore, runId: string, caller: ThreadCaller | undefined): Promise<RunRecord> {
@@ -123,9 +123,9 @@ export function replayFrom(runId: string, lastEventId: string | undefined): numb
   return Number(seq);
 }
 
-export function handleRunRecord(store: RunStore): RequestHandler {
-  return async (req, res) => {
-    const run = await findOwnRun(store, readRunIdParam(req), res);
+export function handleRunRecord(store: RunStore) {
+  return async ({ params: { runId } }: RunIdInput, _req: Request, res: Response): Promise<void> => {
+    const run = await findOwnRun(store, runId, res);
     res.json({
       id: run.id,
       thread_id: run.thread_id,
@@ -140,10 +140,9 @@ export function handleRunRecord(store: RunStore): RequestHandler {
   };
 }
 
-export function handleRejoin(store: RunStore, keepaliveMs?: number): RequestHandler {
-  return async (req, res) => {
+export function handleRejoin(store: RunStore, keepaliveMs?: number) {
+  return async ({ params: { runId } }: RunIdInput, req: Request, res: Response): Promise<void> => {
     requireEventLog(store, 'A run cannot be rejoined');
-    const runId = readRunIdParam(req);
     const after = replayFrom(runId, req.get('last-event-id'));
     // Unknown before the stream opens: a 404, not an empty stream.
     const found = await findOwnRun(store, runId, res);

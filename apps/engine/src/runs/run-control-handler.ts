@@ -2,7 +2,7 @@
 // replica with a free slot (run-queue.ts). POST /agent/runs/{id}/cancel: cancels a waiting run at once
 // and asks the replica running a running one to stop it; 202 with `cancelled` or `running` (asked to stop).
 import { AppError } from '@agentplane/server-kit';
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { callerOf } from '../threads/thread-scope.js';
@@ -10,12 +10,12 @@ import type { RunStore } from './recorded-run.js';
 import { findOwnRun } from './rejoin-handler.js';
 import { requestCancel } from './run-control-records.js';
 import { queueRun } from './run-handler.js';
-import { readRunIdParam } from './run-id-param.js';
+import type { RunIdInput } from './run-id-param.js';
 import { parseRunRequest } from './run-input.js';
 import { isFinal } from './run-records.js';
 
-export function handleBackgroundRun(store: RunStore): RequestHandler {
-  return async (req, res) => {
+export function handleBackgroundRun(store: RunStore) {
+  return async (req: Request, res: Response): Promise<void> => {
     const { runtime, loadFailure, config } = getSnapshot(res);
     if (runtime === undefined) throw new AppError('service_unavailable', describeLoadFailure(loadFailure));
     const request = parseRunRequest(req, config);
@@ -32,9 +32,8 @@ export function handleBackgroundRun(store: RunStore): RequestHandler {
   };
 }
 
-export function handleCancel(store: RunStore): RequestHandler {
-  return async (req, res) => {
-    const runId = readRunIdParam(req);
+export function handleCancel(store: RunStore) {
+  return async ({ params: { runId } }: RunIdInput, _req: Request, res: Response): Promise<void> => {
     const run = await findOwnRun(store, runId, res);
     const outcome = isFinal(run.status) ? 'over' : await requestCancel(store.pool, store.agentId, runId);
     if (outcome === 'over') throw new AppError('conflict', 'The run is already over.', { type: 'run-finished' });

@@ -2,15 +2,14 @@
 // engine stored it. The stream (GET …/stream) replays the same events as SSE, without times; a run view
 // reads this one to tell how long each model call and tool call took. The caller's own runs only, as
 // every run read: another caller's run is a 404.
-import type { RequestHandler } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { parseRequestPart } from '../http/parse-request-part.js';
 import type { RunStore } from './recorded-run.js';
 import { findOwnRun, requireEventLog } from './rejoin-handler.js';
 import { REPLAY_PAGE } from './run-follow-reads.js';
-import { readRunIdParam } from './run-id-param.js';
+import type { RunIdInput } from './run-id-param.js';
 
-const ZRunEventsQuery = z.strictObject({
+export const ZRunEventsQuery = z.strictObject({
   after: z
     .string()
     .regex(/^\d{1,9}$/, 'A seq: digits only')
@@ -24,6 +23,22 @@ const ZRunEventsQuery = z.strictObject({
     .optional(),
 });
 
+export const ZRunEventsPage = z
+  .object({
+    status: z.enum(['pending', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted']),
+    events: z.array(
+      z.object({
+        seq: z.number().int(),
+        stored_at: z.iso.datetime(),
+        event: z.record(z.string(), z.unknown()).meta({ description: 'The AG-UI event, as the stream sent it' }),
+      }),
+    ),
+    next_after: z.number().int().nullable().meta({
+      description: 'Where the next page starts; null once this page held the last event stored so far',
+    }),
+  })
+  .meta({ id: 'RunEventsPage' });
+
 const PAGE = {
   name: 'read-run-events-page',
   text: `SELECT seq, data, created_at FROM run_events
@@ -32,11 +47,12 @@ const PAGE = {
 
 type Row = { seq: number; data: string; created_at: Date };
 
-export function handleRunEvents(store: RunStore): RequestHandler {
-  return async (req, res) => {
+type RunEventsInput = RunIdInput & { query: z.output<typeof ZRunEventsQuery> };
+
+export function handleRunEvents(store: RunStore) {
+  return async ({ params: { runId }, query }: RunEventsInput, _req: Request, res: Response): Promise<void> => {
     requireEventLog(store, "A run's events cannot be read");
-    const runId = readRunIdParam(req);
-    const { after = 0, limit = REPLAY_PAGE } = parseRequestPart(ZRunEventsQuery, req.query, 'query string');
+    const { after = 0, limit = REPLAY_PAGE } = query;
     const run = await findOwnRun(store, runId, res);
     const { rows } = await store.pool.query<Row>({ ...PAGE, values: [store.agentId, runId, after, limit] });
     // Each stored as the JSON the stream sent.

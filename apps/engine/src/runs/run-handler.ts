@@ -6,7 +6,7 @@
 // response follows it as a rejoin would: keepalives while it waits, RUN_STARTED once it starts.
 import type { RunAgentInput } from '@ag-ui/core';
 import { AppError, contextFromHeaders, type Logger } from '@agentplane/server-kit';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
@@ -25,8 +25,6 @@ import type { RunConflict } from './run-records.js';
 export type RunOptions = {
   keepaliveMs?: number;
   metrics: EngineMetrics;
-  /** The largest run input accepted, in bytes: a larger body is a 413 (ENGINE_RUN_INPUT_MAX_BYTES). */
-  inputMaxBytes: number;
   /** Database mode: threads are stored and continued (threads/agui-threads.ts), runs are records. */
   store?: RunStore;
 };
@@ -122,8 +120,8 @@ async function startStreamRun(
   throw new AppError('service_unavailable', UNRECORDABLE, { headers: { 'Retry-After': '5' } });
 }
 
-export function handleRun({ keepaliveMs, store, metrics }: RunOptions): RequestHandler {
-  return async (req, res) => {
+export function handleRun({ keepaliveMs, store, metrics }: RunOptions) {
+  return async (req: Request, res: Response): Promise<void> => {
     const { runtime, loadFailure, toolset, config, tracing } = getSnapshot(res);
     // The agent's module did not load (the log says why); the next config version loads it afresh.
     if (runtime === undefined) throw new AppError('service_unavailable', describeLoadFailure(loadFailure));

@@ -2,12 +2,12 @@
 // the caller's own AG-UI threads, behind the same bearer token as /agent/run. Database mode only.
 import { describeUnstorableText, ZAguiId, ZPaginationQuery } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
-import { type Request, type Response, Router } from 'express';
+import type { Response } from 'express';
 import { z } from 'zod';
-import { requireBearer } from '../auth/require-bearer.js';
 import type { AgentDb } from '../database/agent-db.js';
-import { parseRequestPart } from '../http/parse-request-part.js';
-import { getSnapshot, type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
+import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
+import { ZRunSummary } from '../runs/run-schemas.js';
+import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { aguiThreadKey } from './agui-threads.js';
 import { decodeCursor, pageOf } from './page-cursor.js';
 import {
@@ -44,14 +44,8 @@ const ZThreadListQuery = ZPageQuery.extend({
 
 const afterCursor = (cursor: string | undefined) => (cursor === undefined ? undefined : decodeCursor(cursor));
 
-function pageQuery(req: Request) {
-  const { limit, cursor } = parseRequestPart(ZPageQuery, req.query, 'query string');
+function pageOfQuery({ limit, cursor }: { limit: number; cursor?: string | undefined }) {
   return { limit, after: afterCursor(cursor) };
-}
-
-function threadListQuery(req: Request) {
-  const { limit, cursor, q } = parseRequestPart(ZThreadListQuery, req.query, 'query string');
-  return { limit, after: afterCursor(cursor), search: q };
 }
 
 /** Lists answer a plain array, as the manager's do; X-Next-Cursor names the next page when there is one. */
@@ -83,8 +77,85 @@ const runItem = (row: RunRow) => ({
 
 const NOT_FOUND = () => new AppError('not_found', 'No such thread.');
 
-export function threadRouter(source: SnapshotSource, pool: AgentDb | undefined): Router {
-  const router = Router();
+const NO_THREAD = "No such thread, or not one of the caller's";
+const NO_DATABASE = 'The engine has no database: threads are stored only in database mode';
+const ZPageHeaders = z.object({
+  'X-Next-Cursor': z.string().optional().meta({ description: 'The cursor of the next page, when there is one' }),
+});
+const ZThreadItem = z
+  .object({
+    thread_id: z.string(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    title: z.string().nullable().meta({ description: 'The start of its first user message, on one line' }),
+    message_count: z.number().int(),
+  })
+  .meta({ id: 'ThreadItem' });
+const ZThread = z
+  .object({
+    thread_id: z.string(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    state: z.unknown().meta({ description: "The agent's state after the thread's last run" }),
+    messages: z.array(z.record(z.string(), z.unknown())).meta({ description: 'AG-UI messages, oldest first' }),
+  })
+  .meta({ id: 'Thread' });
+
+export const THREAD_ROUTES = {
+  list: {
+    method: 'get',
+    path: '/agent/threads',
+    operationId: 'listThreads',
+    summary: "The caller's threads, most recently updated first",
+    tag: 'threads',
+    access: { kind: 'bearer' },
+    query: ZThreadListQuery,
+    responses: {
+      200: {
+        description: 'A page of threads',
+        schema: z.array(ZThreadItem),
+        headers: ZPageHeaders.extend({ 'X-Total-Count': z.string() }),
+      },
+    },
+    problems: { 503: NO_DATABASE },
+  },
+  get: {
+    method: 'get',
+    path: '/agent/threads/:id',
+    operationId: 'getThread',
+    summary: 'A thread: its messages and state',
+    tag: 'threads',
+    access: { kind: 'bearer' },
+    params: ZThreadParams,
+    responses: { 200: { description: 'The thread', schema: ZThread } },
+    problems: { 404: NO_THREAD, 503: NO_DATABASE },
+  },
+  runs: {
+    method: 'get',
+    path: '/agent/threads/:id/runs',
+    operationId: 'listThreadRuns',
+    summary: "A thread's runs, newest first",
+    tag: 'threads',
+    access: { kind: 'bearer' },
+    params: ZThreadParams,
+    query: ZPageQuery,
+    responses: { 200: { description: 'A page of runs', schema: z.array(ZRunSummary), headers: ZPageHeaders } },
+    problems: { 404: NO_THREAD, 503: NO_DATABASE },
+  },
+  delete: {
+    method: 'delete',
+    path: '/agent/threads/:id',
+    operationId: 'deleteThread',
+    summary: 'Deletes a thread, its messages and its checkpoints',
+    tag: 'threads',
+    access: { kind: 'bearer' },
+    params: ZThreadParams,
+    responses: { 204: { description: 'Deleted' } },
+    problems: { 404: NO_THREAD, 409: 'A run of the thread is still going', 503: NO_DATABASE },
+  },
+} satisfies Record<string, EngineRouteSpec>;
+
+export function addThreadRoutes(api: EngineApi, pool: AgentDb | undefined): void {
   const requirePool = (): AgentDb => {
     if (pool === undefined) {
       throw new AppError(
@@ -95,17 +166,16 @@ export function threadRouter(source: SnapshotSource, pool: AgentDb | undefined):
     return pool;
   };
   /** Who asks and which of their threads: the scope every query is keyed by. */
-  const scopeOf = (req: Request, res: Response) => {
+  const scopeOf = (res: Response, params?: { id: string }) => {
     const agentId = getSnapshot(res).config.agent.id;
     const caller = callerOf(res.locals.claims);
-    const threadId = req.params.id === undefined ? undefined : parseRequestPart(ZThreadParams, req.params, 'path').id;
-    return { db: requirePool(), agentId, caller, threadId: threadId ?? '' };
+    return { db: requirePool(), agentId, caller, threadId: params?.id ?? '' };
   };
-  router.use('/agent/threads', useSnapshot(source), requireBearer);
 
-  router.get('/agent/threads', async (req, res) => {
-    const { db, agentId, caller } = scopeOf(req, res);
-    const { limit, after, search } = threadListQuery(req);
+  api.add(THREAD_ROUTES.list, async ({ query }, _req, res) => {
+    const { db, agentId, caller } = scopeOf(res);
+    const { limit, after } = pageOfQuery(query);
+    const search = query.q;
     const [rows, total] = await Promise.all([
       listThreads(db, { agentId, caller, search, limit: limit + 1, after }),
       countThreads(db, { agentId, caller, search }),
@@ -114,16 +184,16 @@ export function threadRouter(source: SnapshotSource, pool: AgentDb | undefined):
     sendPage(res, { ...page, items: page.items.map(threadItem) }, total);
   });
 
-  router.get('/agent/threads/:id', async (req, res) => {
-    const { db, agentId, caller, threadId } = scopeOf(req, res);
+  api.add(THREAD_ROUTES.get, async ({ params }, _req, res) => {
+    const { db, agentId, caller, threadId } = scopeOf(res, params);
     const thread = await readThread(db, agentId, aguiThreadKey(agentId, caller, threadId));
     if (thread === undefined) throw NOT_FOUND();
     res.json({ thread_id: threadId, ...thread });
   });
 
-  router.get('/agent/threads/:id/runs', async (req, res) => {
-    const { db, agentId, caller, threadId } = scopeOf(req, res);
-    const { limit, after } = pageQuery(req);
+  api.add(THREAD_ROUTES.runs, async ({ params, query }, _req, res) => {
+    const { db, agentId, caller, threadId } = scopeOf(res, params);
+    const { limit, after } = pageOfQuery(query);
     const key = aguiThreadKey(agentId, caller, threadId);
     const rows = await listThreadRuns(db, { agentId, key, limit: limit + 1, after });
     if (rows.length === 0 && !(await threadExists(db, agentId, key))) throw NOT_FOUND();
@@ -131,8 +201,8 @@ export function threadRouter(source: SnapshotSource, pool: AgentDb | undefined):
     sendPage(res, { ...page, items: page.items.map(runItem) });
   });
 
-  router.delete('/agent/threads/:id', async (req, res) => {
-    const { db, agentId, caller, threadId } = scopeOf(req, res);
+  api.add(THREAD_ROUTES.delete, async ({ params }, _req, res) => {
+    const { db, agentId, caller, threadId } = scopeOf(res, params);
     const outcome = await deleteThread(db, {
       agentId,
       key: aguiThreadKey(agentId, caller, threadId),
@@ -145,6 +215,4 @@ export function threadRouter(source: SnapshotSource, pool: AgentDb | undefined):
     }
     res.status(204).end();
   });
-
-  return router;
 }

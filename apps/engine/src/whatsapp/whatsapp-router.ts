@@ -10,9 +10,11 @@ import {
   ZWhatsAppWebhookPayload,
 } from '@agentplane/contracts';
 import { AppError, refuseUnstorableBody } from '@agentplane/server-kit';
-import express, { type RequestHandler, Router } from 'express';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
 import type { AgentDb } from '../database/agent-db.js';
-import { getSnapshot, type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
+import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
+import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { authenticateDelivery } from './delivery-auth.js';
 import { enqueueInboundMessages } from './inbound-queue.js';
 import { MAX_DELIVERY_ITEMS, routeDelivery } from './route-delivery.js';
@@ -34,21 +36,59 @@ function enabledIntegrations(integrations: TEngineIntegration[]): TEngineIntegra
   return enabled;
 }
 
+const NO_INTEGRATION = 'The agent has no enabled WhatsApp integration';
+
+// A repeated parameter is no string: it is refused (403) as any handshake that does not match is.
+const ZVerifyQuery = z.object({
+  'hub.mode': z.unknown().optional().meta({ description: '`subscribe`' }),
+  [WHATSAPP_VERIFY_TOKEN_PARAM]: z.unknown().optional().meta({ description: "The integration's verifyToken" }),
+  'hub.challenge': z.unknown().optional().meta({ description: 'Sent back as the answer' }),
+});
+
+export const WHATSAPP_ROUTES = {
+  verify: {
+    method: 'get',
+    path: WHATSAPP_WEBHOOK_PATH,
+    operationId: 'verifyWhatsAppWebhook',
+    summary: "Meta's subscription handshake: answers hub.challenge when hub.verify_token matches",
+    tag: 'whatsapp',
+    access: { kind: 'webhook' },
+    query: ZVerifyQuery,
+    responses: { 200: { description: 'hub.challenge', contentType: 'text/plain', schema: z.string() } },
+    problems: { 403: 'The handshake does not match an enabled integration', 404: NO_INTEGRATION },
+  },
+  deliver: {
+    method: 'post',
+    path: WHATSAPP_WEBHOOK_PATH,
+    operationId: 'receiveWhatsAppDelivery',
+    summary: 'A WhatsApp Cloud API delivery: checked (signature, size), queued, and acknowledged at once',
+    tag: 'whatsapp',
+    access: { kind: 'webhook', body: 'raw' },
+    handlerBody: { contentType: 'application/json', schema: ZWhatsAppWebhookPayload },
+    responses: { 200: { description: '`EVENT_RECEIVED`', contentType: 'text/plain', schema: z.string() } },
+    problems: {
+      401: 'X-Hub-Signature-256 is missing or does not sign the body',
+      404: NO_INTEGRATION,
+      413: `A body over 1 MiB, or more than ${MAX_DELIVERY_ITEMS} messages and statuses`,
+      415: 'A body that is not application/json',
+      503: 'The engine has no database to queue messages in',
+    },
+  },
+} satisfies Record<string, EngineRouteSpec>;
+
 // The handshake needs no queue: Meta can be pointed at the engine before its database is set.
-function handleVerify(): RequestHandler {
-  return (req, res) => {
-    const integrations = enabledIntegrations(getSnapshot(res).config.integrations);
-    const mode = req.query['hub.mode'];
-    const token = req.query[WHATSAPP_VERIFY_TOKEN_PARAM];
-    const challenge = req.query['hub.challenge'];
-    const verified =
-      mode === 'subscribe' &&
-      typeof token === 'string' &&
-      typeof challenge === 'string' &&
-      integrations.some((integration) => equalsSecret(token, integration.config.verifyToken));
-    if (!verified) throw new AppError('forbidden', 'The verification request does not match this webhook.');
-    res.status(200).set('X-Content-Type-Options', 'nosniff').type('text/plain').send(challenge);
-  };
+function handleVerify(req: Request, res: Response): void {
+  const integrations = enabledIntegrations(getSnapshot(res).config.integrations);
+  const mode = req.query['hub.mode'];
+  const token = req.query[WHATSAPP_VERIFY_TOKEN_PARAM];
+  const challenge = req.query['hub.challenge'];
+  const verified =
+    mode === 'subscribe' &&
+    typeof token === 'string' &&
+    typeof challenge === 'string' &&
+    integrations.some((integration) => equalsSecret(token, integration.config.verifyToken));
+  if (!verified) throw new AppError('forbidden', 'The verification request does not match this webhook.');
+  res.status(200).set('X-Content-Type-Options', 'nosniff').type('text/plain').send(challenge);
 }
 
 function parseDelivery(body: Buffer): TWhatsAppWebhookPayload {
@@ -69,8 +109,8 @@ function parseDelivery(body: Buffer): TWhatsAppWebhookPayload {
   return parsed.data;
 }
 
-function handleDelivery(inbox: WhatsAppInbox | undefined): RequestHandler {
-  return async (req, res) => {
+function handleDelivery(inbox: WhatsAppInbox | undefined) {
+  return async (req: Request, res: Response): Promise<void> => {
     const snapshot = getSnapshot(res);
     const integrations = enabledIntegrations(snapshot.config.integrations);
     if (inbox === undefined) throw new AppError('service_unavailable', NO_QUEUE_DETAIL);
@@ -102,14 +142,8 @@ function handleDelivery(inbox: WhatsAppInbox | undefined): RequestHandler {
   };
 }
 
-export function whatsappRouter(source: SnapshotSource, inbox: WhatsAppInbox | undefined): Router {
-  const router = Router();
-  router.get(WHATSAPP_WEBHOOK_PATH, useSnapshot(source), handleVerify());
-  router.post(
-    WHATSAPP_WEBHOOK_PATH,
-    useSnapshot(source),
-    express.raw({ type: 'application/json', limit: '1mb' }),
-    handleDelivery(inbox),
-  );
-  return router;
+export function addWhatsAppRoutes(api: EngineApi, inbox: WhatsAppInbox | undefined): void {
+  api.add(WHATSAPP_ROUTES.verify, (_input, req, res) => handleVerify(req, res));
+  const deliver = handleDelivery(inbox);
+  api.add(WHATSAPP_ROUTES.deliver, (_input, req, res) => deliver(req, res));
 }

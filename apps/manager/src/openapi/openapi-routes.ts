@@ -1,10 +1,10 @@
-import { createOpenApiDocument, type OpenApiDocument } from '@agentplane/contracts';
+import type { OpenApiDocument } from '@agentplane/contracts';
 import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
+import { createManagerOpenApi } from './manager-openapi.js';
 
-export const OPENAPI_INFO = { title: 'Agentplane Manager API', version: '1.0.0' };
 const DOCUMENT_URL = '/api/v1/openapi.json';
 
 /** Serves the document built from every registered route, and the interactive reference beside it. */
@@ -22,7 +22,7 @@ export function addOpenApiRoutes(api: ApiRouter, options: { sessionCookie: strin
       responses: { 200: { description: 'The OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
     },
     (_input, _req, res) => {
-      document ??= createOpenApiDocument(api.routes, OPENAPI_INFO, options);
+      document ??= createManagerOpenApi(api.routes, options);
       res.json(document);
     },
   );

@@ -1,0 +1,49 @@
+// What the run routes take and answer, for the engine's OpenAPI document.
+import { RunAgentInputSchema } from '@ag-ui/core/schemas';
+import { z } from 'zod';
+
+// AG-UI's own schema, as JSON Schema: the OpenAPI generator knows not some of its zod types (its
+// messages, tools and resume), which the JSON Schema conversion renders.
+const { $schema: _dialect, ...runAgentInput } = z.toJSONSchema(RunAgentInputSchema, {
+  unrepresentable: 'any',
+  io: 'input',
+});
+
+/** The body of POST /agent/run and POST /agent/runs. */
+export const ZRunAgentInputDocument = z.looseObject({}).meta({
+  ...runAgentInput,
+  id: 'RunAgentInput',
+  description:
+    'An AG-UI RunAgentInput. `forwardedProps.agentplane` may set `onDisconnect` ("cancel" or "continue") ' +
+    "and `multitaskStrategy`, which overrides the agent's runs.multitaskStrategy for this run.",
+});
+
+const ZRunStatus = z.enum(['pending', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted']);
+
+/** A run as the thread and run routes list it: never its messages. */
+export const ZRunSummary = z
+  .object({
+    id: z.string(),
+    status: ZRunStatus,
+    source: z.enum(['stream', 'background', 'whatsapp']),
+    created_at: z.iso.datetime(),
+    started_at: z.iso.datetime().nullable(),
+    finished_at: z.iso.datetime().nullable(),
+    error: z.string().nullable(),
+    usage: z.record(z.string(), z.unknown()).nullable().meta({ description: 'Tokens and cost, once the run ended' }),
+  })
+  .meta({ id: 'RunSummary' });
+
+export const ZRunRecord = ZRunSummary.extend({ thread_id: z.string() }).meta({ id: 'RunRecord' });
+
+export const ZRunAccepted = z
+  .object({ run_id: z.string(), thread_id: z.string(), status: z.enum(['pending', 'cancelled', 'running']) })
+  .meta({ id: 'RunAccepted' });
+
+export const EVENT_STREAM = {
+  description:
+    'AG-UI events as server-sent events (`id:` is `<runId>:<seq>` when the run is recorded), or as ' +
+    'protobuf frames when Accept is application/vnd.ag-ui.event+proto',
+  contentType: 'text/event-stream',
+  schema: z.string(),
+};
