@@ -34,6 +34,7 @@ const POOL_RSS_TARGET_BYTES = 1e9;
 const COLD_START_TARGET_MS = 50;
 const POOL_RUNS_TARGET_RATIO = 0.9;
 const CREATION_TARGET_MS = 2000;
+const NOTIFY_TARGET_MS = 100;
 
 /** A switch from the environment: unset is off, and anything but on or off stops the bench before it starts. */
 function onOff(name: string): boolean {
@@ -105,7 +106,7 @@ async function printConfigPropagation(managerUrl: string): Promise<void> {
     `\n3. PATCH -> engine serving the new config version (${30} PATCHes, poll interval ${propagation.pollMs} ms)`,
   );
   console.log(
-    `   with NOTIFY:   p50 ${round(propagation.notify.p50Ms)} ms, p99 ${round(propagation.notify.p99Ms)} ms (target p99 <= 100 ms)`,
+    `   with NOTIFY:   p50 ${round(propagation.notify.p50Ms)} ms, p99 ${round(propagation.notify.p99Ms)} ms (target p99 <= ${NOTIFY_TARGET_MS} ms)`,
   );
   console.log(
     `   polling only:  p50 ${round(propagation.polling.p50Ms)} ms, p99 ${round(propagation.polling.p99Ms)} ms (target p99 <= ${propagation.pollMs + 100} ms)`,
@@ -263,13 +264,17 @@ async function printPoolThroughput(setup: PoolBenchSetup): Promise<void> {
 }
 
 async function printPoolCreation(setup: PoolBenchSetup): Promise<void> {
-  const creation = await benchPoolCreation({ ...setup, agents: 100 });
+  const creation = await benchPoolCreation({ ...setup, agents: 100, patches: 30 });
   const line = ({ p50Ms, p99Ms, maxMs, retries }: Latencies) =>
     `p50 ${round(p50Ms)} ms, p99 ${round(p99Ms)} ms, max ${round(maxMs)} ms (${retries} requests sent again; target p99 <= ${CREATION_TARGET_MS} ms: ${verdict(p99Ms <= CREATION_TARGET_MS)})`;
   console.log(
     `\n10. ${creation.agents} agents created through the API, one at a time, on a manager that places new agents on a pool (DEFAULT_ENGINE_POOL), with that pool's engine running`,
   );
   console.log(`   create response -> first event of the agent's first run on the pool: ${line(creation.firstRun)}`);
+  const patched = creation.patched;
+  console.log(
+    `   PATCH sent -> the pool serves the new version (${creation.patches} PATCHes): p50 ${round(patched.p50Ms)} ms, p99 ${round(patched.p99Ms)} ms (benchmark 3's bound, p99 <= ${NOTIFY_TARGET_MS} ms: ${verdict(patched.p99Ms <= NOTIFY_TARGET_MS)})`,
+  );
   console.log(`   delete response -> the pool answers 404 for the agent's routes:       ${line(creation.deleted)}`);
 }
 

@@ -3,7 +3,9 @@
 // `pnpm start` and the compose file run it) and that pool's engine, started with the credentials a
 // platform operator asks the manager for; then, one agent at a time, a tenant creates an agent through
 // the API and sends it runs until one streams (the time from the create response to its first event),
-// and later deletes it and reads its thread list until the pool answers 404.
+// then some of them are changed (the time from sending the PATCH until the pool serves the new
+// version, as benchmark 3 times a dedicated engine), and all deleted (the time from the delete
+// response until the pool answers 404 for the agent's thread list).
 import { randomBytes } from 'node:crypto';
 import { findFreePort } from '@agentplane/db/embedded';
 import { ManagerClient } from '@agentplane/manager-client';
@@ -16,10 +18,18 @@ import type { Service } from './service-process.js';
 
 export type Latencies = { p50Ms: number; p99Ms: number; maxMs: number; retries: number };
 
-export type PoolCreationResult = { agents: number; firstRun: Latencies; deleted: Latencies };
+export type PoolCreationResult = {
+  agents: number;
+  firstRun: Latencies;
+  patches: number;
+  patched: Latencies;
+  deleted: Latencies;
+};
 
 // How soon a request that found no agent yet is sent again: a bound on what the figure overstates.
 const RETRY_MS = 10;
+// A new version is looked for as benchmark 3 looks: every 2 ms, its bound being 100 ms.
+const SERVED_RETRY_MS = 2;
 // Past this, the agent is taken not to answer at all, and the bench stops with an error.
 const GIVE_UP_MS = 30_000;
 
@@ -27,6 +37,7 @@ export async function benchPoolCreation(options: {
   databaseUrl: string;
   platformKey: string;
   agents: number;
+  patches: number;
 }): Promise<PoolCreationResult> {
   const pool = `bench_${randomBytes(6).toString('hex')}`;
   const [managerPort, enginePort] = [await findFreePort(), await findFreePort()];
@@ -63,13 +74,32 @@ export async function benchPoolCreation(options: {
       firstRuns.push(await firstStreamedRun(`${engine.url}/agents/${id}/agent/run`, headers, since));
       created.push({ id, headers });
     }
+    const patches: Timed[] = [];
+    for (const { id, headers } of created.slice(0, options.patches)) {
+      // A random pause, so that PATCHes do not fall into step with the engine's placement polls.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000));
+      const since = performance.now();
+      const { engine_config_version: version } = await tenant.expect<{ engine_config_version: number }>(
+        200,
+        'PATCH',
+        `/agents/${id}`,
+        { ...MOCK_AGENT, name: `patched ${id}` },
+      );
+      patches.push(await untilServed(`${engine.url}/agents/${id}/agent/config`, headers, version, since));
+    }
     const deletions: Timed[] = [];
     for (const { id, headers } of created) {
       const threads = `${engine.url}/agents/${id}/agent/threads`;
       await tenant.expect(204, 'DELETE', `/agents/${id}`);
       deletions.push(await untilStatus(threads, { headers }, 404, performance.now()));
     }
-    return { agents: options.agents, firstRun: latencies(firstRuns), deleted: latencies(deletions) };
+    return {
+      agents: options.agents,
+      firstRun: latencies(firstRuns),
+      patches: patches.length,
+      patched: latencies(patches),
+      deleted: latencies(deletions),
+    };
   } finally {
     await engine?.stop();
     await manager.stop();
@@ -96,6 +126,23 @@ async function firstStreamedRun(url: string, headers: Record<string, string>, si
   }
 }
 
+/** Reads the agent's config until the pool serves `version`; the time from `since`. */
+async function untilServed(
+  url: string,
+  headers: Record<string, string>,
+  version: number,
+  since: number,
+): Promise<Timed> {
+  for (let retries = 0; ; retries++) {
+    const response = await fetch(url, { headers });
+    await response.body?.cancel();
+    if (Number(response.headers.get('x-engine-config-version')) >= version) {
+      return { ms: performance.now() - since, retries };
+    }
+    await waitBeforeRetry(since, SERVED_RETRY_MS);
+  }
+}
+
 /** Sends the request until it answers `status`; the time from `since`. */
 async function untilStatus(url: string, init: RequestInit, status: number, since: number): Promise<Timed> {
   for (let retries = 0; ; retries++) {
@@ -106,9 +153,9 @@ async function untilStatus(url: string, init: RequestInit, status: number, since
   }
 }
 
-async function waitBeforeRetry(since: number): Promise<void> {
+async function waitBeforeRetry(since: number, ms = RETRY_MS): Promise<void> {
   if (performance.now() - since > GIVE_UP_MS) throw new Error(`no answer within ${GIVE_UP_MS} ms`);
-  await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+  await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function latencies(timed: Timed[]): Latencies {
