@@ -34,6 +34,8 @@ export type ContenderFigures = {
   firstEvent: { runs: number; p50Ms: number; p99Ms: number };
   /** Each round's own time-to-first-event p50, in order. */
   roundFirstEventP50s: number[];
+  /** Runs/s while warming up, before any round (10 connections). */
+  warmUpRate: number;
 };
 
 export const runBody = (content: string, runId?: string) =>
@@ -109,25 +111,32 @@ async function measureRound(contender: Contender, seconds: number, firstEventRun
 }
 
 /**
- * Every contender warmed up, then measured in `rounds` interleaved rounds, each of `seconds` of load
- * and `firstEventRuns` runs timed to their first event.
+ * Every contender warmed up for `warmUpSeconds`, then measured in `rounds` interleaved rounds, each of
+ * `seconds` of load and `firstEventRuns` runs timed to their first event.
  */
 export async function compareEngines<Name extends string>(
   contenders: Record<Name, Contender>,
-  { rounds, seconds, firstEventRuns = 200 }: { rounds: number; seconds: number; firstEventRuns?: number },
+  {
+    rounds,
+    seconds,
+    firstEventRuns = 200,
+    warmUpSeconds = 2,
+  }: { rounds: number; seconds: number; firstEventRuns?: number; warmUpSeconds?: number },
 ): Promise<Record<Name, ContenderFigures>> {
   const names = Object.keys(contenders) as Name[];
+  const warmUpRates = new Map<Name, number>();
   for (const name of names) {
     const contender = contenders[name];
     await contender.prepare?.();
-    await runLoad({
+    const warmUp = await runLoad({
       url: contender.url,
       method: 'POST',
       targets: contender.runs,
       body: () => runBody('warm up'),
       connections: 10,
-      durationSeconds: 2,
+      durationSeconds: warmUpSeconds,
     });
+    warmUpRates.set(name, warmUp.requestsPerSecond);
   }
   const samples = new Map(
     names.map((name) => [name, { rates: [] as number[], p99s: [] as number[], first: [] as number[][] }]),
@@ -151,6 +160,7 @@ export async function compareEngines<Name extends string>(
       wholeRunP99Ms: median(p99s),
       firstEvent: { runs: all.length, p50Ms: percentile(all, 0.5), p99Ms: percentile(all, 0.99) },
       roundFirstEventP50s: first.map(median),
+      warmUpRate: warmUpRates.get(name) ?? Number.NaN,
     };
   };
   return Object.fromEntries(names.map((name) => [name, figures(name)])) as Record<Name, ContenderFigures>;

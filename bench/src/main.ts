@@ -256,6 +256,9 @@ async function printPoolThroughput(setup: PoolBenchSetup): Promise<void> {
   );
   console.log(`   runs/s by round:           pool ${roundRates(pool)}; dedicated ${roundRates(dedicated)}`);
   console.log(
+    `   warm-up before the rounds (10 connections, each of the pool's agents some 30 runs): pool ${round(pool.warmUpRate)}, dedicated ${round(dedicated.warmUpRate)} runs/s`,
+  );
+  console.log(
     `   pool / dedicated: ${ratio.toFixed(2)} of the medians; ${pairedRatio.toFixed(2)}, median of the rounds' back-to-back pairs (target >= ${POOL_RUNS_TARGET_RATIO}: ${verdict(pairedRatio >= POOL_RUNS_TARGET_RATIO)})`,
   );
   console.log(

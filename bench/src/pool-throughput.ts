@@ -8,6 +8,8 @@ import { createRunnableAgent, MOCK_AGENT, startEngine } from './engine-process.j
 import { type PoolBenchSetup, poolRuns, startBenchPoolEngine } from './pool-engine.js';
 import type { Service } from './service-process.js';
 
+const POOL_WARM_UP_SECONDS = 10;
+
 export type PoolThroughputResult = {
   agents: number;
   rounds: number;
@@ -33,7 +35,11 @@ export async function benchPoolThroughput(
         pool: { url: pool.engine.url, runs: await poolRuns(client, pool.agentIds) },
         dedicated: { url: dedicated.url, runs: soleAgentRuns(agent.headers) },
       },
-      { rounds: options.rounds, seconds: options.roundSeconds },
+      // PostgreSQL plans a pool's statements once per agent's role on each connection, and settles on a
+      // statement's generic plan after five runs of it (role-statements.ts): the rounds measure the
+      // pool once each of its agents has served some 30 runs, as a pool serving them for a while does.
+      // The warm-up's own rate is printed too.
+      { rounds: options.rounds, seconds: options.roundSeconds, warmUpSeconds: POOL_WARM_UP_SECONDS },
     );
     return { agents: options.agents, rounds: options.rounds, ...figures };
   } finally {
