@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { requireBearer } from '../auth/require-bearer.js';
 import type { AgentDb } from '../database/agent-db.js';
 import { parseRequestPart } from '../http/parse-request-part.js';
+import { listOpenInterrupts } from '../interrupts/interrupt-records.js';
 import { getSnapshot, type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
 import { aguiThreadKey } from './agui-threads.js';
 import { decodeCursor, pageOf } from './page-cursor.js';
@@ -116,9 +117,14 @@ export function threadRouter(source: SnapshotSource, pool: AgentDb | undefined):
 
   router.get('/agent/threads/:id', async (req, res) => {
     const { db, agentId, caller, threadId } = scopeOf(req, res);
-    const thread = await readThread(db, agentId, aguiThreadKey(agentId, caller, threadId));
+    const key = aguiThreadKey(agentId, caller, threadId);
+    const [thread, interrupts] = await Promise.all([
+      readThread(db, agentId, key),
+      listOpenInterrupts(db, agentId, key),
+    ]);
     if (thread === undefined) throw NOT_FOUND();
-    res.json({ thread_id: threadId, ...thread });
+    // The interrupts its last run ended with that no run answered yet: what a reloaded client shows again.
+    res.json({ thread_id: threadId, ...thread, interrupts });
   });
 
   router.get('/agent/threads/:id/runs', async (req, res) => {
