@@ -297,6 +297,47 @@ describe('a tool call that needs approval', () => {
     }
   });
 
+  it('makes one interrupt per waiting call of a step, answered one by one', async () => {
+    const agent = clientOf(alice);
+    model.script({ toolCalls: [sumCall('call_first', '{"a":1,"b":2}'), sumCall('call_second', '{"a":3,"b":4}')] });
+    const paused = await runWithClient(agent);
+    const outcome = (paused.last as RunFinishedEvent).outcome;
+    if (outcome?.type !== 'interrupt') throw new Error('the run did not pause');
+    expect(outcome.interrupts.map((interrupt) => interrupt.toolCallId)).toEqual(['call_first', 'call_second']);
+    const [first, second] = outcome.interrupts as [Interrupt, Interrupt];
+
+    // The first alone: its call runs, and the run ends waiting for the second again, without the model.
+    const requests = model.requests.length;
+    const one = await readEventStream(
+      await resumeRaw(alice, agent.threadId, [{ interruptId: first.id, status: 'resolved' }]),
+    );
+    expect(one.events).toContainEqual(
+      expect.objectContaining({
+        type: EventType.TOOL_CALL_RESULT,
+        toolCallId: 'call_first',
+        content: expect.stringContaining('3'),
+      }),
+    );
+    expect((one.events.at(-1) as RunFinishedEvent).outcome).toEqual({ type: 'interrupt', interrupts: [second] });
+    expect(model.requests.length).toBe(requests);
+    const runId = (one.events[0] as unknown as { runId: string }).runId;
+    expect(await readJson<{ status: string }>(`/agent/runs/${runId}`, alice)).toMatchObject({
+      status: 'input_required',
+    });
+
+    model.script({ text: ['3 and 7.'] });
+    const two = await readEventStream(
+      await resumeRaw(alice, agent.threadId, [{ interruptId: second.id, status: 'resolved' }]),
+    );
+    expect((two.events.at(-1) as RunFinishedEvent).outcome).toBeUndefined();
+    const sent = model.requests.at(-1)?.body.messages ?? [];
+    expect(sent.slice(-3).map((message) => [message.role, message.tool_call_id])).toEqual([
+      ['assistant', undefined],
+      ['tool', 'call_first'],
+      ['tool', 'call_second'],
+    ]);
+  });
+
   it('is refused in a background run nobody watches, and the run says so', async () => {
     const threadId = randomUUID();
     const runId = randomUUID();
@@ -326,5 +367,39 @@ describe('a tool call that needs approval', () => {
       expect.objectContaining({ type: EventType.TOOL_CALL_RESULT, toolCallId: 'call_unattended', content: refusal }),
     );
     expect(await interruptsCounted('unattended_rejected')).toBe(1);
+  });
+
+  it('runs in a background run when the policy says unattended: allow', async () => {
+    const row = await database.prisma.engineConfig.findUniqueOrThrow({ where: { agentId } });
+    const config = row.config as { agent: { config: { tools: object } } };
+    config.agent.config.tools = { approval: ['*__get-sum'], unattended: 'allow' };
+    await writeConfigRow(database.prisma, { agentId, workspaceId: row.workspaceId }, 2, config);
+    await waitUntil(
+      async () =>
+        ((await (await fetch(`${engine.url}/health`)).json()) as { config_version?: number }).config_version === 2,
+      { what: 'config version 2 to be served' },
+    );
+    const runId = randomUUID();
+    model.script({ toolCalls: [sumCall('call_allowed')] }, { text: ['42.'] });
+    const queued = await fetch(`${engine.url}/agent/runs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...auth(alice) },
+      body: JSON.stringify({
+        threadId: randomUUID(),
+        runId,
+        messages: [{ id: randomUUID(), role: 'user', content: 'add' }],
+        tools: [],
+        context: [],
+        state: {},
+        forwardedProps: {},
+      }),
+    });
+    expect(queued.status).toBe(202);
+    await waitUntil(
+      async () => (await readJson<{ status: string }>(`/agent/runs/${runId}`, alice)).status === 'succeeded',
+      { what: 'the background run to succeed' },
+    );
+    expect(lastToolMessage()).toMatchObject({ tool_call_id: 'call_allowed', content: expect.stringContaining('42') });
+    expect(await interruptsCounted('unattended_allowed')).toBe(1);
   });
 });
