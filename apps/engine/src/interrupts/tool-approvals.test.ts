@@ -8,9 +8,11 @@ import { EventType, type Interrupt, type ResumeEntry, type RunFinishedEvent } fr
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import {
   type FakeOpenAiServer,
+  type OtlpReceiver,
   sampleValue,
   scrapeMetrics,
   startFakeOpenAiServer,
+  startOtlpReceiver,
   waitUntil,
 } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -26,6 +28,7 @@ import { startDatabaseEngine } from '../testing/test-engine.js';
 let model: FakeOpenAiServer;
 let database: TestDatabase;
 let issuer: TestIssuer;
+let receiver: OtlpReceiver;
 let agentId: string;
 let engine: RunningEngine;
 let alice: string;
@@ -42,7 +45,12 @@ const startEngine = async (env: Record<string, string> = {}) => {
 };
 
 beforeAll(async () => {
-  [model, database, issuer] = await Promise.all([startFakeOpenAiServer(), createTestDatabase(), startTestIssuer()]);
+  [model, database, issuer, receiver] = await Promise.all([
+    startFakeOpenAiServer(),
+    createTestDatabase(),
+    startTestIssuer(),
+    startOtlpReceiver(),
+  ]);
   const workspaceId = (await makeWorkspace(database.prisma)).id;
   agentId = (await makeAgent(database.prisma, workspaceId)).id;
   const config = makeLlmEngineConfig({
@@ -52,6 +60,7 @@ beforeAll(async () => {
     mcpServers: [everythingStdioServer()],
     tools: { approval: ['*__get-sum'] },
     sso: { issuer: issuer.issuer, audience: issuer.audience, algorithms: ['RS256'] },
+    observability: { provider: 'OTLP', endpoint: receiver.url, protocol: 'http/json' },
   });
   await writeConfigRow(database.prisma, { agentId, workspaceId }, 1, config);
   engine = await startEngine();
@@ -60,7 +69,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await engine?.shutdown();
-  await Promise.all([model?.close(), issuer?.close()]);
+  await Promise.all([model?.close(), issuer?.close(), receiver?.close()]);
   await database?.drop();
 });
 
@@ -125,6 +134,17 @@ const lastToolMessage = () =>
     ?.body.messages.filter((message) => message.role === 'tool')
     .at(-1);
 
+/** The `agentplane.interrupt` events on the span of the run that sent these events, once it is exported. */
+async function interruptEventsOf(run: ClientRun) {
+  const announced = run.events.find((event) => event.type === EventType.CUSTOM) as unknown as {
+    value: { trace_id: string };
+  };
+  const runSpan = () =>
+    receiver.spans().find((span) => span.traceId === announced.value.trace_id && span.name.startsWith('invoke_agent'));
+  await waitUntil(() => runSpan() !== undefined, { what: "the run's span to be exported" });
+  return runSpan()?.events.filter((event) => event.name === 'agentplane.interrupt');
+}
+
 const interruptsCounted = async (outcome: string) =>
   sampleValue(await scrapeMetrics(engine.metricsUrl as string), 'agentplane_interrupts_total', {
     reason: 'tool_approval',
@@ -161,6 +181,17 @@ describe('a tool call that needs approval', () => {
     const thread = await readJson<{ interrupts: Interrupt[] }>(`/agent/threads/${agent.threadId}`, alice);
     expect(thread.interrupts).toEqual([interrupt]);
     expect(await interruptsCounted('raised')).toBeGreaterThanOrEqual(1);
+    expect(await interruptEventsOf(run)).toEqual([
+      {
+        name: 'agentplane.interrupt',
+        attributes: {
+          'agentplane.interrupt.reason': 'tool_approval',
+          'agentplane.interrupt.outcome': 'raised',
+          'gen_ai.tool.name': SUM,
+          'gen_ai.tool.call.id': interrupt.toolCallId,
+        },
+      },
+    ]);
 
     // Another replica, or this one restarted, resumes it: the interrupt is in the database only.
     await engine.shutdown();
@@ -189,6 +220,9 @@ describe('a tool call that needs approval', () => {
       interrupts: [],
     });
     expect(await interruptsCounted('approved')).toBe(1);
+    expect(await interruptEventsOf(resumed)).toEqual([
+      expect.objectContaining({ attributes: expect.objectContaining({ 'agentplane.interrupt.outcome': 'approved' }) }),
+    ]);
 
     // Answered once: a second answer is refused.
     const again = await resumeRaw(alice, agent.threadId, [{ interruptId: interrupt.id, status: 'resolved' }]);
@@ -269,6 +303,27 @@ describe('a tool call that needs approval', () => {
       { interruptId: interrupt.id, status: 'cancelled' },
     ]);
     expect(await problemOf(twice)).toMatchObject({ status: 422, type: 'urn:agentplane:problem:invalid-resume' });
+    for (const interruptId of ['a\u0000b', 'a\ud800b', 'x'.repeat(100_000)]) {
+      const refused = await resumeRaw(alice, agent.threadId, [{ interruptId, status: 'resolved' }]);
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).toBeLessThan(500);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    }
+    const anonymous = await fetch(`${engine.url}/agent/run`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        threadId: agent.threadId,
+        runId: randomUUID(),
+        messages: [],
+        tools: [],
+        context: [],
+        state: {},
+        forwardedProps: {},
+        resume: [{ interruptId: interrupt.id, status: 'resolved' }],
+      }),
+    });
+    expect(anonymous.status).toBe(401);
     // None of these answered it: it is still open, and alice can answer it.
     expect(await readJson<{ interrupts: Interrupt[] }>(`/agent/threads/${agent.threadId}`, alice)).toMatchObject({
       interrupts: [interrupt],
