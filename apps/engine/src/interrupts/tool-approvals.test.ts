@@ -73,7 +73,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+const auth = (token: string | undefined): Record<string, string> =>
+  token === undefined ? {} : { Authorization: `Bearer ${token}` };
 
 function clientOf(token: string, on = engine): HttpAgent {
   return new HttpAgent({
@@ -103,7 +104,7 @@ async function pause(agent: HttpAgent, { withEcho = false } = {}): Promise<{ run
 }
 
 /** A resume sent as a raw request: the client's own checks would stop the failing ones before the engine. */
-function resumeRaw(token: string, threadId: string, resume: ResumeEntry[], on = engine) {
+function resumeRaw(token: string | undefined, threadId: string, resume: ResumeEntry[], on = engine) {
   return fetch(`${on.url}/agent/run`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...auth(token) },
@@ -127,6 +128,30 @@ async function problemOf(response: Response): Promise<{ status: number; type: st
 
 const readJson = async <T>(path: string, token: string, on = engine) =>
   (await (await fetch(`${on.url}${path}`, { headers: auth(token) })).json()) as T;
+
+/** Queues a background run of a new thread, and waits until it succeeded. */
+async function runInBackground(runId: string): Promise<void> {
+  const queued = await fetch(`${engine.url}/agent/runs`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...auth(alice) },
+    body: JSON.stringify({
+      threadId: randomUUID(),
+      runId,
+      messages: [{ id: randomUUID(), role: 'user', content: 'add' }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    }),
+  });
+  expect(queued.status).toBe(202);
+  await waitUntil(
+    async () => (await readJson<{ status: string }>(`/agent/runs/${runId}`, alice)).status === 'succeeded',
+    {
+      what: 'the background run to succeed',
+    },
+  );
+}
 
 const lastToolMessage = () =>
   model.requests
@@ -309,20 +334,7 @@ describe('a tool call that needs approval', () => {
       expect(refused.status).toBeLessThan(500);
       expect(refused.headers.get('content-type')).toContain('application/problem+json');
     }
-    const anonymous = await fetch(`${engine.url}/agent/run`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        threadId: agent.threadId,
-        runId: randomUUID(),
-        messages: [],
-        tools: [],
-        context: [],
-        state: {},
-        forwardedProps: {},
-        resume: [{ interruptId: interrupt.id, status: 'resolved' }],
-      }),
-    });
+    const anonymous = await resumeRaw(undefined, agent.threadId, [{ interruptId: interrupt.id, status: 'resolved' }]);
     expect(anonymous.status).toBe(401);
     // None of these answered it: it is still open, and alice can answer it.
     expect(await readJson<{ interrupts: Interrupt[] }>(`/agent/threads/${agent.threadId}`, alice)).toMatchObject({
@@ -394,27 +406,9 @@ describe('a tool call that needs approval', () => {
   });
 
   it('is refused in a background run nobody watches, and the run says so', async () => {
-    const threadId = randomUUID();
     const runId = randomUUID();
     model.script({ toolCalls: [sumCall('call_unattended')] }, { text: ['Nobody approved it.'] });
-    const queued = await fetch(`${engine.url}/agent/runs`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...auth(alice) },
-      body: JSON.stringify({
-        threadId,
-        runId,
-        messages: [{ id: randomUUID(), role: 'user', content: 'add' }],
-        tools: [],
-        context: [],
-        state: {},
-        forwardedProps: {},
-      }),
-    });
-    expect(queued.status).toBe(202);
-    await waitUntil(
-      async () => (await readJson<{ status: string }>(`/agent/runs/${runId}`, alice)).status === 'succeeded',
-      { what: 'the background run to succeed' },
-    );
+    await runInBackground(runId);
     const refusal = `The call of the tool "${SUM}" was not made: it needs a human approval, and nobody can give one to this run.`;
     expect(lastToolMessage()).toEqual({ role: 'tool', tool_call_id: 'call_unattended', content: refusal });
     const { events } = await readJson<{ events: { event: unknown }[] }>(`/agent/runs/${runId}/events`, alice);
@@ -436,24 +430,7 @@ describe('a tool call that needs approval', () => {
     );
     const runId = randomUUID();
     model.script({ toolCalls: [sumCall('call_allowed')] }, { text: ['42.'] });
-    const queued = await fetch(`${engine.url}/agent/runs`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...auth(alice) },
-      body: JSON.stringify({
-        threadId: randomUUID(),
-        runId,
-        messages: [{ id: randomUUID(), role: 'user', content: 'add' }],
-        tools: [],
-        context: [],
-        state: {},
-        forwardedProps: {},
-      }),
-    });
-    expect(queued.status).toBe(202);
-    await waitUntil(
-      async () => (await readJson<{ status: string }>(`/agent/runs/${runId}`, alice)).status === 'succeeded',
-      { what: 'the background run to succeed' },
-    );
+    await runInBackground(runId);
     expect(lastToolMessage()).toMatchObject({ tool_call_id: 'call_allowed', content: expect.stringContaining('42') });
     expect(await interruptsCounted('unattended_allowed')).toBe(1);
   });
