@@ -118,9 +118,13 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
     description:
       'How long a running run\'s lease holds (300 to 3600000); each replica renews its runs\' leases every third of it, and any replica marks a run whose lease expired `failed` ("engine lost")',
   },
+  ENGINE_INTERRUPT_TTL_SECONDS: {
+    description:
+      "Seconds a run's interrupt (a tool call waiting for a human's approval, see the tool policy's `approval`) can be answered by a resuming run (1 to 31536000); after that, a resume of it is a 409 (`interrupt-expired`)",
+  },
   ENGINE_RUN_RETENTION_DAYS: {
     description:
-      'Days a finished run (`succeeded`, `failed`, `cancelled`, `interrupted`) and its events are kept before the engine deletes them (1 to 3650)',
+      'Days a finished run (`succeeded`, `failed`, `cancelled`, `interrupted`, `input_required`) and its events are kept before the engine deletes them (1 to 3650)',
   },
   ENGINE_THREAD_RETENTION_DAYS: {
     description:

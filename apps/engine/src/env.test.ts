@@ -182,7 +182,7 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
   });
 
-  it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once, lets 10 wait per thread and 100 per caller, logs their events, takes run inputs up to 512 KiB and gives runs 10 s to finish at shutdown unless ENGINE_RUN_*, ENGINE_PENDING_RUNS_* and ENGINE_SHUTDOWN_GRACE_MS say otherwise', () => {
+  it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once, lets 10 wait per thread and 100 per caller, logs their events, takes run inputs up to 512 KiB gives runs 10 s to finish at shutdown and interrupts an hour to be answered unless ENGINE_RUN_*, ENGINE_PENDING_RUNS_*, ENGINE_SHUTDOWN_GRACE_MS and ENGINE_INTERRUPT_TTL_SECONDS say otherwise', () => {
     expect(loadEngineEnv(DATABASE).runs).toEqual({
       leaseMs: 30_000,
       retentionMs: 30 * 24 * 60 * 60 * 1000,
@@ -192,6 +192,7 @@ describe('loadEngineEnv', () => {
       eventLog: true,
       inputMaxBytes: 512 * 1024,
       shutdownGraceMs: 10_000,
+      interruptTtlSeconds: 3600,
     });
     const set = {
       ...DATABASE,
@@ -204,6 +205,7 @@ describe('loadEngineEnv', () => {
       ENGINE_RUN_EVENT_LOG: 'off',
       ENGINE_RUN_INPUT_MAX_BYTES: '2048',
       ENGINE_SHUTDOWN_GRACE_MS: '0',
+      ENGINE_INTERRUPT_TTL_SECONDS: '5',
     };
     expect(loadEngineEnv(set).runs).toEqual({
       leaseMs: 600,
@@ -214,6 +216,7 @@ describe('loadEngineEnv', () => {
       eventLog: false,
       inputMaxBytes: 2048,
       shutdownGraceMs: 0,
+      interruptTtlSeconds: 5,
     });
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_LEASE_MS: '10' })).toThrow(/ENGINE_RUN_LEASE_MS/);
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_INPUT_MAX_BYTES: '1mb' })).toThrow(

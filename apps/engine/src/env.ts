@@ -137,6 +137,7 @@ export const ZEngineEnv = z.object({
     .max(64 * 1024 * 1024)
     .default(RUN_INPUT_MAX_BYTES_DEFAULT),
   ENGINE_RUN_EVENT_LOG: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
+  ENGINE_INTERRUPT_TTL_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(3600),
   ENGINE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
   WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
     .string()
@@ -204,6 +205,8 @@ export type RunSettings = {
   inputMaxBytes: number;
   /** How long a graceful stop lets runs (and other requests) finish before it ends them. */
   shutdownGraceMs: number;
+  /** How long a run's interrupt (a tool call waiting for approval) can be answered. */
+  interruptTtlSeconds: number;
 };
 
 export type ConfigSourceSettings =
@@ -389,6 +392,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       eventLog: parsed.ENGINE_RUN_EVENT_LOG === 'on',
       inputMaxBytes: parsed.ENGINE_RUN_INPUT_MAX_BYTES,
       shutdownGraceMs: parsed.ENGINE_SHUTDOWN_GRACE_MS,
+      interruptTtlSeconds: parsed.ENGINE_INTERRUPT_TTL_SECONDS,
     },
     threadRetentionMs: parsed.ENGINE_THREAD_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     models: {

@@ -395,6 +395,36 @@ describe('every model round-trips through the migrated database', () => {
     await db().conversationThread.delete({ where: { id: thread.id } });
     expect(await db().conversationThread.count({ where: { agentId: agent.id } })).toBe(0);
   });
+
+  it('thread interrupts, keyed by agent and id, which go with their thread', async () => {
+    const workspace = await makeWorkspace(db());
+    const agent = await makeAgent(db(), workspace.id);
+    const thread = await db().conversationThread.create({ data: { agentId: agent.id, externalKey: 'agui:t1' } });
+    const created = await db().threadInterrupt.create({
+      data: {
+        agentId: agent.id,
+        id: 'i1',
+        threadId: thread.id,
+        runId: 'r1',
+        reason: 'tool_approval',
+        toolCallId: 'call_1',
+        toolName: 'github__create_issue',
+        arguments: { title: 'x' },
+        interrupt: { id: 'i1', reason: 'tool_approval' },
+        expiresAt: new Date(Date.now() + 60_000),
+      },
+    });
+    const key = { agentId_id: { agentId: agent.id, id: 'i1' } };
+    const duplicate = db().threadInterrupt.create({ data: { ...created, arguments: {}, interrupt: {}, answer: {} } });
+    expect(isUniqueViolation(await rejectionOf(duplicate))).toBe(true);
+    const answered = await db().threadInterrupt.update({
+      where: key,
+      data: { answeredAt: new Date(), answeredByRun: 'r2', answer: { status: 'cancelled' } },
+    });
+    expect(await db().threadInterrupt.findUnique({ where: key })).toEqual(answered);
+    await db().conversationThread.delete({ where: { id: thread.id } });
+    expect(await db().threadInterrupt.count({ where: { agentId: agent.id } })).toBe(0);
+  });
 });
 
 describe('referential actions', () => {

@@ -17,6 +17,8 @@ export type ReceivedSpan = {
   attributes: Record<string, AttributeValue>;
   status: { code?: number; message?: string };
   service: AttributeValue;
+  /** The span's events (Span.addEvent), in order. */
+  events: { name: string; attributes: Record<string, AttributeValue> }[];
 };
 
 export type OtlpReceiver = {
@@ -43,6 +45,7 @@ type OtlpSpan = {
   kind: number;
   attributes?: OtlpKeyValue[];
   status?: { code?: number; message?: string };
+  events?: { name: string; attributes?: OtlpKeyValue[] }[];
 };
 type OtlpTraceRequest = {
   resourceSpans?: { resource?: { attributes?: OtlpKeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
@@ -74,6 +77,7 @@ function decodeJsonSpans(body: Buffer): ReceivedSpan[] {
         attributes: attributesOf(span.attributes),
         status: span.status ?? {},
         service,
+        events: (span.events ?? []).map((event) => ({ name: event.name, attributes: attributesOf(event.attributes) })),
       })),
     );
   });

@@ -13,7 +13,7 @@ export type RunUsage = {
 export type EngineRun = {
   id: string;
   thread_id: string;
-  status: 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+  status: 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted' | 'input_required';
   source: string;
   error: string | null;
   usage: RunUsage | null;

@@ -1,6 +1,6 @@
 // The one seam between the run endpoint and an agent framework: the built-in LLM agent implements it
 // today, LangGraph graphs and custom AG-UI agents plug in behind the same shape.
-import type { AgentCapabilities, BaseEvent, RunAgentInput } from '@ag-ui/core';
+import type { AgentCapabilities, BaseEvent, Interrupt, RunAgentInput } from '@ag-ui/core';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import type { RunTrace } from '../tracing/run-trace.js';
 
@@ -37,6 +37,34 @@ export type AgentRunRequest = {
   reportUsage?: (usage: TokenUsage) => void;
   /** The run's trace, when the agent's observability config turns tracing on: frameworks open model and tool spans in it. */
   trace?: RunTrace | undefined;
+  /** The tool policy's approvals for this run (interrupts/tool-approvals.ts); absent, no call waits for one. */
+  approvals?: ToolApprovals | undefined;
+};
+
+/** A tool call a run resumes: the answer to the interrupt its thread's earlier run ended with. */
+export type ResumedToolCall = {
+  interruptId: string;
+  toolCallId: string;
+  toolName: string;
+  /** What to call the tool with (the model's arguments, or the human's edit); absent when the call was rejected. */
+  approvedArguments?: Record<string, unknown> | undefined;
+};
+
+/** What becomes of a call the tool policy wants approved, and what the run reports about it. */
+export type ApprovalOutcome = 'raised' | 'approved' | 'rejected' | 'unattended_rejected' | 'unattended_allowed';
+
+export type ToolApprovals = {
+  needs: (toolName: string) => boolean;
+  /** `pause` ends the run with interrupts (a watched run); a run nobody watches `reject`s or `allow`s the call. */
+  mode: 'pause' | 'reject' | 'allow';
+  /** When an interrupt raised now stops being answerable. */
+  expiresAt: () => Date;
+  /** The calls this run resumes, in the order they were made. */
+  resumed: readonly ResumedToolCall[];
+  /** The thread's interrupts still open after this run's answers: the run ends with them again. */
+  open: readonly Interrupt[];
+  /** Counts the outcome and marks it on the run's trace. */
+  report: (outcome: ApprovalOutcome, call: { toolName: string; toolCallId: string }) => void;
 };
 
 /**

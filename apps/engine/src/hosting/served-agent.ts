@@ -156,7 +156,7 @@ function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder,
     const config = holder.current()?.config;
     return config === undefined ? undefined : { scopes: scopesOf(config), price: config.budgets.price };
   };
-  const { leaseMs, eventLog, pendingCaps } = env.runs;
+  const { leaseMs, eventLog, pendingCaps, interruptTtlSeconds } = env.runs;
   const base = {
     pool,
     agentId,
@@ -164,6 +164,7 @@ function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder,
     leaseMs,
     pendingCaps,
     eventLog,
+    interruptTtlSeconds,
     notifications,
     follows: createRunFollowReads(pool, agentId),
     active,

@@ -21,6 +21,8 @@ export type EngineMetrics = {
   openStream: (kind: StreamKind) => () => void;
   toolCalls: Histogram<'mcp_server' | 'tool' | 'outcome'>;
   toolRefusals: Counter<'mcp_server' | 'tool'>;
+  /** Interrupts raised and answered, and approval-needing calls decided without a human (interrupts/run-approvals.ts). */
+  interrupts: Counter<'reason' | 'outcome'>;
   whatsappRetries: Counter;
 };
 
@@ -93,6 +95,14 @@ export function createEngineMetrics(): EngineMetrics {
       name: `${METRIC_PREFIX}tool_calls_refused_total`,
       help: "Calls of MCP tools the agent's tool policy denies (or does not allow), refused without reaching their server.",
       labelNames: ['mcp_server', 'tool'] as const,
+      registers,
+    }),
+    interrupts: new Counter({
+      name: `${METRIC_PREFIX}interrupts_total`,
+      help:
+        'Interrupts of runs, by reason (tool_approval) and outcome: raised, approved, rejected, and unattended_rejected ' +
+        'or unattended_allowed for calls needing approval in runs nobody watches.',
+      labelNames: ['reason', 'outcome'] as const,
       registers,
     }),
     whatsappRetries: new Counter({

@@ -3,9 +3,12 @@
 // stopped by a requested cancel ends with that cancel's RUN_ERROR, and one stopped by its client
 // leaving with a cancel's, so a rejoin or a follower always sees an end; the thread keeps what the run
 // produced when it finished or was interrupted, and nothing when it was cancelled or rolled back.
-import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
+import { type BaseEvent, EventType, type RunAgentInput, type RunFinishedEvent } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
+import { type NewInterrupt, storeInterrupts } from '../interrupts/interrupt-records.js';
+import { type ApprovalContext, runApprovals } from '../interrupts/run-approvals.js';
+import { TOOL_APPROVAL } from '../interrupts/tool-approval.js';
 import type { McpToolset } from '../mcp/mcp-toolset.js';
 import { type AguiThread, storeAguiRun } from '../threads/agui-threads.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
@@ -33,7 +36,24 @@ export type DrivenRun = {
   log: Logger;
   /** The run's trace, when the agent traces its runs. */
   trace: RunTrace | undefined;
+  /** The tool policy and who follows the run: what its calls needing approval do (interrupts/run-approvals.ts). */
+  approvals: Pick<ApprovalContext, 'policy' | 'watched' | 'counter'>;
 };
+
+/** The tool approvals a run ended waiting for, to keep with its thread (the LLM agent's interrupts). */
+function raisedApprovals(event: BaseEvent | undefined): NewInterrupt[] {
+  if (event?.type !== EventType.RUN_FINISHED) return [];
+  const { outcome } = event as RunFinishedEvent;
+  if (outcome?.type !== 'interrupt') return [];
+  return outcome.interrupts
+    .filter((interrupt) => interrupt.reason === TOOL_APPROVAL)
+    .map((interrupt) => ({
+      interrupt,
+      toolCallId: interrupt.toolCallId,
+      toolName: typeof interrupt.metadata?.toolName === 'string' ? interrupt.metadata.toolName : undefined,
+      arguments: interrupt.metadata?.arguments,
+    }));
+}
 
 export async function driveRun(run: DrivenRun): Promise<void> {
   const { input, signal, recorded, log } = run;
@@ -42,6 +62,7 @@ export async function driveRun(run: DrivenRun): Promise<void> {
   let finished = false;
   let ended = false;
   let storeThread: StoredWork | undefined;
+  let last: BaseEvent | undefined;
   // A requested cancel or a shutdown says how the run stopped; with neither, its client left.
   const stopReason = () => run.active?.cancelled() ?? 'cancel';
   const emit = async (event: BaseEvent) => {
@@ -49,6 +70,15 @@ export async function driveRun(run: DrivenRun): Promise<void> {
     await run.send(event, id, data);
   };
   try {
+    const stored =
+      run.thread === undefined
+        ? undefined
+        : {
+            db: run.thread.store.pool,
+            agentId: run.thread.store.agentId,
+            threadKey: run.thread.thread.key,
+            ttlSeconds: run.thread.store.interruptTtlSeconds,
+          };
     const request = {
       input,
       signal,
@@ -56,12 +86,14 @@ export async function driveRun(run: DrivenRun): Promise<void> {
       caller: run.caller,
       reportUsage: recorded.countUsage,
       trace: run.trace,
+      approvals: await runApprovals(input, { ...run.approvals, stored, trace: run.trace }),
     };
     const guarded = guardEventOrder(run.runtime.run(request), input, signal, log);
     const events = traceRun(guarded, run.trace, { signal, code: () => cancellationEvent(stopReason()).code });
     for await (const event of events) {
       collector.observe(event);
       state.observe(event);
+      last = event;
       finished = event.type === EventType.RUN_FINISHED;
       ended = finished || event.type === EventType.RUN_ERROR;
       await emit(event);
@@ -73,7 +105,11 @@ export async function driveRun(run: DrivenRun): Promise<void> {
     if (run.thread !== undefined && (finished || run.active?.cancelled() === 'interrupt')) {
       const { store, thread } = run.thread;
       const produced = { produced: collector.messages(), state: state.state() };
-      storeThread = (db) => storeAguiRun(db, store.agentId, thread, produced);
+      const raised = raisedApprovals(last);
+      storeThread = async (db) => {
+        await storeAguiRun(db, store.agentId, thread, produced);
+        if (raised.length > 0) await storeInterrupts(db, store.agentId, thread.key, input.runId, raised);
+      };
     }
   } finally {
     await recorded.finish(signal.aborted, run.active?.cancelled(), storeThread);

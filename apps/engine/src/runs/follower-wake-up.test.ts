@@ -107,6 +107,7 @@ function followingStore(news: RunNotifications, db: pg.Pool): RunStore {
     leaseMs: 600_000,
     pendingCaps: { perThread: 10, perSubject: 100 },
     eventLog: true,
+    interruptTtlSeconds: 3600,
     notifications: news,
     follows: createRunFollowReads(db, agentId),
     active: createActiveRuns({ db, agentId, owner: OWNER, logger }),

@@ -1,7 +1,7 @@
 // A run as a record (database mode): its agent_runs row, its numbered events in the log, and its
 // final status from how it ended. Without a database the events are numbered all the same (the SSE
 // ids carry the seq) and nothing is stored.
-import { type BaseEvent, EventType } from '@ag-ui/core';
+import { type BaseEvent, EventType, type RunFinishedEvent } from '@ag-ui/core';
 import type { TEngineBudgets } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type { TokenUsage } from '../agents/agent-runtime.js';
@@ -37,6 +37,8 @@ export type RunStore = {
   pendingCaps: PendingRunCaps;
   /** Whether runs' events are stored (ENGINE_RUN_EVENT_LOG); off, nothing can follow or replay a run. */
   eventLog: boolean;
+  /** How long a run's interrupts can be answered (ENGINE_INTERRUPT_TTL_SECONDS). */
+  interruptTtlSeconds: number;
   notifications: RunNotifications;
   /** What followers of runs read after each wake-up, shared between them (run-follow-reads.ts). */
   follows: RunFollowReads;
@@ -88,7 +90,10 @@ export function outcomeOf(
   aborted: boolean,
   stopped: StopReason | undefined,
 ): { status: FinalStatus; error?: string } {
-  if (last?.type === EventType.RUN_FINISHED) return { status: 'succeeded' };
+  // A run that stopped for a human's answer finished its part, and waits: its interrupts say for what.
+  if (last?.type === EventType.RUN_FINISHED) {
+    return { status: (last as RunFinishedEvent).outcome?.type === 'interrupt' ? 'input_required' : 'succeeded' };
+  }
   if (stopped !== undefined) return STOP_OUTCOMES[stopped];
   if (aborted) return { status: 'cancelled' };
   // The RUN_ERROR's message is what the client was shown already; nothing more is kept.

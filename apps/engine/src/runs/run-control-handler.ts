@@ -16,10 +16,11 @@ import { isFinal } from './run-records.js';
 
 export function handleBackgroundRun(store: RunStore) {
   return async (req: Request, res: Response): Promise<void> => {
-    const { runtime, loadFailure, config } = getSnapshot(res);
+    const snapshot = getSnapshot(res);
+    const { runtime, loadFailure, config } = snapshot;
     if (runtime === undefined) throw new AppError('service_unavailable', describeLoadFailure(loadFailure));
     const request = parseRunRequest(req, config);
-    await queueRun(store, request, callerOf(res.locals.claims), 'background');
+    await queueRun(store, snapshot, request, callerOf(res.locals.claims), 'background');
     const { runId, threadId } = request.input;
     res
       .status(202)

@@ -8,7 +8,9 @@ import type { RunAgentInput } from '@ag-ui/core';
 import { AppError, contextFromHeaders, type Logger } from '@agentplane/server-kit';
 import type { Request, Response } from 'express';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
+import { claimResume, withResumeClaimed } from '../interrupts/resume-claim.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
+import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { type AguiThread, aguiThreadKey, continueAguiThread } from '../threads/agui-threads.js';
 import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
@@ -44,6 +46,7 @@ export function refuse(conflict: RunConflict): never {
  */
 export async function queueRun(
   store: RunStore,
+  snapshot: ResumableAgent,
   request: RunRequest,
   caller: ThreadCaller | undefined,
   source: 'stream' | 'background',
@@ -58,17 +61,30 @@ export async function queueRun(
     source,
     input,
   };
-  const refused = await enqueueRun(store.pool, run, request.multitaskStrategy, store.pendingCaps);
-  if (refused === 'thread_queue_full' || refused === 'subject_queue_full') refuseFullQueue(refused, store.pendingCaps);
-  if (refused !== undefined) refuse(refused);
+  const claim = await claimResume(store, resumableAgent(snapshot), input, run.threadKey);
+  await withResumeClaimed(claim, async () => {
+    const refused = await enqueueRun(store.pool, run, request.multitaskStrategy, store.pendingCaps);
+    if (refused === 'thread_queue_full' || refused === 'subject_queue_full') {
+      refuseFullQueue(refused, store.pendingCaps);
+    }
+    if (refused !== undefined) refuse(refused);
+  });
   store.wakeQueue();
 }
+
+/** What a resume is checked against: the agent's framework and its tools' input schemas. */
+type ResumableAgent = Pick<AgentSnapshot, 'config' | 'toolset'>;
+
+const resumableAgent = (snapshot: ResumableAgent) => ({
+  framework: snapshot.config.agent.framework,
+  tools: snapshot.toolset.tools,
+});
 
 async function queueAndFollow(req: Request, res: Response, store: RunStore, request: RunRequest, keepaliveMs?: number) {
   // The response would follow the queued run through its stored events, wherever it runs.
   requireEventLog(store, `A streaming run cannot be queued (multitaskStrategy "${request.multitaskStrategy}")`);
   const caller = callerOf(res.locals.claims);
-  await queueRun(store, request, caller, 'stream');
+  await queueRun(store, getSnapshot(res), request, caller, 'stream');
   const { runId } = request.input;
   await streamFollowedRun(req, res, store, {
     runId,
@@ -98,11 +114,23 @@ const UNRECORDABLE =
  */
 async function startStreamRun(
   store: RunStore,
+  snapshot: ResumableAgent,
   input: RunAgentInput,
   caller: ThreadCaller | undefined,
   log: Logger,
 ): Promise<{ record: RecordedRun; thread: AguiThread }> {
   const threadKey = aguiThreadKey(store.agentId, caller, input.threadId);
+  const claim = await claimResume(store, resumableAgent(snapshot), input, threadKey);
+  return withResumeClaimed(claim, () => startClaimedStreamRun(store, input, threadKey, caller, log));
+}
+
+async function startClaimedStreamRun(
+  store: RunStore,
+  input: RunAgentInput,
+  threadKey: string,
+  caller: ThreadCaller | undefined,
+  log: Logger,
+): Promise<{ record: RecordedRun; thread: AguiThread }> {
   const start = { runId: input.runId, threadId: input.threadId, threadKey, caller, source: 'stream' as const };
   const [record, thread] = await Promise.allSettled([
     startRecordedRun(store, start, log),
@@ -136,7 +164,7 @@ export function handleRun({ keepaliveMs, store, metrics }: RunOptions) {
     const { record, thread } =
       store === undefined
         ? { record: unrecordedRun(runId), thread: undefined }
-        : await startStreamRun(store, request.input, caller, log);
+        : await startStreamRun(store, getSnapshot(res), request.input, caller, log);
     const input = thread?.input ?? request.input;
     const recorded = meterRun(record, metrics.runs, 'stream');
 
@@ -165,6 +193,7 @@ export function handleRun({ keepaliveMs, store, metrics }: RunOptions) {
         send: (event, id, data) => stream.send(event, id, data),
         log,
         trace,
+        approvals: { policy: config.agent.config.tools, watched: true, counter: metrics.interrupts },
       });
     } finally {
       stream.end();

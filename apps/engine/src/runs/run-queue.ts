@@ -5,6 +5,7 @@
 // replica, so those a dead replica's clients queued are started by the others. It looks for work when
 // told (a run queued or ended, here or, through `queue:` news, on another replica) and every `pollMs`.
 import { type BaseEvent, EventType } from '@ag-ui/core';
+import type { TToolPolicy } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
 import type { McpToolset } from '../mcp/mcp-toolset.js';
@@ -37,7 +38,12 @@ export type RunQueue = {
 
 async function executeClaimed(
   store: RunStore,
-  { runtime, toolset, tracing }: { runtime: AgentRuntime; toolset: McpToolset; tracing: AgentTracing },
+  {
+    runtime,
+    toolset,
+    tracing,
+    policy,
+  }: { runtime: AgentRuntime; toolset: McpToolset; tracing: AgentTracing; policy: TToolPolicy | undefined },
   claimed: ClaimedRun,
   logger: Logger,
 ) {
@@ -79,6 +85,8 @@ async function executeClaimed(
     send: async () => undefined,
     log,
     trace: tracing.startRun(thread.input),
+    // A queued streaming run has its client following it; a background run has nobody.
+    approvals: { policy, watched: claimed.source === 'stream', counter: store.metrics.interrupts },
   });
 }
 
@@ -99,7 +107,12 @@ export function startRunQueue(options: {
 
   const start = (snapshot: AgentSnapshot, runtime: AgentRuntime, claimed: ClaimedRun, slot: RunSlot) => {
     const release = snapshot.lease();
-    void executeClaimed(store, { runtime, toolset: snapshot.toolset, tracing: snapshot.tracing }, claimed, log)
+    void executeClaimed(
+      store,
+      { runtime, toolset: snapshot.toolset, tracing: snapshot.tracing, policy: snapshot.config.agent.config.tools },
+      claimed,
+      log,
+    )
       .catch((error: unknown) => log.error({ err: error, run_id: claimed.id }, 'the queued run failed'))
       .finally(() => {
         release();

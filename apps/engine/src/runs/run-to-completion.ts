@@ -2,8 +2,9 @@
 // order guard as /agent/run, collected into the messages and text the run produced, and recorded
 // as a run when given a record.
 import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag-ui/core';
-import type { Logger } from '@agentplane/server-kit';
+import type { Counter, Logger } from '@agentplane/server-kit';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
+import { runApprovals } from '../interrupts/run-approvals.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { traceRun } from '../tracing/traced-events.js';
 import { createMessageCollector } from './collect-messages.js';
@@ -23,6 +24,7 @@ export async function runToCompletion(
   signal: AbortSignal,
   logger: Logger,
   recorded: RecordedRun = unrecordedRun(input.runId),
+  interrupts?: Counter<'reason' | 'outcome'>,
 ): Promise<CompletedRun> {
   const { runtime, loadFailure, toolset } = snapshot;
   if (runtime === undefined) {
@@ -33,7 +35,15 @@ export async function runToCompletion(
   let last: BaseEvent | undefined;
   try {
     const trace = snapshot.tracing.startRun(input);
-    const request = { input, signal, toolbox: toolset, reportUsage: recorded.countUsage, trace };
+    // Nobody watches these runs: a call needing approval is decided by the policy's `unattended`.
+    const approvals = await runApprovals(input, {
+      policy: snapshot.config.agent.config.tools,
+      stored: undefined,
+      watched: false,
+      counter: interrupts,
+      trace,
+    });
+    const request = { input, signal, toolbox: toolset, reportUsage: recorded.countUsage, trace, approvals };
     const guarded = guardEventOrder(runtime.run(request), input, signal, logger);
     for await (const event of traceRun(guarded, trace, { signal, code: () => ABORTED })) {
       collector.observe(event);

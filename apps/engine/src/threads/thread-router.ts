@@ -6,6 +6,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import type { AgentDb } from '../database/agent-db.js';
 import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
+import { listOpenInterrupts } from '../interrupts/interrupt-records.js';
 import { ZRunSummary } from '../runs/run-schemas.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
 import { aguiThreadKey } from './agui-threads.js';
@@ -98,6 +99,10 @@ const ZThread = z
     updated_at: z.iso.datetime(),
     state: z.unknown().meta({ description: "The agent's state after the thread's last run" }),
     messages: z.array(z.record(z.string(), z.unknown())).meta({ description: 'AG-UI messages, oldest first' }),
+    interrupts: z.array(z.record(z.string(), z.unknown())).meta({
+      description:
+        "AG-UI interrupts the thread's last run ended with that no run answered yet and that have not expired: what a reloaded client shows again",
+    }),
   })
   .meta({ id: 'Thread' });
 
@@ -123,7 +128,7 @@ export const THREAD_ROUTES = {
     method: 'get',
     path: '/agent/threads/:id',
     operationId: 'getThread',
-    summary: 'A thread: its messages and state',
+    summary: 'A thread: its messages, state and open interrupts',
     tag: 'threads',
     access: { kind: 'bearer' },
     params: ZThreadParams,
@@ -186,9 +191,14 @@ export function addThreadRoutes(api: EngineApi, pool: AgentDb | undefined): void
 
   api.add(THREAD_ROUTES.get, async ({ params }, _req, res) => {
     const { db, agentId, caller, threadId } = scopeOf(res, params);
-    const thread = await readThread(db, agentId, aguiThreadKey(agentId, caller, threadId));
+    const key = aguiThreadKey(agentId, caller, threadId);
+    const [thread, interrupts] = await Promise.all([
+      readThread(db, agentId, key),
+      listOpenInterrupts(db, agentId, key),
+    ]);
     if (thread === undefined) throw NOT_FOUND();
-    res.json({ thread_id: threadId, ...thread });
+    // The interrupts its last run ended with that no run answered yet: what a reloaded client shows again.
+    res.json({ thread_id: threadId, ...thread, interrupts });
   });
 
   api.add(THREAD_ROUTES.runs, async ({ params, query }, _req, res) => {

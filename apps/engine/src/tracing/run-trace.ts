@@ -51,6 +51,8 @@ export type RunTrace = {
     parent?: Context,
   ) => OpenSpan<{ isError: boolean; result: () => unknown }>;
   startNode: (name: string, parent?: Context) => OpenSpan<void>;
+  /** Marks a moment of the run on its span (an interrupt raised or answered). */
+  addEvent: (name: string, attributes: Attributes) => void;
   /** Ends the run's span: failed with `errorType` when the run ended in RUN_ERROR or threw. */
   end: (errorType?: string) => void;
 };
@@ -169,6 +171,9 @@ export function startRunTrace(
       const context = under ?? run.context;
       const span = tracer.startSpan(name, { attributes: { [LANGGRAPH_NODE]: name } }, context);
       return openSpan<void>(span, context, () => undefined);
+    },
+    addEvent: (name, attributes) => {
+      runSpan.addEvent(name, attributes);
     },
     end: (errorType) => {
       if (errorType === undefined) run.end();

@@ -113,7 +113,8 @@ async function answer(
     state: {},
     forwardedProps: {},
   };
-  const run = await runToCompletion(snapshot, input, signal, log, await recordRun(context, input));
+  const recorded = await recordRun(context, input);
+  const run = await runToCompletion(snapshot, input, signal, log, recorded, context.runs?.metrics.interrupts);
   // The agent did not run: the sender gets the budget's reply, and the thread keeps nothing of the turn.
   if (!run.finished && run.code === BUDGET_EXCEEDED_CODE) {
     const reply = budgetReplyOf(snapshot.config.budgets, context.settings.budgetExceededReply);

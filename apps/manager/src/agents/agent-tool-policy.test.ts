@@ -21,7 +21,12 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-const POLICY = { allow: ['everything__*', 'files__read'], deny: ['*__delete_*'], approval: ['everything__echo'] };
+const POLICY = {
+  allow: ['everything__*', 'files__read'],
+  deny: ['*__delete_*'],
+  approval: ['everything__echo'],
+  unattended: 'allow',
+};
 const LLM = { model: { provider: 'mock', name: 'echo' } };
 
 const withTools = (tools: unknown, agent: object = LLM, framework = 'LLM') =>
@@ -76,15 +81,17 @@ describe("an agent's tool policy", () => {
       [{ deny: 'a__*' }, 'agent.tools.deny'],
       [{ deny: [7] }, 'agent.tools.deny[0]'],
       [['a__*'], 'agent.tools'],
+      [{ unattended: 'ask' }, 'agent.tools.unattended'],
+      [{ unattended: true }, 'agent.tools.unattended'],
     ];
     for (const [tools, path] of cases) {
       const response = await owner.agent.post('/api/v1/agents/').send(withTools(tools));
       expectProblemShape(response, 422);
       expect(response.body.errors.map((error: { path: string }) => error.path)).toContain(path);
     }
-    const unknownKey = await owner.agent.post('/api/v1/agents/').send(withTools({ unattended: 'allow' }));
+    const unknownKey = await owner.agent.post('/api/v1/agents/').send(withTools({ approve: ['a__b'] }));
     expectProblemShape(unknownKey, 422);
-    expect(unknownKey.text).toContain('unattended');
+    expect(unknownKey.text).toContain('approve');
   });
 
   it('refuses NUL, lone surrogates and huge patterns with a 4xx', async () => {

@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { ZPaginationQuery } from '../common/pagination.js';
 import { ZIsoDateTime } from '../common/primitives.js';
 
-export const RUN_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
+export const RUN_STATUSES = [
+  'pending',
+  'running',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'interrupted',
+  'input_required',
+] as const;
 export const RUN_SOURCES = ['stream', 'background', 'whatsapp'] as const;
 
 export const ZAgentRunListQuery = ZPaginationQuery.extend({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { TOOL_PATTERN_MAX_LENGTH, TOOL_PATTERNS_MAX_ITEMS } from '../common/limits.js';
 import { ZCustomAgentConfig, ZLangGraphAgentConfig, ZLlmAgentConfig } from './agent-frameworks.js';
-import { isToolPermitted, matchesToolPattern, ZToolPolicy } from './tool-policy.js';
+import { isToolPermitted, matchesToolPattern, needsToolApproval, ZToolPolicy } from './tool-policy.js';
 
 const issuePaths = (input: unknown) => {
   const result = ZToolPolicy.safeParse(input);
@@ -40,8 +40,20 @@ describe('tool patterns', () => {
     expect(issuePaths({ deny: [`a__${'b'.repeat(TOOL_PATTERN_MAX_LENGTH)}`] })).toEqual(['deny.0']);
     expect(issuePaths({ allow: Array.from({ length: TOOL_PATTERNS_MAX_ITEMS + 1 }, () => '*') })).toEqual(['allow']);
     expect(issuePaths({ deny: '*' })).toEqual(['deny']);
-    expect(issuePaths({ unattended: 'reject' })).toEqual(['']);
+    expect(issuePaths({ unattended: 'ask' })).toEqual(['unattended']);
+    expect(issuePaths({ unattended: 'reject', other: true })).toEqual(['']);
+    expect(issuePaths({ unattended: 'allow', approval: ['*'] })).toEqual([]);
     expect(issuePaths({ allow: ['a__b'], deny: ['*__c-d_*'], approval: ['*'] })).toEqual([]);
+  });
+});
+
+describe('needsToolApproval', () => {
+  it('holds for the tools an approval pattern matches, and for none without one', () => {
+    expect(needsToolApproval(undefined, 'a__b')).toBe(false);
+    expect(needsToolApproval({ deny: ['*'] }, 'a__b')).toBe(false);
+    expect(needsToolApproval({ approval: ['github__*', '*__delete_*'] }, 'github__create_issue')).toBe(true);
+    expect(needsToolApproval({ approval: ['github__*', '*__delete_*'] }, 'files__delete_all')).toBe(true);
+    expect(needsToolApproval({ approval: ['github__*'] }, 'files__read')).toBe(false);
   });
 });
 

@@ -18,6 +18,9 @@ export const ZToolPattern = z
   })
   .meta({ description: PATTERN_RULE, examples: ['github__*', '*__delete_*'] });
 
+/** What a call needing approval does where no human can answer. */
+export const UNATTENDED_APPROVALS = ['reject', 'allow'] as const;
+
 const patterns = (description: string) =>
   z.array(ZToolPattern).max(TOOL_PATTERNS_MAX_ITEMS).optional().meta({ description });
 
@@ -30,8 +33,19 @@ export const ZToolPolicy = z
       'Tools matching any of these are never offered to the model, and a call to one is refused with a tool error; deny wins over allow',
     ),
     approval: patterns(
-      'Tools that will need a human approval before each call. Only stored and published for now: no engine pauses a run on it yet',
+      'Tools that need a human approval before each call: a run watched by its client ends with an AG-UI interrupt ' +
+        '(reason `tool_approval`) instead of calling one, and the run that resumes it calls the tool or tells the ' +
+        'model it was refused. Checked by the built-in LLM agent',
     ),
+    unattended: z
+      .enum(UNATTENDED_APPROVALS)
+      .optional()
+      .meta({
+        description:
+          'What a call needing approval does in a run nobody watches (a background run, a WhatsApp message): ' +
+          "`reject` (the default) gives the model a refusal as the tool result, `allow` calls the tool. The run's " +
+          'events record which happened',
+      }),
   })
   .meta({
     id: 'ToolPolicy',
@@ -63,6 +77,11 @@ export function matchesToolPattern(pattern: string, name: string): boolean {
   }
   while (p < pattern.length && pattern[p] === '*') p++;
   return p === pattern.length;
+}
+
+/** Whether a call of the tool `name` waits for a human's approval under the policy. */
+export function needsToolApproval(policy: TToolPolicy | undefined, name: string): boolean {
+  return (policy?.approval ?? []).some((pattern) => matchesToolPattern(pattern, name));
 }
 
 /** Whether the policy lets the agent use the tool `name`: allowed (when there is an allow list) and not denied. */

@@ -2,11 +2,23 @@
 // results go back to the model; a call of a frontend tool (one of RunAgentInput.tools) ends the run,
 // per AG-UI, so the client can run it and start a new run with the result.
 //
+// A call of a tool the policy wants approved is not made: in a watched run, the run ends with an AG-UI
+// interrupt per such call (the step's other calls run), and the run that resumes it makes or refuses
+// it; in a run nobody watches, the policy's `unattended` decides at once.
+//
 // maxSteps bounds the model calls of one run. A run that still wants tools after the last step ends
 // with RUN_ERROR code "max_steps_exceeded": it has no final answer, and saying so beats pretending.
 import { randomUUID } from 'node:crypto';
-import { type BaseEvent, EventType } from '@ag-ui/core';
-import { AgentRunError, type AgentRunRequest, type AgentRuntime, type ToolOutcome } from '../agent-runtime.js';
+import { type BaseEvent, EventType, type Interrupt } from '@ag-ui/core';
+import { toolApprovalInterrupt } from '../../interrupts/tool-approval.js';
+import {
+  AgentRunError,
+  type AgentRunRequest,
+  type AgentRuntime,
+  type ResumedToolCall,
+  type ToolApprovals,
+  type ToolOutcome,
+} from '../agent-runtime.js';
 import type { ChatMessage, ChatModel, ChatTool } from './chat-model.js';
 import { type ModelTurn, streamModelTurn, type TurnToolCall } from './stream-model-turn.js';
 import { toChatMessages, toChatTool } from './to-chat-messages.js';
@@ -52,6 +64,11 @@ async function callServerTool(call: TurnToolCall, request: AgentRunRequest): Pro
   return request.toolbox.call(call.name, args, request.signal);
 }
 
+const refusal = (name: string, why: string): ToolOutcome => ({
+  text: `The call of the tool "${name}" was not made: ${why}.`,
+  isError: true,
+});
+
 async function runServerTool(call: TurnToolCall, request: AgentRunRequest): Promise<ToolOutcome> {
   const server = request.toolbox.tools.find((tool) => tool.name === call.name)?.server;
   const span = request.trace?.startTool({ ...call, server, arguments: () => call.arguments });
@@ -63,6 +80,51 @@ async function runServerTool(call: TurnToolCall, request: AgentRunRequest): Prom
     span?.fail(error);
     throw error;
   }
+}
+
+function* toolResult(toolCallId: string, outcome: ToolOutcome, messages: ChatMessage[]): Generator<BaseEvent> {
+  yield { type: EventType.TOOL_CALL_RESULT, messageId: randomUUID(), toolCallId, content: outcome.text, role: 'tool' };
+  insertToolMessage(messages, { role: 'tool', tool_call_id: toolCallId, content: outcome.text });
+}
+
+/** After the results its assistant message already has: a resumed call's result joins those of its turn. */
+function insertToolMessage(messages: ChatMessage[], message: ChatMessage & { role: 'tool' }): void {
+  const turn = messages.findLastIndex(
+    (candidate) =>
+      candidate.role === 'assistant' && (candidate.tool_calls ?? []).some((call) => call.id === message.tool_call_id),
+  );
+  if (turn === -1) {
+    messages.push(message);
+    return;
+  }
+  let at = turn + 1;
+  while (messages[at]?.role === 'tool') at++;
+  messages.splice(at, 0, message);
+}
+
+function raiseInterrupt(call: TurnToolCall, request: AgentRunRequest, approvals: ToolApprovals): Interrupt {
+  const parameters = request.toolbox.tools.find((tool) => tool.name === call.name)?.parameters;
+  const args = parseArguments(call.arguments) ?? {};
+  const interrupt = toolApprovalInterrupt(
+    randomUUID(),
+    { toolCallId: call.id, toolName: call.name, arguments: args, parameters },
+    approvals.expiresAt(),
+  );
+  approvals.report('raised', { toolName: call.name, toolCallId: call.id });
+  return interrupt;
+}
+
+async function answerResumedCall(resumed: ResumedToolCall, request: AgentRunRequest): Promise<ToolOutcome> {
+  const call = { toolName: resumed.toolName, toolCallId: resumed.toolCallId };
+  if (resumed.approvedArguments === undefined) {
+    request.approvals?.report('rejected', call);
+    return refusal(resumed.toolName, 'a human rejected it');
+  }
+  request.approvals?.report('approved', call);
+  return runServerTool(
+    { id: resumed.toolCallId, name: resumed.toolName, arguments: JSON.stringify(resumed.approvedArguments) },
+    request,
+  );
 }
 
 /** One model call, in its `chat` span when the run is traced. */
@@ -104,6 +166,17 @@ async function* runLlmAgent(request: AgentRunRequest, options: LlmAgentOptions):
   const tools = [...toolbox.tools, ...frontendTools].map(toChatTool);
   const messages = toChatMessages(input, options.instructions);
 
+  // A resumed run first answers the calls its thread's last run stopped at; while some stay open, the
+  // model cannot go on (every call of its turn needs a result), so the run ends waiting for them again.
+  for (const resumed of request.approvals?.resumed ?? []) {
+    yield* toolResult(resumed.toolCallId, await answerResumedCall(resumed, request), messages);
+  }
+  const stillOpen = request.approvals?.open ?? [];
+  if (stillOpen.length > 0) {
+    yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'interrupt', interrupts: [...stillOpen] } };
+    return;
+  }
+
   for (let step = 1; step <= options.maxSteps; step++) {
     const turn = yield* callModel(request, options, messages, tools);
     if (turn.usage !== undefined) {
@@ -115,20 +188,33 @@ async function* runLlmAgent(request: AgentRunRequest, options: LlmAgentOptions):
       return;
     }
     const pendingToolCallIds: string[] = [];
+    const interrupts: Interrupt[] = [];
     for (const call of turn.toolCalls) {
       if (frontendToolNames.has(call.name)) {
         pendingToolCallIds.push(call.id);
         continue;
       }
-      const outcome = await runServerTool(call, request);
-      yield {
-        type: EventType.TOOL_CALL_RESULT,
-        messageId: randomUUID(),
-        toolCallId: call.id,
-        content: outcome.text,
-        role: 'tool',
-      };
-      messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.text });
+      const approval = request.approvals?.needs(call.name) ? request.approvals : undefined;
+      if (approval?.mode === 'pause') {
+        interrupts.push(raiseInterrupt(call, request, approval));
+        continue;
+      }
+      if (approval !== undefined) {
+        approval.report(approval.mode === 'allow' ? 'unattended_allowed' : 'unattended_rejected', {
+          toolName: call.name,
+          toolCallId: call.id,
+        });
+      }
+      const outcome =
+        approval?.mode === 'reject'
+          ? refusal(call.name, 'it needs a human approval, and nobody can give one to this run')
+          : await runServerTool(call, request);
+      yield* toolResult(call.id, outcome, messages);
+    }
+    // The approvals come first: the client's own tool calls can be answered with them, on the resuming run.
+    if (interrupts.length > 0) {
+      yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'interrupt', interrupts } };
+      return;
     }
     if (pendingToolCallIds.length > 0) {
       yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'success', pendingToolCallIds } };
@@ -142,5 +228,11 @@ async function* runLlmAgent(request: AgentRunRequest, options: LlmAgentOptions):
 }
 
 export function createLlmAgent(options: LlmAgentOptions): AgentRuntime {
-  return { run: (request) => runLlmAgent(request, options) };
+  return {
+    run: (request) => runLlmAgent(request, options),
+    // The tool policy's approvals pause runs with interrupts, and an approval may edit the arguments.
+    capabilities: {
+      agui: { humanInTheLoop: { supported: true, approvals: true, interrupts: true, approveWithEdits: true } },
+    },
+  };
 }
