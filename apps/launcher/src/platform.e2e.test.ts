@@ -175,7 +175,12 @@ describe('manager and engine together', () => {
       },
       { what: 'runs of the deleted agent to answer 503', timeoutMs: 30_000 },
     );
-    expect((await fetch(`${engineUrl}/health`)).status).toBe(503);
+    // A run can be refused first because its row cannot be written any more; /health says so once the
+    // engine's next look at the database finds the agent gone.
+    await waitUntil(async () => (await fetch(`${engineUrl}/health`)).status === 503, {
+      what: 'the engine of the deleted agent to report 503 at /health',
+      timeoutMs: 30_000,
+    });
 
     // Now nothing uses the integration.
     await api.expect(204, 'DELETE', `/integrations/${integration.id}`);
