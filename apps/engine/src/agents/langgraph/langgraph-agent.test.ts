@@ -1,6 +1,6 @@
 // LANGGRAPH agents end to end, consumed by HttpAgent (verifyEvents on): the example tool-using graph
 // against the local OpenAI-compatible server and the real MCP "everything" server, and fixture graphs
-// for thread memory (PostgreSQL checkpointer) and interrupts.
+// for thread memory (PostgreSQL checkpointer), and the example graph that interrupts.
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
@@ -53,7 +53,7 @@ beforeAll(async () => {
   [toolAgent, memoryAgent, approvalAgent] = await Promise.all([
     startGraphEngine(EXAMPLES, 'langgraph/tool-agent.js:graph', { tools: true }),
     startGraphEngine(FIXTURES, 'memory-graph.js:builder'),
-    startGraphEngine(FIXTURES, 'approval-graph.js:graph'),
+    startGraphEngine(EXAMPLES, 'langgraph/approval-agent.js:graph'),
   ]);
 });
 
@@ -200,7 +200,7 @@ describe('thread memory', () => {
 });
 
 describe('interrupts', () => {
-  it('ends a run that reaches interrupt() with an interrupt outcome, and resumes it with the answer', async () => {
+  it('ends a run of the example graph that reaches interrupt() with an interrupt outcome, and resumes it with the answer', async () => {
     const agent = newAgent(approvalAgent);
     const first = await say(agent, 'ship it');
     expect(first.failure).toBeUndefined();
@@ -208,7 +208,14 @@ describe('interrupts', () => {
       type: EventType.RUN_FINISHED,
       outcome: {
         type: 'interrupt',
-        interrupts: [{ id: expect.any(String), reason: 'langgraph_interrupt', message: 'Deploy to production?' }],
+        interrupts: [
+          {
+            id: expect.any(String),
+            reason: 'graph_interrupt',
+            message: 'Deploy to production?',
+            metadata: { value: 'Deploy to production?' },
+          },
+        ],
       },
     });
     expect(first.result?.newMessages).toEqual([]);
