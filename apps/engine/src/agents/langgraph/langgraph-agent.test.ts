@@ -4,9 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
+import type { RunFinishedEvent } from '@ag-ui/core';
 import { checkpointSchemaName } from '@agentplane/db/engine-roles';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
-import { type FakeOpenAiServer, overrideEnvironment, startFakeOpenAiServer } from '@agentplane/testing';
+import { type FakeOpenAiServer, overrideEnvironment, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../../testing/everything-server.js';
@@ -219,6 +220,11 @@ describe('interrupts', () => {
       },
     });
     expect(first.result?.newMessages).toEqual([]);
+    // The run's record says it waits for input, once the run is stored (after its last event was sent).
+    const recordUrl = `${approvalAgent.url}/agent/runs/${(first.last as RunFinishedEvent).runId}`;
+    const readStatus = async () => ((await (await fetch(recordUrl)).json()) as { status: string }).status;
+    await waitUntil(async () => (await readStatus()) !== 'running', { what: 'the interrupted run to be stored' });
+    expect(await readStatus()).toBe('input_required');
     expect(agent.pendingInterrupts).toHaveLength(1);
     const [pending] = agent.pendingInterrupts;
 
