@@ -95,6 +95,30 @@ describe('CUSTOM agents', () => {
     ]);
   });
 
+  it("gives the agent the run's resume: an interrupt it raised is answered in its next run", async () => {
+    const engine = await startCustomEngine('approval-agent.js:createAgent');
+    const agent = new HttpAgent({ url: `${engine.url}/agent/run`, threadId: randomUUID() });
+    agent.addMessage({ id: randomUUID(), role: 'user', content: 'report please' });
+    const first = await runWithClient(agent);
+    expect(first.failure).toBeUndefined();
+    expect(first.last).toMatchObject({
+      type: EventType.RUN_FINISHED,
+      outcome: { type: 'interrupt', interrupts: [{ reason: 'confirm', message: 'Send the report?' }] },
+    });
+    // The client's verifier took the outcome: the interrupt is pending on its side too.
+    const [pending] = agent.pendingInterrupts;
+    expect(pending?.id).toMatch(/^confirm-/);
+
+    const resumed = await runWithClient(agent, {
+      resume: [{ interruptId: String(pending?.id), status: 'resolved', payload: { send: true } }],
+    });
+    expect(resumed.failure).toBeUndefined();
+    expect(resumed.result?.newMessages).toEqual([
+      expect.objectContaining({ role: 'assistant', content: `${pending?.id} resolved: {"send":true}` }),
+    ]);
+    expect(agent.pendingInterrupts).toEqual([]);
+  });
+
   it('describes a custom agent in /agent/capabilities', async () => {
     const body = (await (await fetch(`${echo.url}/agent/capabilities`)).json()) as Record<string, unknown>;
     expect(body).toMatchObject({ framework: 'CUSTOM', supported: true, identity: { name: 'custom echo' } });

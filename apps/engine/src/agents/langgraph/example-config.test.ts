@@ -1,5 +1,6 @@
-// examples/langgraph-agent.yaml run as its header says: a file-mode engine without a database, serving
-// the example graph against the local OpenAI-compatible server, consumed by HttpAgent (verifyEvents on).
+// examples/langgraph-agent.yaml and langgraph-approval-agent.yaml run as their headers say: file-mode
+// engines without a database, serving the example graphs (the first against the local OpenAI-compatible
+// server), consumed by HttpAgent (verifyEvents on).
 // A suite of its own: an engine imports a graph module once per config version, so in a module registry
 // shared with another engine this one would run that engine's copy, with that engine's MCP tools bound.
 import { randomUUID } from 'node:crypto';
@@ -17,6 +18,7 @@ const SYSTEM_PROMPT = { role: 'system', content: 'You are a helpful assistant. U
 
 let model: FakeOpenAiServer;
 let engine: RunningEngine;
+let approvalEngine: RunningEngine;
 let restoreEnvironment = () => {};
 
 beforeAll(async () => {
@@ -31,10 +33,15 @@ beforeAll(async () => {
     ENGINE_CONFIG_FILE: path.join(EXAMPLES, 'langgraph-agent.yaml'),
     ENGINE_AGENTS_DIR: EXAMPLES,
   });
+  approvalEngine = await startTestEngine({
+    ENGINE_CONFIG_FILE: path.join(EXAMPLES, 'langgraph-approval-agent.yaml'),
+    ENGINE_AGENTS_DIR: EXAMPLES,
+  });
 });
 
 afterAll(async () => {
   await engine?.shutdown();
+  await approvalEngine?.shutdown();
   await model?.close();
   restoreEnvironment();
 });
@@ -84,5 +91,28 @@ describe('the example LangGraph config', () => {
       { role: 'assistant', content: 'Hi, I am the example.' },
       { role: 'user', content: 'thanks' },
     ]);
+  });
+});
+
+describe('the example LangGraph approval config', () => {
+  it('ends a run with the graph interrupt, and resumes the graph from its in-process checkpoint', async () => {
+    const agent = new HttpAgent({ url: `${approvalEngine.url}/agent/run`, threadId: randomUUID() });
+    agent.addMessage({ id: randomUUID(), role: 'user', content: 'ship it' });
+    const first = await runWithClient(agent);
+    expect(first.failure).toBeUndefined();
+    expect(first.last).toMatchObject({
+      type: EventType.RUN_FINISHED,
+      outcome: { type: 'interrupt', interrupts: [{ reason: 'graph_interrupt', message: 'Deploy to production?' }] },
+    });
+    const [pending] = agent.pendingInterrupts;
+
+    const resumed = await runWithClient(agent, {
+      resume: [{ interruptId: String(pending?.id), status: 'resolved', payload: 'no, wait' }],
+    });
+    expect(resumed.failure).toBeUndefined();
+    expect(resumed.result?.newMessages).toEqual([
+      expect.objectContaining({ role: 'assistant', content: 'Decision: no, wait' }),
+    ]);
+    expect(agent.pendingInterrupts).toEqual([]);
   });
 });

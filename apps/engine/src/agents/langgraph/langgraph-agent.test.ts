@@ -1,12 +1,13 @@
 // LANGGRAPH agents end to end, consumed by HttpAgent (verifyEvents on): the example tool-using graph
 // against the local OpenAI-compatible server and the real MCP "everything" server, and fixture graphs
-// for thread memory (PostgreSQL checkpointer) and interrupts.
+// for thread memory (PostgreSQL checkpointer), and the example graph that interrupts.
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
+import type { RunFinishedEvent } from '@ag-ui/core';
 import { checkpointSchemaName } from '@agentplane/db/engine-roles';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
-import { type FakeOpenAiServer, overrideEnvironment, startFakeOpenAiServer } from '@agentplane/testing';
+import { type FakeOpenAiServer, overrideEnvironment, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../../testing/everything-server.js';
@@ -53,7 +54,7 @@ beforeAll(async () => {
   [toolAgent, memoryAgent, approvalAgent] = await Promise.all([
     startGraphEngine(EXAMPLES, 'langgraph/tool-agent.js:graph', { tools: true }),
     startGraphEngine(FIXTURES, 'memory-graph.js:builder'),
-    startGraphEngine(FIXTURES, 'approval-graph.js:graph'),
+    startGraphEngine(EXAMPLES, 'langgraph/approval-agent.js:graph'),
   ]);
 });
 
@@ -200,7 +201,7 @@ describe('thread memory', () => {
 });
 
 describe('interrupts', () => {
-  it('ends a run that reaches interrupt() with an interrupt outcome, and resumes it with the answer', async () => {
+  it('ends a run of the example graph that reaches interrupt() with an interrupt outcome, and resumes it with the answer', async () => {
     const agent = newAgent(approvalAgent);
     const first = await say(agent, 'ship it');
     expect(first.failure).toBeUndefined();
@@ -208,10 +209,22 @@ describe('interrupts', () => {
       type: EventType.RUN_FINISHED,
       outcome: {
         type: 'interrupt',
-        interrupts: [{ id: expect.any(String), reason: 'langgraph_interrupt', message: 'Deploy to production?' }],
+        interrupts: [
+          {
+            id: expect.any(String),
+            reason: 'graph_interrupt',
+            message: 'Deploy to production?',
+            metadata: { value: 'Deploy to production?' },
+          },
+        ],
       },
     });
     expect(first.result?.newMessages).toEqual([]);
+    // The run's record says it waits for input, once the run is stored (after its last event was sent).
+    const recordUrl = `${approvalAgent.url}/agent/runs/${(first.last as RunFinishedEvent).runId}`;
+    const readStatus = async () => ((await (await fetch(recordUrl)).json()) as { status: string }).status;
+    await waitUntil(async () => (await readStatus()) !== 'running', { what: 'the interrupted run to be stored' });
+    expect(await readStatus()).toBe('input_required');
     expect(agent.pendingInterrupts).toHaveLength(1);
     const [pending] = agent.pendingInterrupts;
 

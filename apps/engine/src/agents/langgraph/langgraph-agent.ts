@@ -2,13 +2,11 @@
 // builder, run with the engine's checkpointer so AG-UI threads keep their memory (LangGraph thread_id =
 // the AG-UI threadId scoped by the agent and the caller's token issuer and subject). Each run sends the
 // graph's state as STATE_SNAPSHOT at its start and end, and ends with an `interrupt` outcome when the
-// graph stopped in interrupt(); the next run answers it through RunAgentInput.resume (one entry:
-// Command({resume: payload}); several: a map keyed by interrupt id).
-import { randomUUID } from 'node:crypto';
-import { type BaseEvent, EventType, type Interrupt, type RunAgentInput } from '@ag-ui/core';
+// graph stopped in interrupt(); the next run answers it through RunAgentInput.resume, which continues
+// the graph's own checkpoint (graph-interrupts.ts).
+import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import { Command } from '@langchain/langgraph';
 import { getInputTypeSchema, getOutputTypeSchema, getStateTypeSchema } from '@langchain/langgraph/zod/schema';
 import type { AgentDb } from '../../database/agent-db.js';
 import { scopedThreadId } from '../../threads/thread-scope.js';
@@ -16,6 +14,7 @@ import type { AgentRunRequest, AgentRuntime, AgentToolbox, RuntimeCapabilities }
 import { AgentLoadError, describeValue, importAgentExport } from '../modules/load-agent-module.js';
 import { type Checkpointer, createCheckpointer } from './create-checkpointer.js';
 import { type EngineToolContext, runInEngineTools, withEngineTools } from './engine-tools.js';
+import { buildResume, type GraphInterrupt, toGraphInterrupt } from './graph-interrupts.js';
 import { createGraphEventMapper, type GraphStreamEvent } from './map-graph-events.js';
 import { readRememberedThread, selectNewMessages } from './to-langchain-messages.js';
 import { toLangChainTools } from './to-langchain-tools.js';
@@ -24,7 +23,7 @@ import { createGraphTracer } from './trace-graph-events.js';
 type GraphConfig = { configurable: { thread_id: string }; signal?: AbortSignal };
 type GraphState = {
   values: Record<string, unknown>;
-  tasks: { interrupts?: { id?: string; value?: unknown; response_schema?: unknown }[] }[];
+  tasks: { interrupts?: GraphInterrupt[] }[];
 };
 /** The part of a compiled LangGraph graph (Pregel) the engine uses. */
 type CompiledGraph = {
@@ -101,27 +100,6 @@ function readStateEdits(input: RunAgentInput, current: Record<string, unknown>):
   );
 }
 
-function toInterrupt(raw: { id?: string; value?: unknown; response_schema?: unknown }): Interrupt {
-  const { value } = raw;
-  return {
-    id: raw.id ?? randomUUID(),
-    reason: 'langgraph_interrupt',
-    ...(typeof value === 'string' ? { message: value } : {}),
-    ...(raw.response_schema === undefined ? {} : { responseSchema: raw.response_schema as Record<string, unknown> }),
-    metadata: { value: value ?? null },
-  };
-}
-
-function buildResume(input: RunAgentInput): Command | undefined {
-  const answered = (input.resume ?? []).filter((entry) => entry.status === 'resolved');
-  // Cancelled interrupts are abandoned: the run starts over from the new input.
-  if (answered.length === 0) return undefined;
-  if (answered.length === 1) return new Command({ resume: answered[0]?.payload ?? null });
-  return new Command({
-    resume: Object.fromEntries(answered.map((entry) => [entry.interruptId, entry.payload ?? null])),
-  });
-}
-
 /** Pulls `source` inside the tool context, so graph code calling getMcpTools() during a run gets this agent's tools. */
 async function* pullWithTools<T>(context: EngineToolContext, source: AsyncIterable<T>): AsyncGenerator<T> {
   const iterator = runInEngineTools(context, () => source[Symbol.asyncIterator]());
@@ -174,7 +152,7 @@ async function* runGraph(
 
   const after = hasMemory ? await graph.getState(config) : undefined;
   yield { type: EventType.STATE_SNAPSHOT, snapshot: toClientState(after?.values) };
-  const interrupts = (after?.tasks ?? []).flatMap((task) => task.interrupts ?? []).map(toInterrupt);
+  const interrupts = (after?.tasks ?? []).flatMap((task) => task.interrupts ?? []).map(toGraphInterrupt);
   yield {
     type: EventType.RUN_FINISHED,
     threadId,
