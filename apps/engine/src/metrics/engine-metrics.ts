@@ -100,8 +100,8 @@ export function createEngineMetrics(): EngineMetrics {
     interrupts: new Counter({
       name: `${METRIC_PREFIX}interrupts_total`,
       help:
-        'Interrupts of runs, by reason (tool_approval) and outcome: raised, approved, rejected, and unattended_rejected ' +
-        'or unattended_allowed for calls needing approval in runs nobody watches.',
+        "Interrupts of runs, by reason (tool_approval, graph_interrupt, other: a custom agent's own) and outcome: raised, " +
+        'approved, rejected, and unattended_rejected or unattended_allowed for calls needing approval in runs nobody watches.',
       labelNames: ['reason', 'outcome'] as const,
       registers,
     }),

@@ -6,6 +6,7 @@
 import { type BaseEvent, EventType, type RunAgentInput, type RunFinishedEvent } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
+import { reportFrameworkInterrupts } from '../interrupts/framework-interrupts.js';
 import { type NewInterrupt, storeInterrupts } from '../interrupts/interrupt-records.js';
 import { type ApprovalContext, runApprovals } from '../interrupts/run-approvals.js';
 import { TOOL_APPROVAL } from '../interrupts/tool-approval.js';
@@ -100,6 +101,7 @@ export async function driveRun(run: DrivenRun): Promise<void> {
       if (signal.aborted) break;
     }
     if (!ended && signal.aborted) await emit(cancellationEvent(stopReason()));
+    reportFrameworkInterrupts(last, run.approvals.counter, run.trace);
     // Stored with the run's final status (recorded-run.ts), so the thread's next run sees this one.
     // RUN_FINISHED is already sent, so a storage failure can only be logged.
     if (run.thread !== undefined && (finished || run.active?.cancelled() === 'interrupt')) {

@@ -7,7 +7,14 @@ import { EventType, HttpAgent, type RunAgentParameters } from '@ag-ui/client';
 import type { RunFinishedEvent } from '@ag-ui/core';
 import { checkpointSchemaName } from '@agentplane/db/engine-roles';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
-import { type FakeOpenAiServer, overrideEnvironment, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
+import {
+  type FakeOpenAiServer,
+  overrideEnvironment,
+  sampleValue,
+  scrapeMetrics,
+  startFakeOpenAiServer,
+  waitUntil,
+} from '@agentplane/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../../start-engine.js';
 import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../../testing/everything-server.js';
@@ -30,7 +37,11 @@ let restoreEnvironment = () => {};
  * A file-mode engine whose runs and thread memory are in the database, through its agent's own role and
  * schema: the agent has its row, as every agent the manager made does, since a run is recorded or refused.
  */
-async function startGraphEngine(agentsDir: string, graph: string, options: { tools?: boolean } = {}) {
+async function startGraphEngine(
+  agentsDir: string,
+  graph: string,
+  options: { tools?: boolean; env?: Record<string, string> } = {},
+) {
   const workspace = await makeWorkspace(database.prisma);
   const agent = await makeAgent(database.prisma, workspace.id);
   const config = makeLangGraphEngineConfig(graph, {
@@ -39,7 +50,9 @@ async function startGraphEngine(agentsDir: string, graph: string, options: { too
     mcpServers: options.tools ? [everythingStdioServer()] : [],
   });
   const { DATABASE_URL } = await engineCredentialsFor(database, config.agent.id);
-  return startFileEngine(config, { env: { ENGINE_AGENTS_DIR: agentsDir, DATABASE_URL, ...ALLOW_EVERYTHING_STDIO } });
+  return startFileEngine(config, {
+    env: { ENGINE_AGENTS_DIR: agentsDir, DATABASE_URL, ...ALLOW_EVERYTHING_STDIO, ...options.env },
+  });
 }
 
 beforeAll(async () => {
@@ -54,7 +67,7 @@ beforeAll(async () => {
   [toolAgent, memoryAgent, approvalAgent] = await Promise.all([
     startGraphEngine(EXAMPLES, 'langgraph/tool-agent.js:graph', { tools: true }),
     startGraphEngine(FIXTURES, 'memory-graph.js:builder'),
-    startGraphEngine(EXAMPLES, 'langgraph/approval-agent.js:graph'),
+    startGraphEngine(EXAMPLES, 'langgraph/approval-agent.js:graph', { env: { METRICS_PORT: '0' } }),
   ]);
 });
 
@@ -220,6 +233,13 @@ describe('interrupts', () => {
       },
     });
     expect(first.result?.newMessages).toEqual([]);
+    // Counted as the engine counts its own tool approvals (once the run's last event was handled).
+    const raised = async () =>
+      sampleValue(await scrapeMetrics(approvalAgent.metricsUrl as string), 'agentplane_interrupts_total', {
+        reason: 'graph_interrupt',
+        outcome: 'raised',
+      });
+    await waitUntil(async () => (await raised()) === 1, { what: 'the graph interrupt to be counted' });
     // The run's record says it waits for input, once the run is stored (after its last event was sent).
     const recordUrl = `${approvalAgent.url}/agent/runs/${(first.last as RunFinishedEvent).runId}`;
     const readStatus = async () => ((await (await fetch(recordUrl)).json()) as { status: string }).status;
