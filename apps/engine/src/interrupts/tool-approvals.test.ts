@@ -16,6 +16,7 @@ import {
   waitUntil,
 } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { UNANSWERED_CALL } from '../agents/llm/unanswered-calls.js';
 import type { RunningEngine } from '../start-engine.js';
 import { writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
@@ -294,6 +295,31 @@ describe('a tool call that needs approval', () => {
     });
     expect(resumed.types).toContain(EventType.TEXT_MESSAGE_CONTENT);
     expect(await interruptsCounted('rejected')).toBe(1);
+  });
+
+  it('lets the thread go on without an answer: the next run gives the model a result saying the call was not made', async () => {
+    const agent = clientOf(alice);
+    const { interrupt } = await pause(agent);
+    model.script({ text: ['Something else, then.'] });
+    // A raw run, as a client other than HttpAgent (which holds the interrupt) may send.
+    const next = await fetch(`${engine.url}/agent/run`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...auth(alice) },
+      body: JSON.stringify({
+        threadId: agent.threadId,
+        runId: randomUUID(),
+        messages: [{ id: randomUUID(), role: 'user', content: 'never mind' }],
+        tools: [],
+        context: [],
+        state: {},
+        forwardedProps: {},
+      }),
+    });
+    expect(next.status).toBe(200);
+    const stream = await next.text();
+    expect(stream).toContain('RUN_FINISHED');
+    expect(stream).not.toContain('RUN_ERROR');
+    expect(lastToolMessage()).toEqual({ role: 'tool', tool_call_id: interrupt.toolCallId, content: UNANSWERED_CALL });
   });
 
   it('lets exactly one of two racing resumes answer an interrupt', async () => {

@@ -22,6 +22,7 @@ import {
 import type { ChatMessage, ChatModel, ChatTool } from './chat-model.js';
 import { type ModelTurn, streamModelTurn, type TurnToolCall } from './stream-model-turn.js';
 import { toChatMessages, toChatTool } from './to-chat-messages.js';
+import { answerUnansweredCalls, insertToolMessage } from './unanswered-calls.js';
 
 export type LlmAgentOptions = {
   model: ChatModel;
@@ -85,21 +86,6 @@ async function runServerTool(call: TurnToolCall, request: AgentRunRequest): Prom
 function* toolResult(toolCallId: string, outcome: ToolOutcome, messages: ChatMessage[]): Generator<BaseEvent> {
   yield { type: EventType.TOOL_CALL_RESULT, messageId: randomUUID(), toolCallId, content: outcome.text, role: 'tool' };
   insertToolMessage(messages, { role: 'tool', tool_call_id: toolCallId, content: outcome.text });
-}
-
-/** After the results its assistant message already has: a resumed call's result joins those of its turn. */
-function insertToolMessage(messages: ChatMessage[], message: ChatMessage & { role: 'tool' }): void {
-  const turn = messages.findLastIndex(
-    (candidate) =>
-      candidate.role === 'assistant' && (candidate.tool_calls ?? []).some((call) => call.id === message.tool_call_id),
-  );
-  if (turn === -1) {
-    messages.push(message);
-    return;
-  }
-  let at = turn + 1;
-  while (messages[at]?.role === 'tool') at++;
-  messages.splice(at, 0, message);
 }
 
 function raiseInterrupt(call: TurnToolCall, request: AgentRunRequest, approvals: ToolApprovals): Interrupt {
@@ -176,6 +162,7 @@ async function* runLlmAgent(request: AgentRunRequest, options: LlmAgentOptions):
     yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: 'interrupt', interrupts: [...stillOpen] } };
     return;
   }
+  answerUnansweredCalls(messages);
 
   for (let step = 1; step <= options.maxSteps; step++) {
     const turn = yield* callModel(request, options, messages, tools);
