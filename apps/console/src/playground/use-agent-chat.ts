@@ -1,9 +1,10 @@
 // One conversation with the agent's engine over AG-UI: an HttpAgent (agentplane's resumable one) on
 // <engine>/agent/run whose messages and state drive the transcript as the events stream in.
-import type { Interrupt, Message } from '@ag-ui/client';
+import type { Interrupt, Message, ResumeEntry } from '@ag-ui/client';
 import { ResumableHttpAgent } from '@agentplane/agent-client';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { fetchFromEngine } from '../api/engine-fetch';
+import { TOOL_APPROVAL } from './tool-approval-cards';
 
 export type ChatStatus = 'idle' | 'running';
 
@@ -11,9 +12,11 @@ export function useAgentChat(options: {
   engineUrl: string;
   threadId: string;
   initialMessages: Message[];
+  /** The thread's interrupts still open when it was read: a reopened thread answers them too. */
+  initialInterrupts?: Interrupt[];
   token: () => Promise<string>;
 }) {
-  const { engineUrl, threadId, initialMessages, token } = options;
+  const { engineUrl, threadId, initialMessages, initialInterrupts, token } = options;
   const agent = useMemo(
     () =>
       new ResumableHttpAgent({
@@ -27,7 +30,7 @@ export function useAgentChat(options: {
   const [messages, setMessages] = useState<Message[]>(initialMessages);
   const [state, setState] = useState<unknown>(agent.state);
   const [error, setError] = useState<string | undefined>();
-  const [interrupts, setInterrupts] = useState<Interrupt[]>([]);
+  const [interrupts, setInterrupts] = useState<Interrupt[]>(initialInterrupts ?? []);
   const [status, setStatus] = useState<ChatStatus>('idle');
   /** The run of this page's each run's last assistant message, by message id. */
   const [runOf, setRunOf] = useState<ReadonlyMap<string, string>>(() => new Map());
@@ -58,8 +61,10 @@ export function useAgentChat(options: {
       try {
         agent.headers = { Authorization: `Bearer ${await token()}` };
         await agent.runAgent({ ...parameters, runId });
+        return true;
       } catch (failure) {
         setError(failure instanceof Error ? failure.message : String(failure));
+        return false;
       } finally {
         // The run's last assistant message carries the link: one per run, under what it answered.
         const last = agent.messages.findLast((message) => message.role === 'assistant' && !before.has(message.id));
@@ -81,16 +86,28 @@ export function useAgentChat(options: {
   /** Answers the interrupts the last run ended with (LangGraph's interrupt()), resuming the graph. */
   const resume = useCallback(
     (payload: unknown) => {
-      const answers = interrupts.map((interrupt) => ({
-        interruptId: interrupt.id,
-        status: 'resolved' as const,
-        payload,
-      }));
+      const answers = interrupts
+        .filter((interrupt) => interrupt.reason !== TOOL_APPROVAL)
+        .map((interrupt) => ({
+          interruptId: interrupt.id,
+          status: 'resolved' as const,
+          payload,
+        }));
       setInterrupts([]);
       return run({ resume: answers });
     },
     [interrupts, run],
   );
 
-  return { messages, runOf, state, error, interrupts, status, send, resume, stop: () => agent.abortRun() };
+  /** Resumes with answers made one by one (the tool approval cards); a refused resume keeps them open. */
+  const answer = useCallback(
+    async (answers: ResumeEntry[]) => {
+      const open = interrupts;
+      setInterrupts([]);
+      if (!(await run({ resume: answers }))) setInterrupts(open);
+    },
+    [interrupts, run],
+  );
+
+  return { messages, runOf, state, error, interrupts, status, send, resume, answer, stop: () => agent.abortRun() };
 }

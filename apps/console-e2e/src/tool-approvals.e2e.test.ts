@@ -1,0 +1,119 @@
+// Tool calls that wait for a human, answered in the playground (issue 31): the demo agent's policy
+// makes every call of everything__echo wait for approval. The mock model calls it on "call echo {…}";
+// each call pauses the run on a card. Approved, the tool runs and the model reads its result; rejected,
+// the model reads the refusal; a card left open shows again on a thread reopened in a reloaded page,
+// where its arguments are edited (checked as a JSON object first) and approved. Axe on each card.
+import { ManagerClient } from '@agentplane/manager-client';
+import { waitUntil } from '@agentplane/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { signInInConsole } from './console/account-flows.js';
+import { arriveAt, field, inspect, shown } from './console/console-ui.js';
+import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
+
+let platform: ConsolePlatform;
+
+beforeAll(async () => {
+  platform = await startConsolePlatform();
+});
+
+afterAll(async () => {
+  await platform?.close();
+});
+
+type Agent = { name: string; description: string | null; framework: string; agent: object; resources: object };
+
+/** Gives the demo agent an approval policy for everything__echo, and waits for its engine to run it. */
+async function requireEchoApproval(): Promise<void> {
+  const demo = new ManagerClient(platform.consoleUrl);
+  await demo.expect(200, 'POST', '/auth/login', { email: platform.demo.email, password: platform.demo.password });
+  const path = `/api/v1/agents/${platform.demo.agentId}`;
+  const agent = await demo.expect<Agent & { engine_url: string }>(200, 'GET', path);
+  const { name, description, framework, resources } = agent;
+  const tools = { approval: ['everything__echo'] };
+  await demo.expect(200, 'PATCH', path, { name, description, framework, resources, agent: { ...agent.agent, tools } });
+  const published = await demo.expect<{ version: number }>(200, 'GET', `${path}/engine-config`);
+  await waitUntil(
+    async () => {
+      const info = (await (await fetch(agent.engine_url)).json()) as { config_version: number | null };
+      return info.config_version === published.version;
+    },
+    { what: "the demo agent's engine to run the approval policy", timeoutMs: 60_000 },
+  );
+}
+
+async function send(page: Page, message: string) {
+  await field(page, 'Message').fill(message);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await shown(page.getByRole('button', { name: 'Send', exact: true, disabled: false }), 'Send, enabled again');
+}
+
+/** The card of the call waiting for approval, once it shows, with the arguments it shows. */
+async function approvalCard(page: Page) {
+  const card = page.getByRole('article', { name: 'Approve the call of everything__echo?' });
+  await shown(card, 'the approval card of everything__echo');
+  expect(await card.count()).toBe(1);
+  return { card, args: JSON.parse((await card.locator('pre').textContent()) ?? '') as unknown };
+}
+
+async function answered(page: Page, reply: RegExp) {
+  await shown(page.getByRole('log', { name: 'Conversation' }).getByText(reply).first(), `the reply ${reply}`);
+  await shown(page.getByRole('button', { name: 'Send', exact: true, disabled: false }), 'Send, enabled again');
+  expect(await page.getByRole('article', { name: /^Approve the call of/ }).count()).toBe(0);
+}
+
+describe('tool approvals in the playground', () => {
+  it('approves one call, rejects another, and shows a pending one again after a reload', async () => {
+    await requireEchoApproval();
+    const { page } = await platform.newVisitor();
+    await signInInConsole(page, platform.consoleUrl, platform.demo);
+    await page.goto(`${platform.consoleUrl}/agents/${platform.demo.agentId}`);
+    await arriveAt(page, 'Demo agent');
+    const conversation = page.getByRole('log', { name: 'Conversation' });
+
+    // Approved: the tool runs, and the model answers with its result.
+    await send(page, 'call echo {"message":"approve me"}');
+    const first = await approvalCard(page);
+    expect(first.args).toEqual({ message: 'approve me' });
+    expect(await conversation.getByText(/The tool answered/).count()).toBe(0);
+    await inspect(page, 'the playground with a tool call waiting for approval', { screenshot: 'tool-approval' });
+    await first.card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await answered(page, /The tool answered: .*Echo: approve me/);
+
+    // Rejected: the tool is not called, and the model reads why.
+    await send(page, 'call echo {"message":"reject me"}');
+    const second = await approvalCard(page);
+    expect(second.args).toEqual({ message: 'reject me' });
+    await second.card.getByRole('button', { name: 'Reject', exact: true }).click();
+    await answered(
+      page,
+      /The tool answered: The call of the tool "everything__echo" was not made: a human rejected it\./,
+    );
+    expect(await conversation.getByText(/Echo: reject me/).count()).toBe(0);
+
+    // Left open, then the page reloaded: the reopened thread shows the card again.
+    await send(page, 'call echo {"message":"later"}');
+    await approvalCard(page);
+    await page.reload();
+    await arriveAt(page, 'Demo agent');
+    expect(await page.getByRole('article', { name: /^Approve the call of/ }).count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Threads' }).getByRole('listitem').first().getByRole('button').click();
+    const third = await approvalCard(page);
+    expect(third.args).toEqual({ message: 'later' });
+
+    // Edited: arguments that are not a JSON object are refused in the card; an object is sent.
+    await third.card.getByRole('button', { name: 'Edit', exact: true }).click();
+    const args = field(third.card, 'Arguments (JSON)');
+    await args.fill('["later"]');
+    await third.card.getByRole('button', { name: 'Approve with these arguments' }).click();
+    await shown(
+      third.card.getByRole('alert').getByText('The arguments must be a JSON object.'),
+      'the refusal of an array',
+    );
+    await inspect(page, 'an approval card with edited arguments refused');
+    await args.fill('{"message":"edited later"}');
+    await third.card.getByRole('button', { name: 'Approve with these arguments' }).click();
+    await answered(page, /The tool answered: .*Echo: edited later/);
+    await inspect(page, 'the playground after the approvals');
+  });
+});
