@@ -27,7 +27,7 @@ type Agent = { name: string; description: string | null; framework: string; agen
 async function requireEchoApproval(): Promise<void> {
   const demo = new ManagerClient(platform.consoleUrl);
   await demo.expect(200, 'POST', '/auth/login', { email: platform.demo.email, password: platform.demo.password });
-  const path = `/api/v1/agents/${platform.demo.agentId}`;
+  const path = `/agents/${platform.demo.agentId}`;
   const agent = await demo.expect<Agent & { engine_url: string }>(200, 'GET', path);
   const { name, description, framework, resources } = agent;
   const tools = { approval: ['everything__echo'] };

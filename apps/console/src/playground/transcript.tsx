@@ -44,7 +44,8 @@ export function Transcript({
     messages.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, textOf(message.content)]] : [])),
   );
   return (
-    <div role="log" aria-label="Conversation" aria-live="polite" className="transcript">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling log must be focusable (axe scrollable-region-focusable), so that a keyboard scrolls a conversation with no links to tab to
+    <div role="log" aria-label="Conversation" aria-live="polite" className="transcript" tabIndex={0}>
       {messages.length === 0 && <p className="note">Say something to the agent.</p>}
       {messages.map((message) => {
         switch (message.role) {
