@@ -2,7 +2,8 @@
 // makes every call of everything__echo wait for approval. The mock model calls it on "call echo {…}";
 // each call pauses the run on a card. Approved, the tool runs and the model reads its result; rejected,
 // the model reads the refusal; a card left open shows again on a thread reopened in a reloaded page,
-// where its arguments are edited (checked as a JSON object first) and approved. Axe on each card.
+// where its arguments are edited (checked as a JSON object first) and approved; answered again from a
+// second tab, the engine's refusal shows. Axe on each card.
 import { ManagerClient } from '@agentplane/manager-client';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -101,6 +102,13 @@ describe('tool approvals in the playground', () => {
     const third = await approvalCard(page);
     expect(third.args).toEqual({ message: 'later' });
 
+    // The same thread in a second tab, its card open there too, to be answered late.
+    const stale = await page.context().newPage();
+    await stale.goto(`${platform.consoleUrl}/agents/${platform.demo.agentId}`);
+    await arriveAt(stale, 'Demo agent');
+    await stale.getByRole('navigation', { name: 'Threads' }).getByRole('listitem').first().getByRole('button').click();
+    const staleCard = await approvalCard(stale);
+
     // Edited: arguments that are not a JSON object are refused in the card; an object is sent.
     await third.card.getByRole('button', { name: 'Edit', exact: true }).click();
     const args = field(third.card, 'Arguments (JSON)');
@@ -115,5 +123,19 @@ describe('tool approvals in the playground', () => {
     await third.card.getByRole('button', { name: 'Approve with these arguments' }).click();
     await answered(page, /The tool answered: .*Echo: edited later/);
     await inspect(page, 'the playground after the approvals');
+
+    // Answered in the other tab after that: the engine's refusal (409) shows, and nothing runs twice.
+    await staleCard.card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await shown(
+      stale.getByRole('alert').filter({ hasText: /^Run failed: The interrupt "[^"]+" was answered already\.$/ }),
+      "the engine's refusal of a second answer",
+    );
+    await inspect(stale, 'the playground refused a second answer');
+    expect(
+      await page
+        .getByRole('log', { name: 'Conversation' })
+        .getByText(/Echo: later$/)
+        .count(),
+    ).toBe(0);
   });
 });

@@ -1,7 +1,12 @@
 // Arguments a person edits for a tool call needing approval, read as the engine will check them: a
 // JSON object, and where the interrupt's responseSchema says so simply (`required`, each property's
-// `type`), of the tool's shape. The engine's own check (its 422) still decides the rest.
-type Schema = { type?: unknown; required?: unknown; properties?: Record<string, { type?: unknown }> };
+// `type`, `additionalProperties: false`), of the tool's shape. The engine's own check (its 422) still decides the rest.
+type Schema = {
+  type?: unknown;
+  required?: unknown;
+  properties?: Record<string, { type?: unknown }>;
+  additionalProperties?: unknown;
+};
 
 const typeOf = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
@@ -34,6 +39,10 @@ export function readEditedArguments(
   const required = Array.isArray(schema?.required) ? schema.required : [];
   const missing = required.find((name) => typeof name === 'string' && !(name in args));
   if (missing !== undefined) return { problem: `The argument "${missing}" is required.` };
+  const unknown = Object.keys(args).find((name) => !(name in (schema?.properties ?? {})));
+  if (schema?.additionalProperties === false && unknown !== undefined) {
+    return { problem: `The tool takes no argument "${unknown}".` };
+  }
   for (const [name, property] of Object.entries(schema?.properties ?? {})) {
     if (name in args && !fits(args[name], property?.type)) {
       return { problem: `The argument "${name}" must be of type ${JSON.stringify(property.type)}.` };

@@ -8,6 +8,26 @@ import { TOOL_APPROVAL } from './tool-approval-cards';
 
 export type ChatStatus = 'idle' | 'running';
 
+/** The problem+json an engine refused a run with, from @ag-ui/client's error ("HTTP 409: {…}"). */
+function problemOf(failure: unknown): { detail?: unknown; title?: unknown } | undefined {
+  const message = failure instanceof Error ? failure.message : '';
+  const body = /^HTTP \d{3}: (\{.*\})$/s.exec(message)?.[1];
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(body) as { detail?: unknown; title?: unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a failed run says: the engine's problem (a refused resume names why) over the client's wording. */
+function failureMessage(failure: unknown): string {
+  const problem = problemOf(failure);
+  const said = problem?.detail ?? problem?.title;
+  if (typeof said === 'string') return said;
+  return failure instanceof Error ? failure.message : String(failure);
+}
+
 export function useAgentChat(options: {
   engineUrl: string;
   threadId: string;
@@ -42,7 +62,7 @@ export function useAgentChat(options: {
       onMessagesChanged: ({ messages: next }) => setMessages(structuredClone(next) as Message[]),
       onStateChanged: ({ state: next }) => setState(structuredClone(next)),
       onRunErrorEvent: ({ event }) => setError(event.message),
-      onRunFailed: ({ error: failure }) => setError(failure.message),
+      onRunFailed: ({ error: failure }) => setError(failureMessage(failure)),
       onRunFinishedEvent: (params) => setInterrupts(params.outcome === 'interrupt' ? params.interrupts : []),
     });
     return () => {
@@ -63,7 +83,7 @@ export function useAgentChat(options: {
         await agent.runAgent({ ...parameters, runId });
         return true;
       } catch (failure) {
-        setError(failure instanceof Error ? failure.message : String(failure));
+        setError(failureMessage(failure));
         return false;
       } finally {
         // The run's last assistant message carries the link: one per run, under what it answered.
