@@ -132,7 +132,7 @@ describe('tool approvals in the playground', () => {
     );
     await inspect(stale, 'the playground refused a second answer');
     expect(
-      await page
+      await stale
         .getByRole('log', { name: 'Conversation' })
         .getByText(/Echo: later$/)
         .count(),
