@@ -76,6 +76,10 @@ describe('tool approvals in the playground', () => {
     await send(page, 'call echo {"message":"approve me"}');
     const first = await approvalCard(page);
     expect(first.args).toEqual({ message: 'approve me' });
+    await shown(
+      conversation.getByRole('article', { name: 'Tool call everything__echo' }).getByText('Waiting for your approval.'),
+      'the tool call waiting for approval in the conversation',
+    );
     expect(await conversation.getByText(/The tool answered/).count()).toBe(0);
     await inspect(page, 'the playground with a tool call waiting for approval', { screenshot: 'tool-approval' });
     await first.card.getByRole('button', { name: 'Approve', exact: true }).click();
@@ -112,6 +116,9 @@ describe('tool approvals in the playground', () => {
     // Edited: arguments that are not a JSON object are refused in the card; an object is sent.
     await third.card.getByRole('button', { name: 'Edit', exact: true }).click();
     const args = field(third.card, 'Arguments (JSON)');
+    await args.fill('{"message":');
+    await third.card.getByRole('button', { name: 'Approve with these arguments' }).click();
+    await shown(third.card.getByRole('alert').getByText('The arguments are not JSON.'), 'the refusal of broken JSON');
     await args.fill('["later"]');
     await third.card.getByRole('button', { name: 'Approve with these arguments' }).click();
     await shown(

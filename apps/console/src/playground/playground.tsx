@@ -87,6 +87,13 @@ function Chat(props: {
     <div className="chat">
       <Transcript
         messages={chat.messages}
+        awaitingApproval={
+          new Set(
+            chat.interrupts.flatMap((interrupt) =>
+              interrupt.reason === TOOL_APPROVAL ? [interrupt.toolCallId ?? ''] : [],
+            ),
+          )
+        }
         runLink={(messageId) => {
           const runId = chat.runOf.get(messageId);
           return (
