@@ -5,7 +5,8 @@
 // where its arguments are edited (checked as a JSON object first) and approved; answered again from a
 // second tab, the engine's refusal shows. Axe on each card.
 import { ManagerClient } from '@agentplane/manager-client';
-import { waitUntil } from '@agentplane/testing';
+import { LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
+import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { signInInConsole } from './console/account-flows.js';
@@ -13,26 +14,39 @@ import { arriveAt, field, inspect, shown } from './console/console-ui.js';
 import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
 
 let platform: ConsolePlatform;
+let model: FakeOpenAiServer;
 
 beforeAll(async () => {
-  platform = await startConsolePlatform();
+  model = await startFakeOpenAiServer();
+  // The engine may reach the fake model on loopback, as an operator allows a model server of their own.
+  platform = await startConsolePlatform({
+    env: { EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW, ENGINE_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW },
+  });
 });
 
 afterAll(async () => {
   await platform?.close();
+  await model?.close();
 });
 
 type Agent = { name: string; description: string | null; framework: string; agent: object; resources: object };
 
-/** Gives the demo agent an approval policy for everything__echo, and waits for its engine to run it. */
-async function requireEchoApproval(): Promise<void> {
+/** Gives the demo agent an approval policy for everything__echo (and `changes` to its agent config), and
+ * waits for its engine to run that config. */
+async function requireEchoApproval(changes: object = {}): Promise<void> {
   const demo = new ManagerClient(platform.consoleUrl);
   await demo.expect(200, 'POST', '/auth/login', { email: platform.demo.email, password: platform.demo.password });
   const path = `/agents/${platform.demo.agentId}`;
   const agent = await demo.expect<Agent & { engine_url: string }>(200, 'GET', path);
   const { name, description, framework, resources } = agent;
   const tools = { approval: ['everything__echo'] };
-  await demo.expect(200, 'PATCH', path, { name, description, framework, resources, agent: { ...agent.agent, tools } });
+  await demo.expect(200, 'PATCH', path, {
+    name,
+    description,
+    framework,
+    resources,
+    agent: { ...agent.agent, ...changes, tools },
+  });
   const published = await demo.expect<{ version: number }>(200, 'GET', `${path}/engine-config`);
   await waitUntil(
     async () => {
@@ -144,5 +158,49 @@ describe('tool approvals in the playground', () => {
         .getByText(/Echo: later$/)
         .count(),
     ).toBe(0);
+  });
+
+  it('resumes a run that made two calls once both cards are answered, one approved and one rejected', async () => {
+    await requireEchoApproval({
+      model: { provider: 'openai', name: 'fake-model', baseUrl: model.baseUrl, apiKey: 'k' },
+    });
+    const call = (id: string, message: string) => ({
+      id,
+      name: 'everything__echo',
+      arguments: [JSON.stringify({ message })],
+    });
+    model.script({ toolCalls: [call('call_one', 'first'), call('call_two', 'second')] }, { text: ['Both answered.'] });
+    const { page } = await platform.newVisitor();
+    await signInInConsole(page, platform.consoleUrl, platform.demo);
+    await page.goto(`${platform.consoleUrl}/agents/${platform.demo.agentId}`);
+    await arriveAt(page, 'Demo agent');
+
+    await send(page, 'Echo twice');
+    const cards = page.getByRole('article', { name: 'Approve the call of everything__echo?' });
+    await shown(cards.nth(1), 'two approval cards');
+    expect(await cards.count()).toBe(2);
+    const requestsBefore = model.requests.length;
+    await cards.nth(0).getByRole('button', { name: 'Approve', exact: true }).click();
+    // One answered: it waits in its card, and no run goes until the other is answered too.
+    await shown(
+      cards
+        .nth(0)
+        .getByRole('status')
+        .getByText(/^Approved; waiting/),
+      'the first answer, held',
+    );
+    await inspect(page, 'one of two approval cards answered');
+    expect(model.requests.length).toBe(requestsBefore);
+    await cards.nth(1).getByRole('button', { name: 'Reject', exact: true }).click();
+    await answered(page, /Both answered\./);
+
+    // The model read both outcomes in the one resumed run.
+    const resumed = model.requests.at(-1)?.body.messages ?? [];
+    const results = new Map(
+      resumed.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, JSON.stringify(m.content)]),
+    );
+    expect(results.get('call_one')).toContain('Echo: first');
+    expect(results.get('call_two')).toContain('was not made: a human rejected it');
+    expect(model.requests.length).toBe(requestsBefore + 1);
   });
 });
