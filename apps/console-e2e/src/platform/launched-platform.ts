@@ -36,7 +36,12 @@ function parseWelcome(output: string): Omit<LaunchedPlatform, 'pool' | 'output' 
 }
 
 /** Starts the launcher and resolves once its welcome text is out; reject with its output if it stops. */
-export async function launchPlatform(options: { databaseUrl: string; dataDir: string }): Promise<LaunchedPlatform> {
+export async function launchPlatform(options: {
+  databaseUrl: string;
+  dataDir: string;
+  /** More of the launcher's environment (a suite's egress allowance for its fake model server). */
+  env?: Record<string, string>;
+}): Promise<LaunchedPlatform> {
   // Pool roles are cluster-wide, and the suites' platforms share the database server.
   const pool = `t_${randomBytes(6).toString('hex')}`;
   const child: ChildProcess = spawn(process.execPath, [LAUNCHER], {
@@ -52,6 +57,7 @@ export async function launchPlatform(options: { databaseUrl: string; dataDir: st
       OPENAI_API_KEY: '',
       SECRETS_KEY: '',
       SESSION_SECRET: '',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -16,7 +16,7 @@ export type ConsolePlatform = LaunchedPlatform & {
 // A viewport the screenshots and the agents page's first screen are judged at.
 const VIEWPORT = { width: 1280, height: 800 };
 
-export async function startConsolePlatform(): Promise<ConsolePlatform> {
+export async function startConsolePlatform(options: { env?: Record<string, string> } = {}): Promise<ConsolePlatform> {
   const scratch = new ScratchDirs();
   const database = await createTestDatabase();
   const closers: (() => Promise<void>)[] = [() => database.drop(), () => scratch.removeAll()];
@@ -24,7 +24,11 @@ export async function startConsolePlatform(): Promise<ConsolePlatform> {
     for (const closer of closers.splice(0).reverse()) await closer();
   };
   try {
-    const platform = await launchPlatform({ databaseUrl: database.url, dataDir: await scratch.make('console-e2e-') });
+    const platform = await launchPlatform({
+      databaseUrl: database.url,
+      dataDir: await scratch.make('console-e2e-'),
+      env: options.env,
+    });
     closers.push(platform.stop);
     const browser = await launchChromium();
     closers.push(() => browser.close());

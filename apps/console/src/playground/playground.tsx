@@ -1,7 +1,7 @@
 // Chat with the agent from its page: the engine streams the run straight to the browser (CORS on the
 // engine, CSP connect-src on the console), with a manager-minted token. Threads the engine keeps for
 // this user are listed (thread-list.tsx), and opening one loads its history.
-import type { Message } from '@ag-ui/client';
+import type { Interrupt, Message } from '@ag-ui/client';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -10,17 +10,18 @@ import { ThreadRuns, threadRunsKey } from '../run-view/thread-runs';
 import { engineTokenSource, getFromEngine } from './engine-token';
 import { InterruptPanel } from './interrupt-panel';
 import { ThreadList, threadListKey } from './thread-list';
+import { TOOL_APPROVAL, ToolApprovalCards } from './tool-approval-cards';
 import { Transcript } from './transcript';
 import { useAgentChat } from './use-agent-chat';
 
-type Thread = { thread_id: string; messages: Message[] };
+type Thread = { thread_id: string; messages: Message[]; interrupts?: Interrupt[] };
 
 const NO_MESSAGES: Message[] = [];
 
 export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl: string }) {
   const token = useMemo(() => engineTokenSource(agentId), [agentId]);
   const queryClient = useQueryClient();
-  const [thread, setThread] = useState<{ id: string; messages: Message[] }>(() => ({
+  const [thread, setThread] = useState<{ id: string; messages: Message[]; interrupts?: Interrupt[] }>(() => ({
     id: crypto.randomUUID(),
     messages: NO_MESSAGES,
   }));
@@ -30,7 +31,7 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
       `/agent/threads/${encodeURIComponent(threadId)}`,
       await token(),
     );
-    setThread({ id: threadId, messages: read.messages });
+    setThread({ id: threadId, messages: read.messages, interrupts: read.interrupts });
   };
   return (
     <section aria-labelledby="playground-heading" className="playground">
@@ -49,6 +50,7 @@ export function Playground({ agentId, engineUrl }: { agentId: string; engineUrl:
         engineUrl={engineUrl}
         threadId={thread.id}
         initialMessages={thread.messages}
+        initialInterrupts={thread.interrupts}
         token={token}
         onRunEnd={() => {
           void queryClient.invalidateQueries({ queryKey: threadListKey(engineUrl, agentId) });
@@ -67,6 +69,7 @@ function Chat(props: {
   engineUrl: string;
   threadId: string;
   initialMessages: Message[];
+  initialInterrupts?: Interrupt[];
   token: () => Promise<string>;
   onRunEnd: () => void;
 }) {
@@ -84,6 +87,13 @@ function Chat(props: {
     <div className="chat">
       <Transcript
         messages={chat.messages}
+        awaitingApproval={
+          new Set(
+            chat.interrupts.flatMap((interrupt) =>
+              interrupt.reason === TOOL_APPROVAL ? [interrupt.toolCallId ?? ''] : [],
+            ),
+          )
+        }
         runLink={(messageId) => {
           const runId = chat.runOf.get(messageId);
           return (
@@ -101,7 +111,17 @@ function Chat(props: {
         </p>
       )}
       <ThreadRuns agentId={props.agentId} engineUrl={props.engineUrl} threadId={props.threadId} token={props.token} />
-      <InterruptPanel interrupts={chat.interrupts} onResume={(payload) => void chat.resume(payload)} />
+      <ToolApprovalCards
+        interrupts={chat.interrupts}
+        onResume={async (answers) => {
+          await chat.answer(answers);
+          props.onRunEnd();
+        }}
+      />
+      <InterruptPanel
+        interrupts={chat.interrupts.filter((interrupt) => interrupt.reason !== TOOL_APPROVAL)}
+        onResume={(payload) => void chat.resume(payload)}
+      />
       <form
         onSubmit={(event) => {
           event.preventDefault();

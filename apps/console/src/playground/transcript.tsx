@@ -13,14 +13,20 @@ export function prettyJson(text: string): string {
   }
 }
 
-function ToolCallView({ call, result }: { call: ToolCall; result: string | undefined }) {
+function ToolCallView({ call, result, awaiting }: { call: ToolCall; result: string | undefined; awaiting: boolean }) {
   return (
     <article className="tool-call" aria-label={`Tool call ${call.function.name}`}>
       <h3>Tool call: {call.function.name}</h3>
       <h4>Arguments</h4>
       <pre>{prettyJson(call.function.arguments)}</pre>
       <h4>Result</h4>
-      {result === undefined ? <p aria-busy="true">Waiting for the result…</p> : <pre>{prettyJson(result)}</pre>}
+      {result !== undefined ? (
+        <pre>{prettyJson(result)}</pre>
+      ) : awaiting ? (
+        <p>Waiting for your approval.</p>
+      ) : (
+        <p aria-busy="true">Waiting for the result…</p>
+      )}
     </article>
   );
 }
@@ -35,8 +41,11 @@ const textOf = (content: unknown): string =>
 export function Transcript({
   messages,
   runLink,
+  awaitingApproval,
 }: {
   messages: Message[];
+  /** The ids of the tool calls waiting for a human's approval. */
+  awaitingApproval?: ReadonlySet<string>;
   /** A link to the run an assistant message came from, where it is known. */
   runLink?: (messageId: string) => ReactNode;
 }) {
@@ -44,7 +53,8 @@ export function Transcript({
     messages.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, textOf(message.content)]] : [])),
   );
   return (
-    <div role="log" aria-label="Conversation" aria-live="polite" className="transcript">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling log must be focusable (axe scrollable-region-focusable), so that a keyboard scrolls a conversation with no links to tab to
+    <div role="log" aria-label="Conversation" aria-live="polite" className="transcript" tabIndex={0}>
       {messages.length === 0 && <p className="note">Say something to the agent.</p>}
       {messages.map((message) => {
         switch (message.role) {
@@ -65,7 +75,12 @@ export function Transcript({
                   </p>
                 )}
                 {(message.toolCalls ?? []).map((call) => (
-                  <ToolCallView key={call.id} call={call} result={results.get(call.id)} />
+                  <ToolCallView
+                    key={call.id}
+                    call={call}
+                    result={results.get(call.id)}
+                    awaiting={awaitingApproval?.has(call.id) ?? false}
+                  />
                 ))}
                 {runLink?.(message.id)}
               </div>
