@@ -51,6 +51,11 @@ export function openEngineDatabase(options: {
       query_timeout: 10_000,
     });
     pool.on('error', (error) => logger.debug({ err: error }, 'idle database connection lost'));
+    // pg.Pool hears a connection's 'error' only while it is idle: one lost while checked out (the server
+    // restarting, a terminated backend) would otherwise end the process. Its statement fails on its own.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => logger.debug({ err: error }, 'database connection lost while in use'));
+    });
     return pool;
   });
   const pool = shards.login;
