@@ -15,6 +15,7 @@ export {
 export { ConfigError, parseEnv } from './env.js';
 export type { DocumentedEnv, EnvDocs, EnvVarDoc } from './env-docs.js';
 export { LOG_LEVEL_DOC, SHARED_ENV_DOCS, ZLogLevel, ZPort } from './env-fields.js';
+export { OPENAPI_DOCUMENT_ROUTE } from './http/openapi-document-route.js';
 export {
   type RouteHandler,
   type RouteInput,

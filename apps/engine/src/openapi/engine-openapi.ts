@@ -2,8 +2,7 @@
 // root and under /agents/{agentId} on a pool. Built from the route specs alone, so the docs can render it
 // without a running engine.
 import { createOpenApiDocument, type OpenApiDocument, type OpenApiRoute } from '@agentplane/contracts';
-import { toOpenApiRoute } from '@agentplane/server-kit';
-import { z } from 'zod';
+import { OPENAPI_DOCUMENT_ROUTE, toOpenApiRoute } from '@agentplane/server-kit';
 import { HEALTH_ROUTES } from '../health/health-router.js';
 import { BEARER_SCHEME, describeEngineAccess, type EngineApi, type EngineRouteSpec } from '../http/engine-api.js';
 import { INFO_ROUTES } from '../info/info-router.js';
@@ -11,17 +10,7 @@ import { RUN_ROUTES } from '../runs/run-router.js';
 import { THREAD_ROUTES } from '../threads/thread-router.js';
 import { WHATSAPP_ROUTES } from '../whatsapp/whatsapp-router.js';
 
-export const OPENAPI_ROUTES = {
-  document: {
-    method: 'get',
-    path: '/openapi.json',
-    operationId: 'getOpenApiDocument',
-    summary: 'This document',
-    tag: 'meta',
-    access: { kind: 'public' },
-    responses: { 200: { description: 'The OpenAPI 3.1 document', schema: z.record(z.string(), z.unknown()) } },
-  },
-} satisfies Record<string, EngineRouteSpec>;
+export const OPENAPI_ROUTES = { document: OPENAPI_DOCUMENT_ROUTE } satisfies Record<string, EngineRouteSpec>;
 
 const SPECS: EngineRouteSpec[] = [
   INFO_ROUTES,
