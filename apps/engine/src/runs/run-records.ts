@@ -7,7 +7,7 @@ import type { ThreadCaller } from '../threads/thread-scope.js';
 import type { Queryable } from '../threads/thread-store.js';
 import { QUEUE_NEWS_SQL, RUN_NEWS_SQL } from './run-notifications.js';
 
-export type RunSource = 'stream' | 'background' | 'whatsapp';
+export type RunSource = 'stream' | 'background' | 'whatsapp' | 'mcp' | 'a2a';
 /** `input_required`: the run ended with an AG-UI interrupt outcome (a tool call awaiting approval); a new run resumes it. */
 export type FinalStatus = 'succeeded' | 'failed' | 'cancelled' | 'interrupted' | 'input_required';
 /** How a requested cancel ends a run: cancelled, interrupted (messages kept) or rolled back (discarded). */

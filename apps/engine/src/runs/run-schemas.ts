@@ -25,7 +25,7 @@ export const ZRunSummary = z
   .object({
     id: z.string(),
     status: ZRunStatus,
-    source: z.enum(['stream', 'background', 'whatsapp']),
+    source: z.enum(['stream', 'background', 'whatsapp', 'mcp', 'a2a']),
     created_at: z.iso.datetime(),
     started_at: z.iso.datetime().nullable(),
     finished_at: z.iso.datetime().nullable(),

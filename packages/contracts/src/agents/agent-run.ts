@@ -13,7 +13,7 @@ export const RUN_STATUSES = [
   'interrupted',
   'input_required',
 ] as const;
-export const RUN_SOURCES = ['stream', 'background', 'whatsapp'] as const;
+export const RUN_SOURCES = ['stream', 'background', 'whatsapp', 'mcp', 'a2a'] as const;
 
 export const ZAgentRunListQuery = ZPaginationQuery.extend({
   status: z.enum(RUN_STATUSES).optional().meta({ description: 'Only runs in this status' }),
