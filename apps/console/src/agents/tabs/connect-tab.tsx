@@ -3,7 +3,7 @@
 import type { TAgentEndpoints } from '@agentplane/contracts';
 import { CopyButton } from '../../ui/copy-button';
 import { useAgentOfPage } from '../agent-of-page';
-import { a2aCurl, mcpClientConfig, tokenCurl } from '../connect-snippets';
+import { a2aCurl, mcpClientConfig, shellQuoted, tokenCurl } from '../connect-snippets';
 
 const PROTOCOLS: readonly { key: keyof TAgentEndpoints; label: string; what: string }[] = [
   { key: 'ag_ui', label: 'AG-UI', what: 'AG-UI endpoint' },
@@ -70,7 +70,7 @@ export function ConnectTab() {
           <Snippet title="MCP client config" what="MCP client config" text={mcpClientConfig({ ...agent, endpoints })} />
           <p className="note">
             A client that starts only local servers (Claude Desktop) reaches it through mcp-remote: npx mcp-remote{' '}
-            {endpoints.mcp} --header "Authorization: Bearer &lt;token&gt;".
+            {shellQuoted(endpoints.mcp)} --header 'Authorization: Bearer &lt;token&gt;'.
           </p>
           <Snippet title="A2A from a terminal" what="A2A command" text={a2aCurl({ ...agent, endpoints })} />
         </>
