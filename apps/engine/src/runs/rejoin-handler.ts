@@ -44,7 +44,8 @@ export async function followRun(options: {
   after: number;
   /** The run as the caller's check just read it, if it did: not read a second time then. */
   found?: RunProgress | undefined;
-  stream: EventStream;
+  /** Where each stored event goes, as its id and its SSE data payload: a client's stream, or a protocol's mapping. */
+  stream: Pick<EventStream, 'sendData'>;
   signal: AbortSignal;
   log: Logger;
 }): Promise<void> {
