@@ -14,7 +14,6 @@ import type {
   StreamResponse,
   SubscribeToTaskRequest,
   Task,
-  TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import {
   ExtendedAgentCardNotConfiguredError,
@@ -38,7 +37,7 @@ import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import { followTask } from './follow-task.js';
 import { runInputOf } from './message-input.js';
-import { createTaskFold, type TaskFold, type TaskRun } from './task-fold.js';
+import { createTaskFold, statusChangedAt, type TaskFold, type TaskRun } from './task-fold.js';
 import { listTasks } from './task-list.js';
 
 /** Who asks, on which config, and until when: what one JSON-RPC request brings. */
@@ -110,9 +109,12 @@ async function startTask(call: A2aCall, params: SendMessageRequest): Promise<Tas
   return run;
 }
 
+/** The task of a run whose events the fold has taken in, in its record's state. */
+const taskOf = (run: RunRecord, fold: TaskFold, historyLength?: number): Task =>
+  fold.task(run.status, { error: run.error, historyLength, at: statusChangedAt(run) });
+
 async function readTask(call: A2aCall, runId: string, fold: TaskFold, historyLength?: number): Promise<Task> {
-  const run = await findTask(call, runId);
-  return fold.task(run.status, { error: run.error, historyLength });
+  return taskOf(await findTask(call, runId), fold, historyLength);
 }
 
 export function createA2aRequestHandler(call: A2aCall): A2ARequestHandler {
@@ -151,7 +153,7 @@ export function createA2aRequestHandler(call: A2aCall): A2ARequestHandler {
       const run = await findTask(call, params.id);
       const fold = createTaskFold(run);
       await foldStoredEvents(call, run.id, fold);
-      return fold.task(run.status, { error: run.error, historyLength: params.historyLength });
+      return taskOf(run, fold, params.historyLength);
     },
 
     listTasks: (params: ListTasksRequest): Promise<ListTasksResponse> => listTasks(call, params),
@@ -175,7 +177,7 @@ export function createA2aRequestHandler(call: A2aCall): A2ARequestHandler {
       }
       const fold = createTaskFold(run);
       const after = await foldStoredEvents(call, run.id, fold);
-      yield { payload: { $case: 'task', value: fold.task(run.status) } };
+      yield { payload: { $case: 'task', value: taskOf(run, fold) } };
       yield* follow(run, fold, after);
       if (signal.aborted) return;
       const record = await findTask(call, run.id);
@@ -189,6 +191,6 @@ export function createA2aRequestHandler(call: A2aCall): A2ARequestHandler {
   };
 }
 
-async function refusePush(): Promise<TaskPushNotificationConfig & never> {
+async function refusePush(): Promise<never> {
   throw new PushNotificationNotSupportedError('This agent sends no push notifications.');
 }

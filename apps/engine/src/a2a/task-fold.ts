@@ -32,6 +32,10 @@ const STATES: Record<RunStatus, TaskState> = {
 
 export const taskStateOf = (status: RunStatus): TaskState => STATES[status];
 
+/** When a run's status last changed: what its task's status timestamp says. */
+export const statusChangedAt = (run: Pick<RunRecord, 'created_at' | 'started_at' | 'finished_at'>): Date =>
+  run.finished_at ?? run.started_at ?? run.created_at;
+
 /** An AG-UI interrupt as a run's RUN_FINISHED names it; only what the status message tells is read. */
 type PendingInterrupt = { id?: unknown; reason?: unknown; message?: unknown; metadata?: { toolName?: unknown } };
 
@@ -74,8 +78,14 @@ function describeInterrupt(interrupt: PendingInterrupt): string {
 export type TaskFold = {
   /** Takes in one stored event (its SSE data payload); returns what a streaming client is sent for it. */
   apply: (data: string) => StreamResponse[];
-  /** The task as folded so far, in the state of `status`; the reply in its history unless `historyLength` is 0. */
-  task: (status: RunStatus, options?: { error?: string | null; historyLength?: number | undefined }) => Task;
+  /**
+   * The task as folded so far, in the state of `status` (reached at `at`, now by default); the reply in
+   * its history unless `historyLength` is 0.
+   */
+  task: (
+    status: RunStatus,
+    options?: { error?: string | null; historyLength?: number | undefined; at?: Date | undefined },
+  ) => Task;
   /** The update that tells a streaming client the task's state. */
   statusUpdate: (status: RunStatus, error?: string | null) => StreamResponse;
 };
@@ -108,10 +118,10 @@ export function createTaskFold(run: TaskRun): TaskFold {
     return undefined;
   };
 
-  const status = (state: RunStatus, error?: string | null): TaskStatus => ({
+  const status = (state: RunStatus, error?: string | null, at = new Date()): TaskStatus => ({
     state: taskStateOf(state),
     message: statusMessage(state, error),
-    timestamp: new Date().toISOString(),
+    timestamp: at.toISOString(),
   });
 
   const statusUpdate = (state: RunStatus, error?: string | null): StreamResponse => ({
@@ -158,7 +168,7 @@ export function createTaskFold(run: TaskRun): TaskFold {
   const task: TaskFold['task'] = (state, options = {}) => ({
     id: run.id,
     contextId: run.thread_id,
-    status: status(state, options.error),
+    status: status(state, options.error, options.at),
     artifacts: reply === '' ? [] : [replyArtifact(reply)],
     history:
       options.historyLength === 0 || reply === '' ? [] : [agentMessage(run, [textPart(reply)], `${run.id}:reply`)],

@@ -7,7 +7,7 @@ import { listCallersRuns, type RunCursor } from '../runs/run-list.js';
 import type { RunStatus } from '../runs/run-records.js';
 import { aguiThreadKey } from '../threads/agui-threads.js';
 import type { A2aCall } from './a2a-request-handler.js';
-import { createTaskFold, taskStateOf } from './task-fold.js';
+import { createTaskFold, statusChangedAt, taskStateOf } from './task-fold.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 /** The most tasks a page holds; a larger pageSize is cut to it. */
@@ -74,7 +74,9 @@ export async function listTasks(call: A2aCall, params: ListTasksRequest): Promis
     limit,
   });
   return {
-    tasks: page.runs.map((run) => createTaskFold(run).task(run.status, { error: run.error, historyLength: 0 })),
+    tasks: page.runs.map((run) =>
+      createTaskFold(run).task(run.status, { error: run.error, historyLength: 0, at: statusChangedAt(run) }),
+    ),
     nextPageToken: page.next === undefined ? '' : encodeToken(page.next),
     pageSize: limit,
     totalSize: page.total,

@@ -62,18 +62,16 @@ describe('GET /api/v1/agents/{id}/card', () => {
 
   it('follows the published config: a PATCH that republishes it moves the version', async () => {
     const agent = await createAgent({ engine_url: ENGINE_URL });
-    const patched = await owner.agent
-      .patch(`/api/v1/agents/${agent.id}`)
-      .send(
-        agentBody(
-          {},
-          {
-            name: agent.name,
-            engine_url: ENGINE_URL,
-            agent: { model: { provider: 'mock', name: 'echo' }, maxSteps: 3 },
-          },
-        ),
-      );
+    const patched = await owner.agent.patch(`/api/v1/agents/${agent.id}`).send(
+      agentBody(
+        {},
+        {
+          name: agent.name,
+          engine_url: ENGINE_URL,
+          agent: { model: { provider: 'mock', name: 'echo' }, maxSteps: 3 },
+        },
+      ),
+    );
     expect(patched.body.engine_config_version).toBe(2);
     expect((await cardOf(owner, agent.id)).body.version).toBe('2');
   });
