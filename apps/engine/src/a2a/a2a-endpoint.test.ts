@@ -7,21 +7,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type AgentCard,
-  type Message,
-  SendMessageRequest,
-  type StreamResponse,
-  type Task,
-  TaskState,
-} from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
+import { type AgentCard, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
 import { provisionEngineRole } from '@agentplane/db';
 import {
   createTestDatabase,
@@ -34,6 +21,7 @@ import {
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
+import { asTask, connectA2a as connect, replyOf, textOf, userMessage } from '../testing/a2a-client.js';
 import { writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeCustomEngineConfig } from '../testing/module-engine-configs.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
@@ -91,44 +79,11 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** A client of the SDK that finds the agent through its card and sends `token` on every call. */
-async function connect(base: string, token: string): Promise<Client> {
-  const authFetch: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('Authorization', `Bearer ${token}`);
-    return fetch(input, { ...init, headers });
-  };
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetch }),
-    }),
-  );
-  // The card path is resolved against the base as a directory.
-  return factory.createFromUrl(`${base}/`);
-}
-
-function userMessage(text: string | undefined, extra: Record<string, unknown> = {}, parts?: unknown[]) {
-  return SendMessageRequest.fromJSON({
-    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: parts ?? [{ text }], ...extra },
-  });
-}
-
 /** A message that makes the slow agent stream `before` deltas, wait for the gate, then `after` more. */
 async function gated(before: number, after: number) {
   const gateFile = path.join(await mkdtemp(path.join(tmpdir(), 'a2a-gate-')), 'open');
   return { text: `${before + after} 1 ${gateFile} ${before}`, open: () => writeFile(gateFile, '') };
 }
-
-const asTask = (result: Message | Task): Task => {
-  if (!('status' in result)) throw new Error('expected a task, got a message');
-  return result;
-};
-
-const replyOf = (task: Task) =>
-  task.artifacts
-    .flatMap((artifact) => artifact.parts.map((part) => (part.content?.$case === 'text' ? part.content.value : '')))
-    .join('');
 
 const chunkText = (update: StreamResponse) => {
   if (update.payload?.$case !== 'artifactUpdate') return undefined;
@@ -391,10 +346,7 @@ describe('a task waiting for input', () => {
     const waiting = asTask(await client.sendMessage(userMessage('send the report')));
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const interruptId = `confirm-${waiting.id}`;
-    const said = waiting.status?.message?.parts.map((part) =>
-      part.content?.$case === 'text' ? part.content.value : '',
-    );
-    expect(said?.join(' ')).toContain(`"${interruptId}" (confirm): Send the report?`);
+    expect(textOf(waiting.status?.message?.parts)).toContain(`"${interruptId}" (confirm): Send the report?`);
 
     const answer = { resume: [{ interruptId, status: 'resolved', payload: { approved: true } }] };
     const resumed = asTask(
