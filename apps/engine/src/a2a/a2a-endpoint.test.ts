@@ -25,7 +25,7 @@ import { asTask, connectA2a as connect, replyOf, textOf, userMessage } from '../
 import { writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeCustomEngineConfig } from '../testing/module-engine-configs.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
-import { startDatabaseEngine, startTestEngine } from '../testing/test-engine.js';
+import { startDatabaseEngine, startFileEngine, startTestEngine } from '../testing/test-engine.js';
 
 const FIXTURES = fileURLToPath(new URL('../agents/custom/fixtures', import.meta.url));
 
@@ -361,5 +361,22 @@ describe('a task waiting for input', () => {
     await expect(
       client.sendMessage(userMessage('again', { taskId: resumed.id, contextId: resumed.contextId })),
     ).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
+  });
+});
+
+describe('an engine without a database', () => {
+  it('serves the card, asking for no token with auth off, and answers the endpoint 503: tasks are runs', async () => {
+    const engine = await startFileEngine(makeCustomEngineConfig('slow-agent.js:createSlowAgent'), {
+      env: { ENGINE_AGENTS_DIR: FIXTURES },
+    });
+    try {
+      const card = (await (await fetch(`${engine.url}/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
+      expect(card).toMatchObject({ securitySchemes: {}, securityRequirements: [] });
+      const response = await rpc(engine.url, { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    } finally {
+      await engine.shutdown();
+    }
   });
 });
