@@ -2,7 +2,9 @@
 // its JsonRpcTransportHandler calls). A task is a run (taskId = run id) on a thread (contextId =
 // thread id), both scoped to the caller; a message is queued as a run of source `a2a` on its thread,
 // and any replica runs it (run-queue.ts); everything the methods tell comes from the run's record and
-// its stored events, so a task reads the same on every replica and after a cut stream.
+// its stored events, so a task reads the same on every replica and after a cut stream. The SDK's
+// DefaultRequestHandler is not used: it runs an executor in this process and streams through an
+// in-memory bus per task, which another replica, or a client back after a cut, could not rejoin.
 import { randomUUID } from 'node:crypto';
 import type {
   AgentCard,
