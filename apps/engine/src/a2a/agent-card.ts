@@ -6,10 +6,9 @@ import { buildAgentCard, type TAgentCard } from '@agentplane/contracts';
 import type { Request } from 'express';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 
-/** The agent's base URL as the client reached it; https when a proxy in front says the client used it. */
+/** The agent's base URL as the client reached it: the request's scheme, Host and the agent's base path. */
 function agentBaseUrl(req: Request): string {
-  const protocol = req.get('x-forwarded-proto') === 'https' ? 'https' : req.protocol;
-  return `${protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}`;
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}`;
 }
 
 export function agentCardFor(snapshot: AgentSnapshot, req: Request): TAgentCard {

@@ -12,8 +12,8 @@ export type AuthMode = 'oidc' | 'disabled' | 'unconfigured';
 
 export type Authenticator = {
   mode: AuthMode;
-  /** The issuers whose tokens are accepted (the manager's first); none when auth is off or unconfigured. */
-  issuers: readonly string[];
+  /** The issuers whose tokens are accepted (the manager's, the agent's SSO or ENGINE_OIDC_*): none unless oidc. */
+  issuers: string[];
   /** Resolves with the token's claims (none when auth is disabled); rejects with a 401, 403 or 503 AppError. */
   authenticate: (authorization: string | undefined) => Promise<JWTPayload | undefined>;
 };

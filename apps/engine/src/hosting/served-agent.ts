@@ -104,11 +104,11 @@ export function createServedAgent(options: {
     ...(parts === undefined ? {} : { store: parts.runs }),
   });
   addThreadRoutes(api, store?.db);
-  addA2aRoutes(api, holder, { store: parts?.runs, keepaliveMs: services.keepaliveMs });
   addWhatsAppRoutes(
     api,
     store === undefined || parts === undefined ? undefined : { pool: store.db, wake: parts.worker.wake },
   );
+  addA2aRoutes(api, holder, { store: parts?.runs, keepaliveMs: services.keepaliveMs });
   addOpenApiRoutes(api);
   router.use(api.router);
   router.use(notFoundHandler);
