@@ -55,7 +55,11 @@ export default defineConfig({
       },
       {
         text: 'Engine API',
-        items: [{ text: 'Runs and threads', link: '/api/engine' }, ...reference('engine')],
+        items: [
+          { text: 'Runs and threads', link: '/api/engine' },
+          { text: 'A2A peers', link: '/api/a2a' },
+          ...reference('engine'),
+        ],
       },
       { text: 'Channels', items: [{ text: 'WhatsApp', link: '/channels/whatsapp' }] },
       {

@@ -1,3 +1,4 @@
+export * from './a2a/agent-card.js';
 export * from './agents/agent.js';
 export * from './agents/agent-endpoints.js';
 export * from './agents/agent-frameworks.js';

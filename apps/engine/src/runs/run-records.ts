@@ -141,11 +141,13 @@ export async function finishRun(
 
 // A caller sees its own runs: same issuer and subject, or, with auth off, the runs made without a token.
 // Messaging channels' runs have no token either, and are not a client's to read.
-const FIND = `
-  SELECT id, thread_id, status, source, error, usage, last_seq, created_at, started_at, finished_at
-  FROM agent_runs
-  WHERE agent_id = $1 AND id = $2 AND issuer IS NOT DISTINCT FROM $3 AND subject IS NOT DISTINCT FROM $4
+/** A RunRecord's columns, for every query that reads runs back. */
+export const RUN_RECORD_COLUMNS =
+  'id, thread_id, status, source, error, usage, last_seq, created_at, started_at, finished_at';
+/** The runs of the caller named by $2 (issuer) and $3 (subject): a client's own runs, never a channel's. */
+export const CALLERS_RUNS = `agent_id = $1 AND issuer IS NOT DISTINCT FROM $2 AND subject IS NOT DISTINCT FROM $3
     AND source <> 'whatsapp'`;
+const FIND = `SELECT ${RUN_RECORD_COLUMNS} FROM agent_runs WHERE ${CALLERS_RUNS} AND id = $4`;
 
 export async function findRun(
   db: Queryable,
@@ -153,7 +155,7 @@ export async function findRun(
   runId: string,
   caller: ThreadCaller | undefined,
 ): Promise<RunRecord | undefined> {
-  const { rows } = await db.query<RunRecord>(FIND, [agentId, runId, caller?.issuer ?? null, caller?.subject ?? null]);
+  const { rows } = await db.query<RunRecord>(FIND, [agentId, caller?.issuer ?? null, caller?.subject ?? null, runId]);
   return rows[0];
 }
 
