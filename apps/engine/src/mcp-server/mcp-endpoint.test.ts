@@ -1,7 +1,8 @@
 // Each agent as an MCP server, with the official MCP client over streamable HTTP against real engines
 // on a real database, for both placements: a dedicated engine (the agent at its root) and a pool
 // (agents under /agents/{id}). The tool is listed and called, progress arrives while the run streams,
-// the structured result names the run, whose record says `mcp`; a cancelled call cancels its run;
+// the structured result names the run, whose record says `mcp`; a cancelled call cancels its run, also
+// when the cancel reaches another replica;
 // without a token the 401 leads to the resource metadata; another subject sees neither the run nor the
 // thread; the older initialize is accepted; hostile input is a 4xx or a JSON-RPC error.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -36,6 +37,8 @@ const DESCRIPTION = 'Writes d1 d2 d3… as slowly as asked';
 let database: TestDatabase;
 let issuer: TestIssuer;
 let dedicated: RunningEngine;
+/** A second replica of the dedicated engine's agent, sharing its database. */
+let replica: RunningEngine;
 let pool: RunningEngine;
 let ada: string;
 let bob: string;
@@ -75,11 +78,14 @@ beforeAll(async () => {
     approval.agentId,
     unloaded.agentId,
   ]);
-  [dedicated, pool] = await Promise.all([
+  [dedicated, replica, pool] = await Promise.all([
+    startDatabaseEngine(database, own.agentId, env),
     startDatabaseEngine(database, own.agentId, env),
     startTestEngine({ ...credentials, ...env, ENGINE_PUBLIC_URL: `${POOL_PUBLIC_URL}/ignored/path` }),
   ]);
-  await waitUntil(async () => (await fetch(`${dedicated.url}/health`)).status === 200, { what: 'the config to load' });
+  for (const engine of [dedicated, replica]) {
+    await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
+  }
   placements.dedicated = { base: dedicated.url, publicBase: dedicated.url, agentId: own.agentId };
   const pooledPath = `/agents/${pooled.agentId}`;
   placements.pool = {
@@ -93,7 +99,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([dedicated?.shutdown(), pool?.shutdown()]);
+  await Promise.all([dedicated?.shutdown(), replica?.shutdown(), pool?.shutdown()]);
   await issuer?.close();
   await database?.drop();
 });
@@ -372,6 +378,25 @@ describe.each(['dedicated', 'pool'])('the MCP endpoint of an agent (%s)', (place
     expect(refusals.map((answer) => [answer.status, answer.headers.get('content-type')])).toEqual(
       refusals.map((answer) => [answer.status, problem]),
     );
+  });
+});
+
+describe('two replicas of an agent', () => {
+  it('cancel a call on one with a notifications/cancelled sent to the other', async () => {
+    const client = await connectListed(dedicated.url);
+    const threadId = `thread-${randomUUID()}`;
+    const call = client.callTool({ name: 'slow_writer', arguments: { message: '100000 5', thread_id: threadId } });
+    await waitUntil(async () => (await runRow(placements.dedicated?.agentId ?? '', threadId))?.status === 'running', {
+      what: 'the run to start',
+    });
+    // The client's third request, after initialize (0) and tools/list (1).
+    const cancel = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    expect((await postRpc(replica.url, cancel)).status).toBe(202);
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: expect.stringMatching(/^The run ended cancelled/) }]);
+    const row = await runRow(placements.dedicated?.agentId ?? '', threadId);
+    expect(row).toMatchObject({ status: 'cancelled', subject: 'ada' });
   });
 });
 

@@ -7,9 +7,8 @@
 // stream, so progress notifications go out while the run streams; GET (a standalone stream for
 // server-initiated messages) and DELETE (ending a session) have nothing to serve: 405.
 //
-// The low-level `Server` rather than `McpServer`: McpServer answers arguments that fail the input
-// schema with a tool result, where this endpoint answers them with JSON-RPC invalid params, and its
-// tool description would be fixed at registration where this one follows the agent's config.
+// The low-level `Server` of the same SDK rather than `McpServer`: McpServer answers arguments that fail
+// the input schema with a tool result, where this endpoint answers them with JSON-RPC invalid params.
 import type { Logger } from '@agentplane/server-kit';
 import { AppError } from '@agentplane/server-kit';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
