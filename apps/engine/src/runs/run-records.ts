@@ -90,7 +90,10 @@ export async function createRun(
 
 // Only while this replica still holds it: a run the sweep already declared lost stays failed, and its
 // log keeps ending with the sweep's RUN_ERROR. The run's last events go in the same statement: one
-// round trip and one new version of the row for the end, not two.
+// round trip and one new version of the row for the end, not two. The agent's queues hear of the end
+// only when a run of the thread waits behind this one: one pending when this statement began, or one
+// whose enqueue marked this row (`queue_waiters`, under the row's lock: an enqueue racing this UPDATE
+// either marks the row first, or finds it ended and its own news comes after this commit).
 const FINISH = {
   name: 'finish-run',
   text: `
@@ -99,11 +102,14 @@ const FINISH = {
     SET status = $4::"RunStatus", error = $5, usage = $6::jsonb, finished_at = now(), lease_expires_at = NULL,
       last_seq = GREATEST(last_seq, $7)
     WHERE agent_id = $1 AND id = $2 AND owner = $3 AND status = 'running'
-    RETURNING id),
+    RETURNING id, thread_key, queue_waiters),
   appended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data)
     SELECT $1, finished.id, t.seq, t.data FROM finished, unnest($8::int[], $9::text[]) AS t(seq, data))
-  SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))}, ${notifyOnRunChannel(QUEUE_NEWS_SQL)}
+  SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))},
+    CASE WHEN queue_waiters OR EXISTS (
+      SELECT 1 FROM agent_runs p WHERE p.agent_id = $1 AND p.thread_key = finished.thread_key AND p.status = 'pending')
+    THEN ${notifyOnRunChannel(QUEUE_NEWS_SQL)} END
   FROM finished`,
 };
 
