@@ -11,6 +11,7 @@ const ENDPOINTS = {
   config: '/agent/config',
   capabilities: '/agent/capabilities',
   threads: '/agent/threads',
+  mcp: '/mcp',
   openapi: '/openapi.json',
   a2a: A2A_ENDPOINT_PATH,
   agent_card: AGENT_CARD_PATH,

@@ -81,6 +81,9 @@ describe('GET /', () => {
         config: '/agent/config',
         capabilities: '/agent/capabilities',
         threads: '/agent/threads',
+        mcp: '/mcp',
+        a2a: '/a2a',
+        agent_card: '/.well-known/agent-card.json',
         openapi: '/openapi.json',
       },
     });

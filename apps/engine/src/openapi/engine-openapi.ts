@@ -7,6 +7,7 @@ import { A2A_ROUTES } from '../a2a/a2a-router.js';
 import { HEALTH_ROUTES } from '../health/health-router.js';
 import { BEARER_SCHEME, describeEngineAccess, type EngineApi, type EngineRouteSpec } from '../http/engine-api.js';
 import { INFO_ROUTES } from '../info/info-router.js';
+import { MCP_ROUTES } from '../mcp-server/mcp-routes.js';
 import { RUN_ROUTES } from '../runs/run-router.js';
 import { THREAD_ROUTES } from '../threads/thread-router.js';
 import { WHATSAPP_ROUTES } from '../whatsapp/whatsapp-router.js';
@@ -18,6 +19,7 @@ const SPECS: EngineRouteSpec[] = [
   HEALTH_ROUTES,
   RUN_ROUTES,
   THREAD_ROUTES,
+  MCP_ROUTES,
   WHATSAPP_ROUTES,
   A2A_ROUTES,
   OPENAPI_ROUTES,
@@ -46,8 +48,8 @@ export function buildEngineOpenApi(basePath = '/'): OpenApiDocument {
         title: 'Agentplane Engine API',
         version: '1.0.0',
         description:
-          "The API of one agent: AG-UI runs and their records, the caller's threads, the agent's health and " +
-          "capabilities, and the channels' webhooks. A dedicated engine serves it at its root; a pool serves " +
+          "The API of one agent: AG-UI runs and their records, the caller's threads, the agent as an MCP server, " +
+          "the agent's health and capabilities, and the channels' webhooks. A dedicated engine serves it at its root; a pool serves " +
           'each of its agents under /agents/{agentId} (404 for an agent it does not serve).',
       },
       security: {
