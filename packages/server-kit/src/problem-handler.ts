@@ -14,8 +14,25 @@ function describeLimit(limit: number | undefined): string {
   return limit % 1024 === 0 ? `${limit / 1024} KiB` : `${limit} bytes`;
 }
 
+// SQLSTATEs that say the database is busy or out of reach, not that the request is wrong: a lost or
+// refused connection (08), exhausted resources (53), a shutdown (57P), a statement or lock timeout
+// (57014, 55P03), a deadlock or serialization failure (40P01, 40001). The client may try again.
+const TRANSIENT_SQLSTATE = /^(08|53|57P|57014$|55P03$|40P01$|40001$)/;
+
+/** A PostgreSQL error (pg's DatabaseError: a SQLSTATE and a severity) of the database being busy or away. */
+function isTransientDatabaseError(error: unknown): boolean {
+  const { code, severity } = (error ?? {}) as { code?: unknown; severity?: unknown };
+  return typeof code === 'string' && typeof severity === 'string' && TRANSIENT_SQLSTATE.test(code);
+}
+
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isTransientDatabaseError(error)) {
+    return new AppError('service_unavailable', 'The database is busy or out of reach; try again shortly.', {
+      headers: { 'Retry-After': '5' },
+      cause: error,
+    });
+  }
   if (error instanceof ZodError) {
     return new AppError('validation_failed', 'The request is invalid.', {
       errors: formatZodIssues(error),
@@ -64,6 +81,7 @@ export const problemHandler: ErrorRequestHandler = (error, req, res, next) => {
   }
   const appError = toAppError(error);
   if (appError.code === 'internal') req.log?.error({ err: error }, 'request failed');
+  else if (isTransientDatabaseError(error)) req.log?.warn({ err: error }, 'request refused: the database is busy');
   sendProblem(res, appError);
 };
 

@@ -43,9 +43,14 @@ const STOP_RUNNING = `
 const MARK_WAITED_ON = `
   UPDATE agent_runs SET queue_waiters = true
   WHERE agent_id = $1 AND thread_key = $2 AND status IN ('pending', 'running') AND NOT queue_waiters`;
+// No row when the id is taken; the queues hear of the run in the same round trip.
 const INSERT_PENDING = `
-  INSERT INTO agent_runs (agent_id, id, thread_id, thread_key, issuer, subject, source, status, input)
-  VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", 'pending', $8::jsonb)`;
+  WITH queued AS (
+    INSERT INTO agent_runs (agent_id, id, thread_id, thread_key, issuer, subject, source, status, input)
+    VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", 'pending', $8::jsonb)
+    ON CONFLICT DO NOTHING
+    RETURNING id)
+  SELECT ${notifyOnRunChannel(QUEUE_NEWS_SQL)} FROM queued`;
 
 /**
  * Queues the run on its thread under `strategy`: `reject` refuses it while the thread has a run going
@@ -73,22 +78,20 @@ export async function enqueueRun(
       await client.query(SUPERSEDE_PENDING, [...thread, sseData(cancellationEvent(strategy))]);
       await client.query(STOP_RUNNING, [...thread, strategy]);
     }
+    // Under the thread's lock only: the caller's lock, which every enqueue of the caller waits for, is
+    // held for as few statements as can be.
+    await client.query(MARK_WAITED_ON, thread);
     // After the superseded runs are gone, which no longer wait; a refusal rolls their cancel back.
     const full = await findFullQueue(client, run, caps);
     if (full !== undefined) {
       await client.query('ROLLBACK');
       return full;
     }
-    await client.query(MARK_WAITED_ON, thread);
-    await client.query('SAVEPOINT taken');
-    try {
-      await client.query(INSERT_PENDING, [...runIdentity(run), JSON.stringify(run.input)]);
-    } catch (error) {
-      if ((error as DatabaseError).code !== '23505') throw error;
+    const inserted = await client.query(INSERT_PENDING, [...runIdentity(run), JSON.stringify(run.input)]);
+    if (inserted.rowCount === 0) {
       await client.query('ROLLBACK');
       return 'run_id_taken';
     }
-    await client.query(`SELECT ${notifyOnRunChannel(QUEUE_NEWS_SQL)}`, [run.agentId]);
     await client.query('COMMIT');
     return undefined;
   } catch (error) {

@@ -15,7 +15,7 @@ import {
 const LOCK_HISTORY_TABLE = 'LOCK TABLE schema_migrations IN SHARE ROW EXCLUSIVE MODE';
 
 // Two runners on a fresh database may both create it; the loser's error says the winner did.
-const ALREADY_CREATED = new Set(['23505', '42P07']);
+const ALREADY_CREATED = new Set(['23505', '42P07', '42710']);
 
 const CREATE_HISTORY_TABLE = `
   CREATE TABLE IF NOT EXISTS schema_migrations (
