@@ -1,4 +1,5 @@
 export * from './agents/agent.js';
+export * from './agents/agent-calls.js';
 export * from './agents/agent-frameworks.js';
 export * from './agents/agent-run.js';
 export * from './agents/deployment.js';

@@ -50,7 +50,15 @@ describe('deriveEngineConfig', () => {
       price: { input_per_million_usd: 0.15, output_per_million_usd: 0.6 },
     };
     expect(
-      deriveEngineConfig({ agent, integrations: [whatsapp], mcpServers: [mcp], sso, observability, budgets }),
+      deriveEngineConfig({
+        agent,
+        integrations: [whatsapp],
+        mcpServers: [mcp],
+        sso,
+        observability,
+        budgets,
+        agentCalls: null,
+      }),
     ).toEqual({
       agent: { id: agent.id, name: 'support', workspace_id: agent.workspaceId, framework: 'LLM', config: agent.config },
       mcp_servers: [mcp],
@@ -70,6 +78,7 @@ describe('deriveEngineConfig', () => {
         sso: null,
         observability: null,
         budgets: NO_BUDGETS,
+        agentCalls: null,
       });
     expect(derive).toThrow(ZodError);
     expect(derive).toThrow(
