@@ -2,6 +2,7 @@ export * from './agents/agent.js';
 export * from './agents/agent-calls.js';
 export * from './agents/agent-frameworks.js';
 export * from './agents/agent-run.js';
+export * from './agents/agent-tool-name.js';
 export * from './agents/deployment.js';
 export * from './agents/engine-credentials.js';
 export * from './agents/model-key-variables.js';
