@@ -39,8 +39,9 @@ const STOP_RUNNING = `
     RETURNING id)
   SELECT ${notifyOnRunChannel(CANCEL_NEWS_SQL('id'))} FROM asked`;
 const INSERT_PENDING = `
-  INSERT INTO agent_runs (agent_id, id, thread_id, thread_key, issuer, subject, source, status, input)
-  VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", 'pending', $8::jsonb)`;
+  INSERT INTO agent_runs
+    (agent_id, id, thread_id, thread_key, issuer, subject, source, caller_agent_id, caller_run_id, status, input)
+  VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", $8::uuid, $9, 'pending', $10::jsonb)`;
 
 /**
  * Queues the run on its thread under `strategy`: `reject` refuses it while the thread has a run going
