@@ -66,6 +66,7 @@ describe('deriveEngineConfig', () => {
       sso,
       observability,
       budgets,
+      agent_calls: null,
     });
   });
 
