@@ -163,6 +163,13 @@ describe('an agent calling a sibling agent as a tool', () => {
         subject: `agent:${agents.a}`,
       }),
     ]);
+    // The manager's runs list of B says so too.
+    const listed = await api.expect<{ caller_agent_id: string; caller_run_id: string }[]>(
+      200,
+      'GET',
+      `/agents/${agents.b}/runs`,
+    );
+    expect(listed).toEqual([expect.objectContaining({ caller_agent_id: agents.a, caller_run_id: runId })]);
     // A's own run was started by a person: it records no calling agent.
     const callerRun = await database.prisma.agentRun.findUniqueOrThrow({
       where: { agentId_id: { agentId: agents.a, id: runId } },
