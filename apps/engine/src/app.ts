@@ -11,6 +11,7 @@ import {
 } from '@agentplane/server-kit';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import type { ServedAgent } from './hosting/served-agent.js';
+import { MCP_PATH, PROTECTED_RESOURCE_PATH, sendResourceMetadata } from './mcp-server/protected-resource.js';
 import type { EngineMetrics } from './metrics/engine-metrics.js';
 import { WHATSAPP_VERIFY_TOKEN_PARAM } from './whatsapp/whatsapp-router.js';
 
@@ -24,12 +25,15 @@ export type EngineAppOptions = {
   openAgent: (agentId: string) => Promise<ServedAgent | undefined>;
   /** What the root serves: the one agent's API (a dedicated engine), or the pool's own routes. */
   root: Router;
+  /** ENGINE_PUBLIC_URL's origin, for the URLs a response names; undefined: the request's own. */
+  publicOrigin: string | undefined;
 };
 
 const NO_SUCH_AGENT = 'No such agent on this engine.';
 
 /** Builds the engine's Express app, without listening: each agent's API under /agents/{id}, and a root. */
-export function createEngineApp({ logger, metrics, corsOrigins, openAgent, root }: EngineAppOptions): Express {
+export function createEngineApp(options: EngineAppOptions): Express {
+  const { logger, metrics, corsOrigins, openAgent, root } = options;
   const app = express();
   app.disable('x-powered-by');
   app.use(measureHttpRequests(metrics.registry));
@@ -57,6 +61,15 @@ export function createEngineApp({ logger, metrics, corsOrigins, openAgent, root 
   );
   // Every route's query string; each body is checked where its route parses it, after authentication.
   app.use(refuseUnstorableInput({ maxBodyDepth: JSON_MAX_DEPTH }));
+  // RFC 9728's path-inserted metadata URL of an agent's MCP endpoint lies outside the agent's base path.
+  app.get(`${PROTECTED_RESOURCE_PATH}/agents/:agentId${MCP_PATH}`, async (req, res) => {
+    const served = await findAgent(openAgent, req.params.agentId);
+    sendResourceMetadata(req, res, {
+      source: served.holder,
+      base: `/agents/${served.agentId}`,
+      publicOrigin: options.publicOrigin,
+    });
+  });
   app.use('/agents/:agentId', agentRoutes(openAgent));
   app.use(root);
   app.use(notFoundHandler);
@@ -64,13 +77,17 @@ export function createEngineApp({ logger, metrics, corsOrigins, openAgent, root 
   return app;
 }
 
+async function findAgent(openAgent: EngineAppOptions['openAgent'], id: unknown): Promise<ServedAgent> {
+  const agentId = ZUuid.safeParse(id);
+  if (!agentId.success) throw new AppError('not_found', NO_SUCH_AGENT);
+  const served = await openAgent(agentId.data);
+  if (served === undefined) throw new AppError('not_found', NO_SUCH_AGENT);
+  return served;
+}
+
 /** Hands the request to the agent it names, with the agent's base path taken off. */
 function agentRoutes(openAgent: EngineAppOptions['openAgent']): RequestHandler {
   return async (req, res, next) => {
-    const agentId = ZUuid.safeParse(req.params.agentId);
-    if (!agentId.success) throw new AppError('not_found', NO_SUCH_AGENT);
-    const served = await openAgent(agentId.data);
-    if (served === undefined) throw new AppError('not_found', NO_SUCH_AGENT);
-    served.router(req, res, next);
+    (await findAgent(openAgent, req.params.agentId)).router(req, res, next);
   };
 }

@@ -91,6 +91,10 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
     description:
       "The manager's `ISSUER_URL`: tokens it mints for this agent (`aud` = agent id, ES256) are accepted besides the agent's SSO config, and an agent that calls other agents as tools (MCP servers of transport `agent`) asks it for each call's token at `<ISSUER_URL>/api/v1/agent-calls/tokens`; without it such tools are unavailable. http is allowed for a manager on a private network",
   },
+  ENGINE_PUBLIC_URL: {
+    description:
+      "The origin clients reach this engine at, behind a proxy or load balancer (e.g. `https://agents.example.com`): the MCP endpoint's protected resource metadata names URLs under it. Unset: the request's own scheme and Host",
+  },
   GRAPH_API_BASE_URL: {
     description: 'WhatsApp Cloud API base URL (tests point it at a local fake)',
   },

@@ -108,6 +108,13 @@ export const ZEngineEnv = z.object({
     .url({ protocol: /^https?$/, error: 'must be the manager issuer URL, e.g. http://manager:8000' })
     .transform((value) => new URL(value).origin)
     .optional(),
+  ENGINE_PUBLIC_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be the URL clients reach this engine at, e.g. https://agents.example.com',
+    })
+    .transform((value) => new URL(value).origin)
+    .optional(),
   GRAPH_API_BASE_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://graph.facebook.com' })
     .transform((value) => value.replace(/\/+$/, ''))
@@ -253,6 +260,8 @@ export type EngineEnv = {
   oidcFailureTtlMs: number;
   /** Browser origins allowed to call the agent endpoints with a bearer token. */
   corsOrigins: string[];
+  /** The origin clients reach the engine at (ENGINE_PUBLIC_URL); undefined: the one each request names. */
+  publicOrigin: string | undefined;
   whatsapp: WhatsAppSettings;
   runs: RunSettings;
   /** How long a conversation thread without activity is kept before it is pruned (database mode). */
@@ -369,6 +378,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     managerIssuer: parsed.ENGINE_MANAGER_ISSUER,
     oidcFailureTtlMs: parsed.ENGINE_OIDC_FAILURE_CACHE_MS,
     corsOrigins: parsed.ENGINE_CORS_ORIGINS ?? [],
+    publicOrigin: parsed.ENGINE_PUBLIC_URL,
     whatsapp: {
       graphApiBaseUrl: parsed.GRAPH_API_BASE_URL,
       graphApiTimeoutMs: parsed.GRAPH_API_TIMEOUT_MS,

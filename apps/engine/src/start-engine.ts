@@ -39,7 +39,7 @@ export async function startEngine(env: EngineEnv, options: StartEngineOptions): 
   });
   measureAgents(services.metrics.registry, boot);
   measureRunSlots(services.metrics.registry, services.runSlots);
-  const app = createEngineApp({ ...services, corsOrigins: env.corsOrigins, ...boot });
+  const app = createEngineApp({ ...services, corsOrigins: env.corsOrigins, publicOrigin: env.publicOrigin, ...boot });
   const metricsListener =
     env.metrics === undefined
       ? undefined

@@ -13,6 +13,8 @@ export type AuthMode = 'oidc' | 'disabled' | 'unconfigured';
 
 export type Authenticator = {
   mode: AuthMode;
+  /** The issuers whose tokens are accepted (the manager's, the agent's SSO or ENGINE_OIDC_*): none unless oidc. */
+  issuers: string[];
   /** Resolves with the token's claims (none when auth is disabled); rejects with a 401, 403 or 503 AppError. */
   authenticate: (authorization: string | undefined) => Promise<JWTPayload | undefined>;
 };
@@ -60,6 +62,7 @@ export function createAuthenticator({
   if (verifiers.size > 0) {
     return {
       mode: 'oidc',
+      issuers: [...verifiers.keys()],
       authenticate: async (authorization) => {
         const token = BEARER.exec(authorization ?? '')?.[1];
         if (token === undefined) throw createInvalidTokenError('A bearer token is required');
@@ -87,11 +90,12 @@ export function createAuthenticator({
   }
   if (authDisabled) {
     logger.warn('ENGINE_AUTH=disabled and no OIDC config: anyone who can reach this engine can run the agent');
-    return { mode: 'disabled', authenticate: async () => undefined };
+    return { mode: 'disabled', issuers: [], authenticate: async () => undefined };
   }
   logger.error('no OIDC config for this agent and no ENGINE_OIDC_* settings: runs are refused');
   return {
     mode: 'unconfigured',
+    issuers: [],
     authenticate: async () => {
       throw new AppError(
         'service_unavailable',

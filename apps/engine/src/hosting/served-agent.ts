@@ -13,6 +13,7 @@ import type { ChannelHandlers, ChannelListener } from '../database/shared-listen
 import { addHealthRoutes } from '../health/health-router.js';
 import { createEngineApi } from '../http/engine-api.js';
 import { addInfoRoutes } from '../info/info-router.js';
+import { addMcpRoutes } from '../mcp-server/mcp-routes.js';
 import { readWhatsAppWaiting, type WhatsAppWaiting } from '../metrics/whatsapp-queue-metrics.js';
 import { addOpenApiRoutes } from '../openapi/engine-openapi.js';
 import type { Pruner } from '../retention/prune-in-batches.js';
@@ -94,7 +95,7 @@ export function createServedAgent(options: {
     res.once('close', () => requests--);
     next();
   });
-  const api = createEngineApi(holder, { inputMaxBytes: env.runs.inputMaxBytes });
+  const api = createEngineApi(holder, { inputMaxBytes: env.runs.inputMaxBytes, publicOrigin: env.publicOrigin });
   addInfoRoutes(api, holder);
   addHealthRoutes(api, holder);
   addRunRoutes(api, {
@@ -103,6 +104,7 @@ export function createServedAgent(options: {
     ...(parts === undefined ? {} : { store: parts.runs }),
   });
   addThreadRoutes(api, store?.db);
+  addMcpRoutes(api, { store: parts?.runs, source: holder, publicOrigin: env.publicOrigin });
   addWhatsAppRoutes(
     api,
     store === undefined || parts === undefined ? undefined : { pool: store.db, wake: parts.worker.wake },

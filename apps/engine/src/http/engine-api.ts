@@ -3,7 +3,8 @@
 import { JSON_MAX_DEPTH } from '@agentplane/contracts';
 import { type RouteSpec, refuseUnstorableInput, SpecRouter, type SpecRouterOptions } from '@agentplane/server-kit';
 import express, { type RequestHandler } from 'express';
-import { requireBearer } from '../auth/require-bearer.js';
+import { requireBearer, requireBearerNaming } from '../auth/require-bearer.js';
+import { publicOrigin, resourceMetadataUrl } from '../mcp-server/protected-resource.js';
 import { type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
 
 /**
@@ -11,9 +12,13 @@ import { type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
  * webhook: anyone; the agent's config is leased and the handler checks what the provider sends
  * (a verify token, a signature over the raw body, which `body: 'raw'` keeps as bytes).
  * bearer: a token the agent's auth settings accept, checked before the body is read; `body: 'json'`
- * reads a JSON body after that, within the agent's run input limit.
+ * reads a JSON body after that, within the agent's run input limit; `challenge: 'mcp'` names the MCP
+ * endpoint's resource metadata in a 401's WWW-Authenticate (mcp-server/protected-resource.ts).
  */
-export type EngineAccess = { kind: 'public' } | { kind: 'webhook'; body?: 'raw' } | { kind: 'bearer'; body?: 'json' };
+export type EngineAccess =
+  | { kind: 'public' }
+  | { kind: 'webhook'; body?: 'raw' }
+  | { kind: 'bearer'; body?: 'json'; challenge?: 'mcp' };
 
 export type EngineRouteSpec = RouteSpec<EngineAccess>;
 
@@ -35,6 +40,8 @@ export function createEngineApi(
   options: {
     /** The largest run input accepted, in bytes: a larger body is a 413 (ENGINE_RUN_INPUT_MAX_BYTES). */
     inputMaxBytes: number;
+    /** ENGINE_PUBLIC_URL's origin, for the URLs a response names; undefined: the request's own. */
+    publicOrigin: string | undefined;
   },
 ): EngineApi {
   // What the run input's schema cannot see (NUL, lone surrogates, `__proto__`, nesting that would
@@ -44,10 +51,15 @@ export function createEngineApi(
     refuseUnstorableInput({ maxBodyDepth: JSON_MAX_DEPTH }),
   ];
   const readRaw = express.raw({ type: 'application/json', limit: WEBHOOK_BODY_LIMIT });
+  // The agent's base path is where this router is mounted: '' on a dedicated engine, /agents/{id} on a pool.
+  const requireBearerForMcp = requireBearerNaming((req) =>
+    resourceMetadataUrl(publicOrigin(req, options.publicOrigin), req.baseUrl),
+  );
   const middleware = ({ access }: EngineRouteSpec): RequestHandler[] => {
     if (access.kind === 'public') return [];
     if (access.kind === 'webhook') return [useSnapshot(source), ...(access.body === 'raw' ? [readRaw] : [])];
-    return [useSnapshot(source), requireBearer, ...(access.body === 'json' ? readJson : [])];
+    const authenticate = access.challenge === 'mcp' ? requireBearerForMcp : requireBearer;
+    return [useSnapshot(source), authenticate, ...(access.body === 'json' ? readJson : [])];
   };
   return new SpecRouter<EngineAccess>({ middleware, describeAccess: describeEngineAccess });
 }

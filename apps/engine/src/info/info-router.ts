@@ -11,6 +11,7 @@ const ENDPOINTS = {
   config: '/agent/config',
   capabilities: '/agent/capabilities',
   threads: '/agent/threads',
+  mcp: '/mcp',
   openapi: '/openapi.json',
 };
 

@@ -81,6 +81,7 @@ describe('GET /', () => {
         config: '/agent/config',
         capabilities: '/agent/capabilities',
         threads: '/agent/threads',
+        mcp: '/mcp',
         openapi: '/openapi.json',
       },
     });

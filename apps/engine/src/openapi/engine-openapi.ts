@@ -6,6 +6,7 @@ import { OPENAPI_DOCUMENT_ROUTE, toOpenApiRoute } from '@agentplane/server-kit';
 import { HEALTH_ROUTES } from '../health/health-router.js';
 import { BEARER_SCHEME, describeEngineAccess, type EngineApi, type EngineRouteSpec } from '../http/engine-api.js';
 import { INFO_ROUTES } from '../info/info-router.js';
+import { MCP_ROUTES } from '../mcp-server/mcp-routes.js';
 import { RUN_ROUTES } from '../runs/run-router.js';
 import { THREAD_ROUTES } from '../threads/thread-router.js';
 import { WHATSAPP_ROUTES } from '../whatsapp/whatsapp-router.js';
@@ -17,6 +18,7 @@ const SPECS: EngineRouteSpec[] = [
   HEALTH_ROUTES,
   RUN_ROUTES,
   THREAD_ROUTES,
+  MCP_ROUTES,
   WHATSAPP_ROUTES,
   OPENAPI_ROUTES,
 ].flatMap((routes) => Object.values(routes));
@@ -44,8 +46,8 @@ export function buildEngineOpenApi(basePath = '/'): OpenApiDocument {
         title: 'Agentplane Engine API',
         version: '1.0.0',
         description:
-          "The API of one agent: AG-UI runs and their records, the caller's threads, the agent's health and " +
-          "capabilities, and the channels' webhooks. A dedicated engine serves it at its root; a pool serves " +
+          "The API of one agent: AG-UI runs and their records, the caller's threads, the agent as an MCP server, " +
+          "the agent's health and capabilities, and the channels' webhooks. A dedicated engine serves it at its root; a pool serves " +
           'each of its agents under /agents/{agentId} (404 for an agent it does not serve).',
       },
       security: {

@@ -44,7 +44,8 @@ export async function followRun(options: {
   after: number;
   /** The run as the caller's check just read it, if it did: not read a second time then. */
   found?: RunProgress | undefined;
-  stream: EventStream;
+  /** Where the stored events go: an SSE response, or a reader of them (an MCP tool call). */
+  stream: Pick<EventStream, 'sendData'>;
   signal: AbortSignal;
   log: Logger;
 }): Promise<void> {

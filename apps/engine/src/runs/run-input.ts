@@ -17,11 +17,16 @@ export type RunRequest = {
 
 const INVALID = 'The body is not a valid AG-UI RunAgentInput.';
 
+/** The agent's `runs.multitaskStrategy`: what a run on a busy thread does unless its client says otherwise. */
+export function configuredMultitaskStrategy(config: AgentSnapshot['config']): TMultitaskStrategy {
+  const configured = (config.agent.config as { runs?: { multitaskStrategy?: TMultitaskStrategy } }).runs;
+  return configured?.multitaskStrategy ?? 'reject';
+}
+
 function readMultitaskStrategy(forwardedProps: unknown, config: AgentSnapshot['config']): TMultitaskStrategy {
   const agentplane = (forwardedProps as { agentplane?: unknown } | undefined)?.agentplane;
   const value = (agentplane as { multitaskStrategy?: unknown } | undefined)?.multitaskStrategy;
-  const configured = (config.agent.config as { runs?: { multitaskStrategy?: TMultitaskStrategy } }).runs;
-  if (value === undefined) return configured?.multitaskStrategy ?? 'reject';
+  if (value === undefined) return configuredMultitaskStrategy(config);
   if (!(MULTITASK_STRATEGIES as readonly unknown[]).includes(value)) {
     throw new AppError('validation_failed', INVALID, {
       errors: [

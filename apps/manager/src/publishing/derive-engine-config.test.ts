@@ -7,6 +7,7 @@ const NO_BUDGETS = { agent: null, workspace: null, price: null };
 const agent = {
   id: '6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11',
   name: 'support',
+  description: 'Answers customers',
   workspaceId: '0b9d8c7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e',
   framework: 'LLM' as const,
   config: { model: { provider: 'mock', name: 'echo' }, maxSteps: 4 },
@@ -60,7 +61,14 @@ describe('deriveEngineConfig', () => {
         agentCalls: null,
       }),
     ).toEqual({
-      agent: { id: agent.id, name: 'support', workspace_id: agent.workspaceId, framework: 'LLM', config: agent.config },
+      agent: {
+        id: agent.id,
+        name: 'support',
+        description: 'Answers customers',
+        workspace_id: agent.workspaceId,
+        framework: 'LLM',
+        config: agent.config,
+      },
       mcp_servers: [mcp],
       integrations: [{ id: whatsapp.id, ...whatsapp.integration }],
       sso,

@@ -11,7 +11,14 @@ import {
 } from '@agentplane/contracts';
 
 export type EngineConfigSources = {
-  agent: { id: string; name: string; workspaceId: string; framework: TAgentFramework; config: unknown };
+  agent: {
+    id: string;
+    name: string;
+    description?: string | null;
+    workspaceId: string;
+    framework: TAgentFramework;
+    config: unknown;
+  };
   integrations: { id: string; integration: TIntegrationConfig }[];
   mcpServers: TMcpServerConfig[];
   sso: TSsoConfig | null;
@@ -29,6 +36,7 @@ export function deriveEngineConfig(sources: EngineConfigSources): TEngineConfig 
     agent: {
       id: agent.id,
       name: agent.name,
+      description: agent.description ?? null,
       workspace_id: agent.workspaceId,
       framework: agent.framework,
       config: agent.config,

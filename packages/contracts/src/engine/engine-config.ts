@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ZEngineAgentCalls } from '../agents/agent-calls.js';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from '../agents/agent-frameworks.js';
 import { ZEngineBudgets } from '../budgets/budget.js';
+import { DESCRIPTION_MAX_LENGTH } from '../common/limits.js';
 import { ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZWhatsAppIntegrationConfig } from '../integrations/integration-config.js';
 import { ZMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
@@ -14,6 +15,8 @@ function engineAgent<F extends TAgentFramework>(framework: F) {
   return z.strictObject({
     id: ZUuid,
     name: ZResourceName,
+    // What the agent is for, as its MCP tool and A2A card describe it; absent in configs published before.
+    description: z.string().max(DESCRIPTION_MAX_LENGTH).nullable().default(null),
     workspace_id: ZUuid,
     framework: z.literal(framework),
     config: AGENT_CONFIG_BY_FRAMEWORK[framework],
