@@ -74,7 +74,8 @@ async function runA(message: string): Promise<{ runId: string; toolResults: stri
     { runId },
     {
       onEvent: ({ event }) => {
-        if (event.type === EventType.TOOL_CALL_RESULT) toolResults.push((event as unknown as { content: string }).content);
+        if (event.type === EventType.TOOL_CALL_RESULT)
+          toolResults.push((event as unknown as { content: string }).content);
         if (event.type === EventType.RUN_FINISHED) finished = true;
       },
     },

@@ -68,7 +68,7 @@ describe('agents', () => {
     expect(agent.engine_config.agent).toEqual({
       id: agent.id,
       name: body.name,
-      description: body.description,
+      description: 'Answers customers',
       workspace_id: owner.workspaceId,
       framework: 'LLM',
       config: agent.agent,

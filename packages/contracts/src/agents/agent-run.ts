@@ -41,7 +41,8 @@ export const ZAgentRun = z
       .nullable()
       .meta({ description: 'Token usage, where the model reports it' }),
     caller_agent_id: ZUuid.nullable().meta({
-      description: 'The agent of this workspace whose run called this one as a tool (an MCP server of transport "agent"), else null',
+      description:
+        'The agent of this workspace whose run called this one as a tool (an MCP server of transport "agent"), else null',
     }),
     caller_run_id: z.string().nullable().meta({ description: 'That calling run, else null' }),
     issuer: z.string().nullable().optional().meta({
