@@ -14,10 +14,12 @@ import {
   type SignedInUser,
   signUpUser,
   startManagerTestApp,
+  uniquePoolName,
 } from '../testing/manager-test-app.js';
 import { agentBody, createThroughApi } from '../testing/resource-fixtures.js';
 
 const MAX_DEPTH = 2;
+const POOL = uniquePoolName('calls');
 
 let ctx: ManagerTestContext;
 let server: Server;
@@ -25,7 +27,11 @@ let issuer: string;
 beforeAll(async () => {
   server = createServer((req, res) => ctx.app(req, res));
   issuer = (await listenOnLoopback(server)).origin;
-  ctx = await startManagerTestApp({ ISSUER_URL: issuer, MAX_AGENT_CALL_DEPTH: String(MAX_DEPTH) });
+  ctx = await startManagerTestApp({
+    ISSUER_URL: issuer,
+    MAX_AGENT_CALL_DEPTH: String(MAX_DEPTH),
+    ENGINE_POOLS: `${POOL}=http://pool.internal:8001`,
+  });
 });
 afterAll(async () => {
   if (server) await new Promise((resolve) => server.close(resolve));
@@ -112,6 +118,16 @@ describe('an MCP server of transport "agent"', () => {
     expect(stored.callCredentialHash).not.toContain(credential.split('.')[1]);
     // The callee's config calls nobody.
     expect((await engineConfigOf(user, calleeId)).config.agent_calls).toBeNull();
+  });
+
+  it("derives a pooled callee's endpoint from its pool's URL, which the engine reaches as the platform's", async () => {
+    const user = await signUpUser(ctx.app);
+    const calleeId = await createAgent(user, [], { deployment: { mode: 'pool', pool: POOL } });
+    const { callerId } = await callerOf(user, calleeId);
+    const { config } = await engineConfigOf(user, callerId);
+    expect(config.agent_calls?.callees).toEqual([
+      expect.objectContaining({ url: `http://pool.internal:8001/agents/${calleeId}/mcp`, platform_url: true }),
+    ]);
   });
 
   it("republishes the caller when the callee moves, keeping the caller's credential", async () => {
