@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { TEngineConfig } from '@agentplane/contracts';
+import { createAgentKeyring } from '@agentplane/db';
 import { listenOnLoopback } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -14,6 +15,7 @@ import {
   type SignedInUser,
   signUpUser,
   startManagerTestApp,
+  TEST_SECRETS_KEY,
   uniquePoolName,
 } from '../testing/manager-test-app.js';
 import { agentBody, createThroughApi } from '../testing/resource-fixtures.js';
@@ -57,12 +59,18 @@ async function engineConfigOf(user: SignedInUser, agentId: string) {
   return response.body as { version: number; config: TEngineConfig };
 }
 
+/** The credential published in the agent's engine_config, as its engine opens it (the API masks it). */
+async function publishedCredential(agentId: string): Promise<string | undefined> {
+  const row = await db().engineConfig.findUniqueOrThrow({ where: { agentId } });
+  const sealed = (row.config as TEngineConfig).agent_calls?.credential;
+  return sealed && createAgentKeyring(TEST_SECRETS_KEY).boxForPlacement({ agentId, pool: null }).open(sealed);
+}
+
 /** A caller agent with an MCP server calling `calleeId`, and the credential its config was published with. */
 async function callerOf(user: SignedInUser, calleeId: string) {
   const serverId = await createThroughApi(user, '/api/v1/mcp-servers/', agentServer(calleeId));
   const callerId = await createAgent(user, [serverId]);
-  const { config } = await engineConfigOf(user, callerId);
-  return { callerId, serverId, credential: config.agent_calls?.credential as string };
+  return { callerId, serverId, credential: (await publishedCredential(callerId)) as string };
 }
 
 /** A run of `agentId`, as its engine records it; `calledBy` is the run that called it. */
@@ -113,6 +121,9 @@ describe('an MCP server of transport "agent"', () => {
       },
     ]);
     expect(credential).toMatch(new RegExp(`^${callerId}\\.[A-Za-z0-9_-]{43}$`));
+    // No role reads it through the API: it is the engine's.
+    expect(config.agent_calls?.credential).toMatch(/^•+/);
+    expect(config.agent_calls?.credential).not.toBe(credential);
     const stored = await db().agent.findUniqueOrThrow({ where: { id: callerId } });
     expect(stored.callCredentialHash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.callCredentialHash).not.toContain(credential.split('.')[1]);
@@ -143,7 +154,7 @@ describe('an MCP server of transport "agent"', () => {
     const after = await engineConfigOf(user, callerId);
     expect(after.version).toBe(before.version + 1);
     expect(after.config.agent_calls?.callees[0]?.url).toBe('http://new.internal:9000/mcp');
-    expect(after.config.agent_calls?.credential).toBe(credential);
+    expect(await publishedCredential(callerId)).toBe(credential);
   });
 
   it.each([
