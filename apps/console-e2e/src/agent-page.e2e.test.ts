@@ -1,6 +1,12 @@
-// An agent's page as tabs of their own URLs, the playground's thread list at 500 threads, and what every
-// empty list says instead of a header over nothing; axe on each page reached.
+// An agent's page as tabs of their own URLs, the playground's thread list at 500 threads, how to reach
+// the agent from outside, and what every empty list says instead of a header over nothing; axe on each
+// page reached.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TAgent } from '@agentplane/contracts';
 import { ManagerClient } from '@agentplane/manager-client';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
@@ -25,10 +31,10 @@ const mockAgent = (name: string) => ({ name, framework: 'LLM', agent: { model: {
 async function userWithAgent(name: string) {
   const user = newUser();
   const api = await ManagerClient.signUp(platform.consoleUrl, user);
-  const agent = await api.expect<{ id: string; engine_url: string }>(201, 'POST', '/agents/', mockAgent(name));
-  const { page } = await platform.newVisitor();
+  const agent = await api.expect<TAgent>(201, 'POST', '/agents/', mockAgent(name));
+  const { context, page } = await platform.newVisitor();
   await signInInConsole(page, platform.consoleUrl, user);
-  return { page, agent };
+  return { context, page, agent };
 }
 
 /** Sends a message in the playground and waits for the mock model's echo of it. */
@@ -57,6 +63,7 @@ describe("an agent's page", () => {
       { path: 'settings', tab: 'Settings', heading: 'Settings' },
       { path: 'runs', tab: 'Runs', heading: 'Recent runs' },
       { path: 'usage', tab: 'Usage', heading: 'Usage' },
+      { path: 'connect', tab: 'Connect', heading: 'Connect' },
       { path: 'playground', tab: 'Playground', heading: 'Playground' },
     ];
     for (const panel of panels) {
@@ -71,9 +78,9 @@ describe("an agent's page", () => {
     await page.getByRole('tab', { name: 'Playground' }).focus();
     for (const [key, path, tab] of [
       ['ArrowRight', 'settings', 'Settings'],
-      ['End', 'usage', 'Usage'],
+      ['End', 'connect', 'Connect'],
       ['ArrowRight', 'playground', 'Playground'],
-      ['ArrowLeft', 'usage', 'Usage'],
+      ['ArrowLeft', 'connect', 'Connect'],
       ['Home', 'playground', 'Playground'],
     ] as const) {
       await page.keyboard.press(key);
@@ -87,7 +94,79 @@ describe("an agent's page", () => {
     const tabIndexes = await page
       .getByRole('tab')
       .evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('tabindex')));
-    expect(tabIndexes).toEqual(['0', '-1', '-1', '-1']);
+    expect(tabIndexes).toEqual(['0', '-1', '-1', '-1', '-1']);
+  });
+
+  it('shows where to reach the agent over AG-UI, MCP and A2A, with a token route and snippets to copy', async () => {
+    const { context, page, agent } = await userWithAgent('Reachable agent');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.consoleUrl });
+    const { endpoints } = agent;
+    if (endpoints === null) throw new Error('a pooled agent has endpoints');
+    expect(endpoints.mcp).toBe(`${agent.engine_url}/mcp`);
+
+    await page.goto(`${platform.consoleUrl}/agents/${agent.id}/connect`);
+    await arriveAt(page, 'Reachable agent', { screenshot: 'agent-tab-connect' });
+    const panel = page.getByRole('tabpanel', { name: 'Connect' });
+    const copied = async (what: string) => {
+      await panel.getByRole('button', { name: `Copy the ${what}`, exact: true }).click();
+      await shown(panel.getByRole('status').getByText(`Copied the ${what}.`, { exact: true }), `"${what}" copied`);
+      return page.evaluate(() => navigator.clipboard.readText());
+    };
+    for (const [label, what, url] of [
+      ['AG-UI', 'AG-UI endpoint', endpoints.ag_ui],
+      ['MCP', 'MCP endpoint', endpoints.mcp],
+      ['A2A', 'A2A endpoint', endpoints.a2a],
+      ['A2A agent card', 'agent card URL', endpoints.agent_card],
+    ] as const) {
+      const row = panel.getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) });
+      await shown(row.getByRole('cell').getByText(url, { exact: true }), `the ${what} in the ${label} row`);
+      expect(await copied(what)).toBe(url);
+    }
+
+    expect(await copied('token command')).toBe(
+      `curl -b jar -X POST '${new URL(platform.consoleUrl).origin}/api/v1/agents/${agent.id}/token'`,
+    );
+    expect(JSON.parse(await copied('MCP client config'))).toEqual({
+      mcpServers: { reachable_agent: { url: endpoints.mcp, headers: { Authorization: 'Bearer <token>' } } },
+    });
+    const a2a = await copied('A2A command');
+    expect(a2a).toContain("-H 'A2A-Version: 1.0'");
+    expect(a2a.trim().endsWith(`'${endpoints.a2a}'`)).toBe(true);
+    const body = JSON.parse(/-d '(.*)' \\/.exec(a2a)?.[1] ?? 'null');
+    expect(body).toMatchObject({ method: 'SendMessage', params: { message: { role: 'ROLE_USER' } } });
+  });
+
+  it("quotes a dedicated agent's engine_url in the commands it offers, whatever its path holds", async () => {
+    const { context, page, agent } = await userWithAgent('Quoted agent');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform.consoleUrl });
+    // A URL's path may hold what a shell would run: an admin's typo, or a trap for a colleague who pastes.
+    const space = '$' + '{IFS}';
+    const engineUrl = `http://127.0.0.1:9/it's/$(touch${space}a)\`touch${space}b\`;touch${space}c`;
+    const moved = await callApiFromPage<TAgent>(page, 'PATCH', `/agents/${agent.id}`, {
+      body: { ...mockAgent('Quoted agent'), deployment: { mode: 'dedicated' }, engine_url: engineUrl },
+    });
+    expect(moved.status).toBe(200);
+    const a2aUrl = moved.body.endpoints?.a2a;
+    expect(a2aUrl).toBe(`${engineUrl}/a2a`);
+
+    await page.goto(`${platform.consoleUrl}/agents/${agent.id}/connect`);
+    await arriveAt(page, 'Quoted agent');
+    const panel = page.getByRole('tabpanel', { name: 'Connect' });
+    await panel.getByRole('button', { name: 'Copy the A2A command', exact: true }).click();
+    await shown(panel.getByRole('status').getByText('Copied the A2A command.', { exact: true }), 'the command copied');
+    const command = await page.evaluate(() => navigator.clipboard.readText());
+    // Pasted into a shell whose curl prints its arguments: the URL is one of them, unchanged, and nothing ran.
+    const cwd = mkdtempSync(path.join(tmpdir(), 'pasted-'));
+    try {
+      const printed = execFileSync('sh', ['-c', `curl() { printf '%s\\n' "$@"; }\n${command}`], {
+        cwd,
+        encoding: 'utf8',
+      });
+      expect(printed.trimEnd().split('\n').at(-1)).toBe(a2aUrl);
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   it('lists 500 threads a page at a time, newest first, titled by their first message and found by title', async () => {

@@ -46,7 +46,17 @@ export function createEngineApp(options: EngineAppOptions): Express {
     corsForAllowedOrigins(corsOrigins, {
       credentials: false,
       methods: ['GET', 'POST', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'traceparent', 'tracestate'],
+      // A2A clients name the protocol version they speak, and the extensions they want, in headers.
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Accept',
+        'X-Request-Id',
+        'traceparent',
+        'tracestate',
+        'A2A-Version',
+        'A2A-Extensions',
+      ],
       // WWW-Authenticate tells a browser an expired token (refresh it) from a refused one; the lists'
       // total and next cursor let it page through the caller's threads and runs.
       exposedHeaders: [

@@ -30,6 +30,24 @@ describe('browser access to the agent endpoints', () => {
     }
   });
 
+  it("lets a browser A2A client send its protocol version to the agent's JSON-RPC endpoint", async () => {
+    const engine = await startFileEngine(makeLlmEngineConfig(), { env: { ENGINE_CORS_ORIGINS: FRONTEND } });
+    try {
+      const preflight = await fetch(`${engine.url}/a2a`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: FRONTEND,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type,a2a-version',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-headers')).toMatch(/A2A-Version/);
+    } finally {
+      await engine.shutdown();
+    }
+  });
+
   it('lets the browser read WWW-Authenticate on a refused token, to tell "refresh it" from "not allowed"', async () => {
     const engine = await startFileEngine(makeLlmEngineConfig(), {
       env: {

@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TAgent } from '@agentplane/contracts';
 import { findFreePort } from '@agentplane/db/embedded';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { ManagerClient } from '@agentplane/manager-client';
@@ -157,11 +158,16 @@ describe('pnpm start', () => {
     expect(cors.headers.get('access-control-allow-origin')).toBe(consoleOrigin);
     const demo = await signInAsDemo(manager, launched);
     const agentId = demoAgentId(launched);
-    const agent = await demo.expect<{ engine_url: string; deployment: object }>(200, 'GET', `/agents/${agentId}`);
+    const agent = await demo.expect<TAgent>(200, 'GET', `/agents/${agentId}`);
     expect(agent).toMatchObject({
       deployment: { mode: 'pool', pool },
       engine_url: `http://localhost:${new URL(engine).port}/agents/${agentId}`,
     });
+    // It names the agent's MCP and A2A endpoints as its response does.
+    expect(launched.output()).toContain(`MCP server:   ${agent.endpoints?.mcp}\n`);
+    expect(launched.output()).toContain(
+      `A2A peer:     ${agent.endpoints?.a2a}   (card: ${agent.endpoints?.agent_card})\n`,
+    );
 
     // The printed curl works as printed: a manager-minted token, an SSE run that finishes.
     const stream = await runDemoAgent(demoAgent, launched.output());

@@ -1,3 +1,4 @@
+import { agentEndpointsOf } from '@agentplane/contracts';
 import { type DemoAgent, demoStateFile } from './demo-agent.js';
 import { say } from './prefixed-output.js';
 
@@ -17,6 +18,7 @@ export function printWelcome(options: { managerPort: string; pool: string; poolU
   const manager = `http://localhost:${managerPort}`;
   // AGENTPLANE_DATA_DIR may put it anywhere: name the file where it is.
   const stateFile = demoStateFile();
+  const endpoints = agentEndpointsOf(demo.engineUrl);
   const lines = [
     '',
     'Agentplane is running.',
@@ -38,6 +40,10 @@ export function printWelcome(options: { managerPort: string; pool: string; poolU
     `    -H 'Authorization: Bearer ${demo.token}' \\`,
     `    -H 'Content-Type: application/json' \\`,
     `    -d '${JSON.stringify(RUN_INPUT)}'`,
+    '',
+    'The same agent, with the same token, for MCP clients and A2A peers (docs/pages/concepts/protocols.md):',
+    `  MCP server:   ${endpoints.mcp}`,
+    `  A2A peer:     ${endpoints.a2a}   (card: ${endpoints.agent_card})`,
     '',
     'Press Ctrl-C to stop.',
   ];

@@ -145,6 +145,7 @@ export function createManagerApp({
     managerOrigins: [config.publicOrigin, config.issuer].filter((origin) => origin !== undefined),
     maxAgentsPerWorkspace: config.maxAgentsPerWorkspace,
     enginePools: config.engines.pools,
+    managerIssuer: config.issuer,
   });
   addBudgetRoutes(api, { ...resources, now });
   const engineCredentials = {

@@ -46,6 +46,7 @@ export default defineConfig({
           { text: 'Agents', link: '/concepts/agents' },
           { text: 'Placement', link: '/concepts/placement' },
           { text: 'The engine', link: '/concepts/engine' },
+          { text: 'Protocols: AG-UI, MCP, A2A', link: '/concepts/protocols' },
         ],
       },
       {
@@ -54,7 +55,11 @@ export default defineConfig({
       },
       {
         text: 'Engine API',
-        items: [{ text: 'Runs and threads', link: '/api/engine' }, ...reference('engine')],
+        items: [
+          { text: 'Runs and threads', link: '/api/engine' },
+          { text: 'A2A peers', link: '/api/a2a' },
+          ...reference('engine'),
+        ],
       },
       { text: 'Channels', items: [{ text: 'WhatsApp', link: '/channels/whatsapp' }] },
       {

@@ -2,6 +2,7 @@
 // <engine>/agent/run whose messages and state drive the transcript as the events stream in.
 import type { Interrupt, Message, ResumeEntry } from '@ag-ui/client';
 import { ResumableHttpAgent } from '@agentplane/agent-client';
+import { agentEndpointsOf } from '@agentplane/contracts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { fetchFromEngine } from '../api/engine-fetch';
 import { TOOL_APPROVAL } from './tool-approval-cards';
@@ -40,7 +41,7 @@ export function useAgentChat(options: {
   const agent = useMemo(
     () =>
       new ResumableHttpAgent({
-        url: `${engineUrl.replace(/\/$/, '')}/agent/run`,
+        url: agentEndpointsOf(engineUrl).ag_ui,
         threadId,
         initialMessages,
         fetch: fetchFromEngine,

@@ -36,7 +36,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_201);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 
 type Method = 'GET' | 'POST' | 'DELETE';
-type BodyKind = 'run-input' | 'delivery' | 'none';
+type BodyKind = 'run-input' | 'delivery' | 'jsonrpc' | 'none';
 type Route = { method: Method; path: string; body: BodyKind; query?: string[]; lastEventId?: boolean };
 
 // Every route the engine serves (app.ts); a route added there belongs here.
@@ -62,6 +62,8 @@ const ROUTES: Route[] = [
     query: ['hub.mode', 'hub.verify_token', 'hub.challenge'],
   },
   { method: 'POST', path: '/integrations/whatsapp/webhook', body: 'delivery' },
+  { method: 'GET', path: '/.well-known/agent-card.json', body: 'none' },
+  { method: 'POST', path: '/a2a', body: 'jsonrpc' },
 ];
 
 let database: TestDatabase;
@@ -194,6 +196,23 @@ function runInputArbitrary(): fc.Arbitrary<unknown> {
     );
 }
 
+/** An A2A JSON-RPC request: on known tasks and contexts mostly, of every method the endpoint serves. */
+function jsonRpcArbitrary(): fc.Arbitrary<unknown> {
+  const taskId = fc.oneof(fc.constantFrom(...known.runIds), fc.uuid());
+  const message = fc
+    .record({ text: fc.string({ maxLength: 50 }), contextId: fc.oneof(fc.constantFrom(...known.threadIds), fc.uuid()) })
+    .map(({ text, contextId }) => ({ message: { messageId: 'm', role: 'ROLE_USER', contextId, parts: [{ text }] } }));
+  const params = fc.oneof(
+    message.map((p) => ['SendMessage', p] as const),
+    message.map((p) => ['SendStreamingMessage', p] as const),
+    taskId.map((id) => ['GetTask', { id, historyLength: 1 }] as const),
+    taskId.map((id) => ['CancelTask', { id }] as const),
+    taskId.map((id) => ['SubscribeToTask', { id }] as const),
+    fc.nat({ max: 200 }).map((pageSize) => ['ListTasks', { pageSize, contextId: known.threadIds[0] }] as const),
+  );
+  return params.map(([method, p]) => ({ jsonrpc: '2.0', id: 1, method, params: p }));
+}
+
 function deliveryArbitrary(): fc.Arbitrary<unknown> {
   return fc
     .record({ from: fc.string({ minLength: 1, maxLength: 15 }), text: fc.string({ maxLength: 50 }) })
@@ -214,6 +233,7 @@ function decodes(segment: string): boolean {
 function validBody(route: Route): unknown {
   if (route.body === 'run-input') return makeRunAgentInput('hello');
   if (route.body === 'delivery') return makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '15550001111' }]);
+  if (route.body === 'jsonrpc') return { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} };
   return undefined;
 }
 
@@ -252,7 +272,9 @@ function caseArbitrary(route: Route, target: Target): fc.Arbitrary<Case> {
       ? runInputArbitrary()
       : route.body === 'delivery'
         ? deliveryArbitrary()
-        : fc.jsonValue({ maxDepth: 2 });
+        : route.body === 'jsonrpc'
+          ? jsonRpcArbitrary()
+          : fc.jsonValue({ maxDepth: 2 });
   const hasBody = route.body !== 'none';
   return fc.record({
     agent: target.fuzzesAgent ? agentSegmentArbitrary() : fc.constant(''),
@@ -314,6 +336,8 @@ async function send(
   if (testCase.credential === 'valid') headers.Authorization = `Bearer ${token}`;
   if (testCase.credential === 'forged') headers.Authorization = `Bearer ${token.slice(0, -4)}AAAA`;
   if (testCase.lastEventId !== undefined) headers['Last-Event-ID'] = testCase.lastEventId;
+  // As an A2A 1.0 client does: without the version, every request would be refused the same way.
+  if (route.body === 'jsonrpc') headers['A2A-Version'] = '1.0';
   const { type, text } = bodyOf(testCase.body);
   if (type !== undefined) headers['Content-Type'] = type;
   if (text !== undefined && route.body === 'delivery' && testCase.body.signed && whatsapp.appSecret !== undefined) {

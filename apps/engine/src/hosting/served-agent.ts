@@ -5,6 +5,7 @@
 // reachable from this object only.
 import { notFoundHandler } from '@agentplane/server-kit';
 import { Router } from 'express';
+import { addA2aRoutes } from '../a2a/a2a-router.js';
 import { scopesOf } from '../budgets/budget-guard.js';
 import { type ConfigHolder, createConfigHolder } from '../config-source/config-holder.js';
 import { createSecretOpener } from '../config-source/parse-engine-config.js';
@@ -109,6 +110,7 @@ export function createServedAgent(options: {
     api,
     store === undefined || parts === undefined ? undefined : { pool: store.db, wake: parts.worker.wake },
   );
+  addA2aRoutes(api, holder, { store: parts?.runs, keepaliveMs: services.keepaliveMs });
   addOpenApiRoutes(api);
   router.use(api.router);
   router.use(notFoundHandler);

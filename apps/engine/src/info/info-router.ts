@@ -1,4 +1,4 @@
-import { mapEngineConfigSecrets } from '@agentplane/contracts';
+import { A2A_ENDPOINT_PATH, AGENT_CARD_PATH, mapEngineConfigSecrets } from '@agentplane/contracts';
 import { z } from 'zod';
 import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
 import { getSnapshot, requireSnapshot, type SnapshotSource } from '../snapshot/use-snapshot.js';
@@ -13,6 +13,8 @@ const ENDPOINTS = {
   threads: '/agent/threads',
   mcp: '/mcp',
   openapi: '/openapi.json',
+  a2a: A2A_ENDPOINT_PATH,
+  agent_card: AGENT_CARD_PATH,
 };
 
 const ZEngineInfo = z

@@ -19,8 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { UNANSWERED_CALL } from '../agents/llm/unanswered-calls.js';
 import type { RunningEngine } from '../start-engine.js';
 import { writeConfigRow } from '../testing/engine-config-rows.js';
-import { makeLlmEngineConfig } from '../testing/engine-configs.js';
-import { ALLOW_EVERYTHING_STDIO, everythingStdioServer } from '../testing/everything-server.js';
+import { ALLOW_EVERYTHING_STDIO, EVERYTHING_SUM, makeSumApprovalConfig } from '../testing/everything-server.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
 import { readEventStream } from '../testing/read-event-stream.js';
 import { type ClientRun, runWithClient } from '../testing/run-with-client.js';
@@ -35,7 +34,7 @@ let engine: RunningEngine;
 let alice: string;
 let bob: string;
 
-const SUM = 'everything__get-sum';
+const SUM = EVERYTHING_SUM;
 const ECHO = 'everything__echo';
 const ENV = { ...ALLOW_EVERYTHING_STDIO, ENGINE_AUTH: 'oidc', METRICS_PORT: '0' };
 
@@ -54,13 +53,11 @@ beforeAll(async () => {
   ]);
   const workspaceId = (await makeWorkspace(database.prisma)).id;
   agentId = (await makeAgent(database.prisma, workspaceId)).id;
-  const config = makeLlmEngineConfig({
+  const config = makeSumApprovalConfig({
     agentId,
     workspaceId,
-    model: { provider: 'openai', name: 'm', baseUrl: model.baseUrl },
-    mcpServers: [everythingStdioServer()],
-    tools: { approval: ['*__get-sum'] },
-    sso: { issuer: issuer.issuer, audience: issuer.audience, algorithms: ['RS256'] },
+    modelUrl: model.baseUrl,
+    issuer,
     observability: { provider: 'OTLP', endpoint: receiver.url, protocol: 'http/json' },
   });
   await writeConfigRow(database.prisma, { agentId, workspaceId }, 1, config);

@@ -3,6 +3,7 @@
 // without a running engine.
 import { createOpenApiDocument, type OpenApiDocument, type OpenApiRoute } from '@agentplane/contracts';
 import { OPENAPI_DOCUMENT_ROUTE, toOpenApiRoute } from '@agentplane/server-kit';
+import { A2A_ROUTES } from '../a2a/a2a-router.js';
 import { HEALTH_ROUTES } from '../health/health-router.js';
 import { BEARER_SCHEME, describeEngineAccess, type EngineApi, type EngineRouteSpec } from '../http/engine-api.js';
 import { INFO_ROUTES } from '../info/info-router.js';
@@ -20,6 +21,7 @@ const SPECS: EngineRouteSpec[] = [
   THREAD_ROUTES,
   MCP_ROUTES,
   WHATSAPP_ROUTES,
+  A2A_ROUTES,
   OPENAPI_ROUTES,
 ].flatMap((routes) => Object.values(routes));
 

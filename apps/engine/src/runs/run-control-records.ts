@@ -38,6 +38,11 @@ const STOP_RUNNING = `
     WHERE agent_id = $1 AND thread_key = $2 AND status = 'running'
     RETURNING id)
   SELECT ${notifyOnRunChannel(CANCEL_NEWS_SQL('id'))} FROM asked`;
+// The runs ahead of the new one in its thread's line: the end of each must wake the queues (run-records.ts
+// FINISH). An UPDATE, not a read: it waits for a FINISH holding the row, then finds the run ended.
+const MARK_WAITED_ON = `
+  UPDATE agent_runs SET queue_waiters = true
+  WHERE agent_id = $1 AND thread_key = $2 AND status IN ('pending', 'running') AND NOT queue_waiters`;
 const INSERT_PENDING = `
   INSERT INTO agent_runs
     (agent_id, id, thread_id, thread_key, issuer, subject, source, caller_agent_id, caller_run_id, status, input)
@@ -75,6 +80,7 @@ export async function enqueueRun(
       await client.query('ROLLBACK');
       return full;
     }
+    await client.query(MARK_WAITED_ON, thread);
     await client.query('SAVEPOINT taken');
     try {
       await client.query(INSERT_PENDING, [...runIdentity(run), JSON.stringify(run.input)]);

@@ -173,6 +173,28 @@ describe('POST /agent/runs', () => {
     for (const id of ids) await untilStatus(id, 'cancelled');
   });
 
+  it('a run waiting for a slot when a streamed run took its thread starts once that run ends', async () => {
+    // Both replicas' slots busy, so the background run waits; the streamed run then takes its thread.
+    const busy = [slowRun(LONG), slowRun(LONG)];
+    for (const body of busy) expect((await postBackground(first, body)).status).toBe(202);
+    for (const body of busy) await untilStatus(body.runId, 'running');
+    const waiting = slowRun('2 0');
+    expect((await postBackground(second, waiting)).status).toBe(202);
+    const streamed = slowRun(LONG, {}, waiting.threadId);
+    const streamedFrames = readSseFrames(await postRun(first, streamed));
+    await untilStatus(streamed.runId, 'running');
+    // The freed slots find the thread taken: the waiting run is not claimed.
+    for (const body of busy) await cancel(first, body.runId);
+    for (const body of busy) await untilStatus(body.runId, 'cancelled');
+    expect(await runStatus(waiting.runId)).toBe('pending');
+    // Nothing marked the streamed run as waited on (it started after the enqueue): its end wakes the
+    // queues because a run of its thread is pending, with no poll to fall back on.
+    await cancel(second, streamed.runId);
+    await streamedFrames;
+    await untilStatus(waiting.runId, 'succeeded');
+    expect((await runsOneAtATime(waiting.threadId)).map((run) => run.id)).toEqual([streamed.runId, waiting.runId]);
+  });
+
   it('refuses a bad body (422), a missing token (401), a runId used before (409), and a run on a busy thread under reject (409)', async () => {
     expect((await postBackground(first, { threadId: 't' })).status).toBe(422);
     expect((await postBackground(first, slowRun('1 0'), null)).status).toBe(401);

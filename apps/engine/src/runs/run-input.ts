@@ -17,12 +17,6 @@ export type RunRequest = {
 
 const INVALID = 'The body is not a valid AG-UI RunAgentInput.';
 
-/** The agent's `runs.multitaskStrategy`: what a run on a busy thread does unless its client says otherwise. */
-export function configuredMultitaskStrategy(config: AgentSnapshot['config']): TMultitaskStrategy {
-  const configured = (config.agent.config as { runs?: { multitaskStrategy?: TMultitaskStrategy } }).runs;
-  return configured?.multitaskStrategy ?? 'reject';
-}
-
 function readMultitaskStrategy(forwardedProps: unknown, config: AgentSnapshot['config']): TMultitaskStrategy {
   const agentplane = (forwardedProps as { agentplane?: unknown } | undefined)?.agentplane;
   const value = (agentplane as { multitaskStrategy?: unknown } | undefined)?.multitaskStrategy;
@@ -40,20 +34,32 @@ function readMultitaskStrategy(forwardedProps: unknown, config: AgentSnapshot['c
   return value as TMultitaskStrategy;
 }
 
-export function parseRunRequest(req: Request, config: AgentSnapshot['config']): RunRequest {
-  if (!req.is('application/json')) {
-    throw new AppError('unsupported_media_type', 'Send the RunAgentInput as application/json.');
-  }
-  const parsed = RunAgentInputSchema.safeParse(req.body);
+/** The agent's own `runs.multitaskStrategy`: what a run that names none is queued under. */
+export function configuredMultitaskStrategy(config: AgentSnapshot['config']): TMultitaskStrategy {
+  const configured = (config.agent.config as { runs?: { multitaskStrategy?: TMultitaskStrategy } }).runs;
+  return configured?.multitaskStrategy ?? 'reject';
+}
+
+/** A RunAgentInput whose ids fit ours, else a 422; other protocols' runs are built and checked with it too. */
+export function checkRunInput(body: unknown): RunAgentInput {
+  const parsed = RunAgentInputSchema.safeParse(body);
   if (!parsed.success) {
     throw new AppError('validation_failed', INVALID, { errors: formatZodIssues(parsed.error) });
   }
   // AG-UI takes any string as an id; ours go into URLs, keys and NOTIFY payloads (contracts' ZAguiId).
   const ids = ZRunInputIds.safeParse(parsed.data);
   if (!ids.success) throw new AppError('validation_failed', INVALID, { errors: formatZodIssues(ids.error) });
+  return parsed.data as RunAgentInput;
+}
+
+export function parseRunRequest(req: Request, config: AgentSnapshot['config']): RunRequest {
+  if (!req.is('application/json')) {
+    throw new AppError('unsupported_media_type', 'Send the RunAgentInput as application/json.');
+  }
+  const input = checkRunInput(req.body);
   return {
-    input: parsed.data as RunAgentInput,
-    onDisconnect: readDisconnectPolicy(parsed.data.forwardedProps),
-    multitaskStrategy: readMultitaskStrategy(parsed.data.forwardedProps, config),
+    input,
+    onDisconnect: readDisconnectPolicy(input.forwardedProps),
+    multitaskStrategy: readMultitaskStrategy(input.forwardedProps, config),
   };
 }

@@ -85,8 +85,12 @@ async function executeClaimed(
     send: async () => undefined,
     log,
     trace: tracing.startRun(thread.input),
-    // A queued streaming run has its client following it; a background run has nobody.
-    approvals: { policy, watched: claimed.source === 'stream', counter: store.metrics.interrupts },
+    // A queued streaming run, or an A2A task, has its client following it; a background run has nobody.
+    approvals: {
+      policy,
+      watched: claimed.source === 'stream' || claimed.source === 'a2a',
+      counter: store.metrics.interrupts,
+    },
   });
 }
 

@@ -96,7 +96,10 @@ export async function createRun(
 
 // Only while this replica still holds it: a run the sweep already declared lost stays failed, and its
 // log keeps ending with the sweep's RUN_ERROR. The run's last events go in the same statement: one
-// round trip and one new version of the row for the end, not two.
+// round trip and one new version of the row for the end, not two. The agent's queues hear of the end
+// only when a run of the thread waits behind this one: one pending when this statement began, or one
+// whose enqueue marked this row (`queue_waiters`, under the row's lock: an enqueue racing this UPDATE
+// either marks the row first, or finds it ended and its own news comes after this commit).
 const FINISH = {
   name: 'finish-run',
   text: `
@@ -105,11 +108,14 @@ const FINISH = {
     SET status = $4::"RunStatus", error = $5, usage = $6::jsonb, finished_at = now(), lease_expires_at = NULL,
       last_seq = GREATEST(last_seq, $7)
     WHERE agent_id = $1 AND id = $2 AND owner = $3 AND status = 'running'
-    RETURNING id),
+    RETURNING id, thread_key, queue_waiters),
   appended AS (
     INSERT INTO run_events (agent_id, run_id, seq, data)
     SELECT $1, finished.id, t.seq, t.data FROM finished, unnest($8::int[], $9::text[]) AS t(seq, data))
-  SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))}, ${notifyOnRunChannel(QUEUE_NEWS_SQL)}
+  SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))},
+    CASE WHEN queue_waiters OR EXISTS (
+      SELECT 1 FROM agent_runs p WHERE p.agent_id = $1 AND p.thread_key = finished.thread_key AND p.status = 'pending')
+    THEN ${notifyOnRunChannel(QUEUE_NEWS_SQL)} END
   FROM finished`,
 };
 
@@ -141,12 +147,13 @@ export async function finishRun(
 
 // A caller sees its own runs: same issuer and subject, or, with auth off, the runs made without a token.
 // Messaging channels' runs have no token either, and are not a client's to read.
-const FIND = `
-  SELECT id, thread_id, status, source, error, usage, last_seq, created_at, started_at, finished_at,
-    caller_agent_id, caller_run_id
-  FROM agent_runs
-  WHERE agent_id = $1 AND id = $2 AND issuer IS NOT DISTINCT FROM $3 AND subject IS NOT DISTINCT FROM $4
+/** A RunRecord's columns, for every query that reads runs back. */
+export const RUN_RECORD_COLUMNS =
+  'id, thread_id, status, source, error, usage, last_seq, created_at, started_at, finished_at, caller_agent_id, caller_run_id';
+/** The runs of the caller named by $2 (issuer) and $3 (subject): a client's own runs, never a channel's. */
+export const CALLERS_RUNS = `agent_id = $1 AND issuer IS NOT DISTINCT FROM $2 AND subject IS NOT DISTINCT FROM $3
     AND source <> 'whatsapp'`;
+const FIND = `SELECT ${RUN_RECORD_COLUMNS} FROM agent_runs WHERE ${CALLERS_RUNS} AND id = $4`;
 
 export async function findRun(
   db: Queryable,
@@ -154,7 +161,7 @@ export async function findRun(
   runId: string,
   caller: ThreadCaller | undefined,
 ): Promise<RunRecord | undefined> {
-  const { rows } = await db.query<RunRecord>(FIND, [agentId, runId, caller?.issuer ?? null, caller?.subject ?? null]);
+  const { rows } = await db.query<RunRecord>(FIND, [agentId, caller?.issuer ?? null, caller?.subject ?? null, runId]);
   return rows[0];
 }
 

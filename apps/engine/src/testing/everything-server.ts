@@ -4,8 +4,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { TMcpServerConfigInput } from '@agentplane/contracts';
+import type { TEngineConfigInput, TMcpServerConfigInput, TObservabilityConfigInput } from '@agentplane/contracts';
 import { waitUntil } from '@agentplane/testing';
+import { makeLlmEngineConfig } from './engine-configs.js';
 
 const packageJson = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json');
 export const EVERYTHING_ENTRY = path.join(path.dirname(packageJson), 'dist', 'index.js');
@@ -70,4 +71,30 @@ export async function startEverythingHttpServer(
   }
   if (!started()) throw new Error(`server-everything did not start: ${output}`);
   return { url: `http://127.0.0.1:${BOUND_PORT.exec(output)?.[1]}${HTTP_MODES[mode].path}`, stop };
+}
+
+/** The tool of server-everything that approval tests have the model call, and that their policy wants approved. */
+export const EVERYTHING_SUM = 'everything__get-sum';
+
+/**
+ * An LLM agent on the model at `modelUrl` with server-everything's tools, whose policy wants get-sum
+ * approved, and whose tokens come from `issuer`: the agent of the tool approval suites.
+ */
+export function makeSumApprovalConfig(options: {
+  agentId: string;
+  workspaceId: string;
+  modelUrl: string;
+  issuer: { issuer: string; audience: string };
+  observability?: TObservabilityConfigInput;
+}): TEngineConfigInput {
+  const { issuer, audience } = options.issuer;
+  return makeLlmEngineConfig({
+    agentId: options.agentId,
+    workspaceId: options.workspaceId,
+    model: { provider: 'openai', name: 'm', baseUrl: options.modelUrl },
+    mcpServers: [everythingStdioServer()],
+    tools: { approval: ['*__get-sum'] },
+    sso: { issuer, audience, algorithms: ['RS256'] },
+    ...(options.observability === undefined ? {} : { observability: options.observability }),
+  });
 }

@@ -1,6 +1,8 @@
 // How agents read back: the rows an agent response is made of, and the response, with its stored
-// engine config opened with its placement's key and a pooled agent's engine_url derived.
+// engine config opened with its placement's key, a pooled agent's engine_url derived, and the endpoints
+// under it.
 import {
+  agentEndpointsOf,
   mapAgentConfigSecrets,
   mapEngineConfigSecrets,
   type TAgent,
@@ -69,6 +71,7 @@ export function toAgentResponse(
   ctx: AgentResponseContext,
 ): TAgentListItem {
   const show = showSecret(ctx.secrets);
+  const engineUrl = engineUrlOf(agent, ctx.enginePools.urls);
   return {
     id: agent.id,
     name: agent.name,
@@ -81,7 +84,8 @@ export function toAgentResponse(
       sso_id: agent.ssoId,
       observability_id: agent.observabilityId,
     },
-    engine_url: engineUrlOf(agent, ctx.enginePools.urls),
+    engine_url: engineUrl,
+    endpoints: engineUrl === null ? null : agentEndpointsOf(engineUrl),
     deployment: deploymentOf(agent),
     ...(published.config === undefined ? {} : { engine_config: mapEngineConfigSecrets(published.config, show) }),
     engine_config_version: published.version,

@@ -2,6 +2,7 @@ import {
   ENGINE_CONFIG_MAX_BYTES,
   type TSecretsQuery,
   ZAgent,
+  ZAgentCard,
   ZAgentCreate,
   ZAgentListItem,
   ZAgentListQuery,
@@ -18,6 +19,7 @@ import { currentWorkspace } from '../http/request-context.js';
 import { requestOrigin } from '../http/security.js';
 import { type ResourceRouteDependencies, ZIdParams } from '../resources/resource-routes.js';
 import { secretsViewOf } from '../secrets/secrets-view.js';
+import { getAgentCard } from './agent-card.js';
 import {
   type AgentContext,
   createAgent,
@@ -41,6 +43,8 @@ export type AgentRouteDependencies = ResourceRouteDependencies & {
   maxAgentsPerWorkspace: number;
   /** ENGINE_POOLS and DEFAULT_ENGINE_POOL: where agents may be and are placed. */
   enginePools: EnginePoolSettings;
+  /** ISSUER_URL: the issuer of the tokens the manager mints, which every engine accepts. */
+  managerIssuer: string;
 };
 
 export function addAgentRoutes(api: ApiRouter, deps: AgentRouteDependencies): void {
@@ -121,6 +125,27 @@ export function addAgentRoutes(api: ApiRouter, deps: AgentRouteDependencies): vo
     },
     async ({ params, query }, req, res) => {
       res.json(await getEngineConfig(contextOf(req, query), params.id));
+    },
+  );
+
+  api.add(
+    {
+      method: 'get',
+      path: '/agents/:id/card',
+      operationId: 'getAgentCard',
+      summary:
+        "The agent's A2A agent card (what its engine serves at /.well-known/agent-card.json), built without calling the engine",
+      tag: TAG,
+      access: { kind: 'workspace', minRole: 'viewer' },
+      params: ZIdParams,
+      responses: { 200: { description: 'The card', schema: ZAgentCard } },
+      problems: {
+        ...NOT_FOUND,
+        409: 'The agent has no engine_url (a dedicated agent without one, or a pool the operator no longer serves), type urn:agentplane:problem:no-engine-url',
+      },
+    },
+    async ({ params }, req, res) => {
+      res.json(await getAgentCard(contextOf(req), deps.managerIssuer, params.id));
     },
   );
 

@@ -96,7 +96,7 @@ function withMaskedSecretsKept(
   return { ...body, agent } as TAgentCreate;
 }
 
-function notFound(): AppError {
+export function notFound(): AppError {
   return new AppError('not_found', 'No such agent.');
 }
 

@@ -4,6 +4,7 @@ import { AGENT_RESOURCE_IDS_MAX_ITEMS, DESCRIPTION_MAX_LENGTH } from '../common/
 import { ZPaginationQuery } from '../common/pagination.js';
 import { makeBaseUrl, ZIsoDateTime, ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZEngineConfig } from '../engine/engine-config.js';
+import { ZAgentEndpoints } from './agent-endpoints.js';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from './agent-frameworks.js';
 import { ZDeployment } from './deployment.js';
 
@@ -107,6 +108,10 @@ function agentResponse<F extends TAgentFramework>(framework: F) {
     engine_url: z.string().nullable().meta({
       description:
         "Where the agent's engine answers: for a pooled agent, derived from its pool's URL (read-only); for a dedicated one, as set",
+    }),
+    endpoints: ZAgentEndpoints.nullable().meta({
+      description:
+        "The agent's AG-UI, MCP and A2A endpoints and its agent card, under its engine_url; null while it has none",
     }),
     deployment: ZDeployment,
     engine_config: ZEngineConfig,

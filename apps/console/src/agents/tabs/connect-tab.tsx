@@ -1,0 +1,80 @@
+// How to reach the agent from outside the console: its AG-UI, MCP and A2A endpoints, the route that
+// mints a token for them, and snippets for an MCP client and an A2A peer, each with a copy button.
+import type { TAgentEndpoints } from '@agentplane/contracts';
+import { CopyButton } from '../../ui/copy-button';
+import { useAgentOfPage } from '../agent-of-page';
+import { a2aCurl, mcpClientConfig, shellQuoted, tokenCurl } from '../connect-snippets';
+
+const PROTOCOLS: readonly { key: keyof TAgentEndpoints; label: string; what: string }[] = [
+  { key: 'ag_ui', label: 'AG-UI', what: 'AG-UI endpoint' },
+  { key: 'mcp', label: 'MCP', what: 'MCP endpoint' },
+  { key: 'a2a', label: 'A2A', what: 'A2A endpoint' },
+  { key: 'agent_card', label: 'A2A agent card', what: 'agent card URL' },
+];
+
+function Snippet({ title, text, what }: { title: string; text: string; what: string }) {
+  return (
+    <>
+      <h3>{title}</h3>
+      <pre>
+        <code>{text}</code>
+      </pre>
+      <CopyButton text={text} what={what} />
+    </>
+  );
+}
+
+export function ConnectTab() {
+  const agent = useAgentOfPage();
+  const { endpoints } = agent;
+  return (
+    <section aria-labelledby="connect-heading">
+      <h2 id="connect-heading">Connect</h2>
+      {endpoints === null ? (
+        <p>No engine URL yet: give the agent one in its settings (or place it on a pool) to reach it.</p>
+      ) : (
+        <>
+          <p>
+            The agent answers three protocols. Each takes the same bearer tokens: one of the agent's SSO issuer, or one
+            the manager mints for a member of this workspace. The agent card is public.
+          </p>
+          <table>
+            <caption className="visually-hidden">Endpoints</caption>
+            <thead>
+              <tr>
+                <th scope="col">Protocol</th>
+                <th scope="col">URL</th>
+                <th scope="col">
+                  <span className="visually-hidden">Copy</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {PROTOCOLS.map((protocol) => (
+                <tr key={protocol.key}>
+                  <th scope="row">{protocol.label}</th>
+                  <td>
+                    <code>{endpoints[protocol.key]}</code>
+                  </td>
+                  <td>
+                    <CopyButton text={endpoints[protocol.key]} what={protocol.what} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Snippet title="A token" what="token command" text={tokenCurl(window.location.origin, agent.id)} />
+          <p className="note">
+            With the session cookie of POST /api/v1/auth/login. The token is short-lived: mint another when it expires.
+          </p>
+          <Snippet title="MCP client config" what="MCP client config" text={mcpClientConfig({ ...agent, endpoints })} />
+          <p className="note">
+            A client that starts only local servers (Claude Desktop) reaches it through mcp-remote: npx mcp-remote{' '}
+            {shellQuoted(endpoints.mcp)} --header 'Authorization: Bearer &lt;token&gt;'.
+          </p>
+          <Snippet title="A2A from a terminal" what="A2A command" text={a2aCurl({ ...agent, endpoints })} />
+        </>
+      )}
+    </section>
+  );
+}
