@@ -4,7 +4,12 @@
 // in the sealed config; the manager keeps its hash, and keeps the credential across republishes while
 // the published one still matches it.
 import { randomBytes } from 'node:crypto';
-import type { TEngineAgentCalls, TEngineCallee, TEngineConfig } from '@agentplane/contracts';
+import {
+  agentEndpointsOf,
+  type TEngineAgentCalls,
+  type TEngineCallee,
+  type TEngineConfig,
+} from '@agentplane/contracts';
 import type { SecretBox, Tx } from '@agentplane/db';
 import { hashCallCredential } from '../agent-calls/call-credentials.js';
 import { type DeploymentColumns, engineUrlOf } from '../engine-pools/deployments.js';
@@ -35,7 +40,7 @@ function calleesOf(rows: CalleeRow[], poolUrls: ReadonlyMap<string, string>): TE
         agent_id: row.id,
         name: row.name,
         description: row.description,
-        url: engineUrl === null ? null : `${engineUrl.replace(/\/+$/, '')}/mcp`,
+        url: engineUrl === null ? null : agentEndpointsOf(engineUrl).mcp,
         platform_url: row.deploymentMode === 'pool',
       },
     ];
