@@ -82,6 +82,8 @@ describe('GET /', () => {
         capabilities: '/agent/capabilities',
         threads: '/agent/threads',
         mcp: '/mcp',
+        a2a: '/a2a',
+        agent_card: '/.well-known/agent-card.json',
         openapi: '/openapi.json',
       },
     });
