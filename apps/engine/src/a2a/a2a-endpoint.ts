@@ -60,10 +60,10 @@ async function sendStream(
   }
 }
 
-export function handleA2aRequest(store: RunStore, keepaliveMs?: number) {
+export function handleA2aRequest(store: RunStore, publicOrigin: string | undefined, keepaliveMs?: number) {
   return async (_input: unknown, req: Request, res: Response): Promise<void> => {
     const snapshot = getSnapshot(res);
-    const card = AgentCard.fromJSON(agentCardFor(snapshot, req));
+    const card = AgentCard.fromJSON(agentCardFor(snapshot, req, publicOrigin));
     const context = new ServerCallContext({ requestedVersion: req.get(A2A_VERSION_HEADER) || undefined });
     try {
       validateVersion(context.requestedVersion, card, 'JSONRPC');

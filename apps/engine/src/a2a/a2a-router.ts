@@ -59,11 +59,11 @@ export const A2A_ROUTES = {
 export function addA2aRoutes(
   api: EngineApi,
   source: SnapshotSource,
-  options: { store?: RunStore | undefined; keepaliveMs?: number | undefined },
+  options: { store?: RunStore | undefined; keepaliveMs?: number | undefined; publicOrigin: string | undefined },
 ): void {
   api.add(A2A_ROUTES.card, (_input, req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
-    res.json(agentCardFor(requireSnapshot(source), req));
+    res.json(agentCardFor(requireSnapshot(source), req, options.publicOrigin));
   });
   const { store } = options;
   if (store === undefined) {
@@ -72,5 +72,5 @@ export function addA2aRoutes(
     });
     return;
   }
-  api.add(A2A_ROUTES.rpc, handleA2aRequest(store, options.keepaliveMs));
+  api.add(A2A_ROUTES.rpc, handleA2aRequest(store, options.publicOrigin, options.keepaliveMs));
 }

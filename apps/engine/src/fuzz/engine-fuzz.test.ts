@@ -36,7 +36,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_201);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 
 type Method = 'GET' | 'POST' | 'DELETE';
-type BodyKind = 'run-input' | 'delivery' | 'jsonrpc' | 'none';
+type BodyKind = 'run-input' | 'delivery' | 'jsonrpc' | 'mcp' | 'none';
 type Route = { method: Method; path: string; body: BodyKind; query?: string[]; lastEventId?: boolean };
 
 // Every route the engine serves (app.ts); a route added there belongs here.
@@ -55,6 +55,11 @@ const ROUTES: Route[] = [
   { method: 'GET', path: '/agent/threads/{threadId}', body: 'none' },
   { method: 'GET', path: '/agent/threads/{threadId}/runs', body: 'none', query: ['limit', 'cursor'] },
   { method: 'DELETE', path: '/agent/threads/{threadId}', body: 'none' },
+  { method: 'POST', path: '/mcp', body: 'mcp' },
+  { method: 'GET', path: '/mcp', body: 'none' },
+  { method: 'DELETE', path: '/mcp', body: 'none' },
+  { method: 'GET', path: '/.well-known/oauth-protected-resource', body: 'none' },
+  { method: 'GET', path: '/.well-known/oauth-protected-resource/mcp', body: 'none' },
   {
     method: 'GET',
     path: '/integrations/whatsapp/webhook',
@@ -213,6 +218,31 @@ function jsonRpcArbitrary(): fc.Arbitrary<unknown> {
   return params.map(([method, p]) => ({ jsonrpc: '2.0', id: 1, method, params: p }));
 }
 
+/** An MCP client's message to mutate: a call of the agent's tool mostly, or what comes around it. */
+function mcpMessageArbitrary(): fc.Arbitrary<unknown> {
+  const rpc = (method: string, params: unknown) => ({ jsonrpc: '2.0', id: 1, method, params });
+  return fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc
+        .string({ maxLength: 50 })
+        .map((message) => rpc('tools/call', { name: 'test_agent', arguments: { message } })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        rpc('initialize', {
+          protocolVersion: '2025-03-26',
+          capabilities: {},
+          clientInfo: { name: 'fuzz', version: '0' },
+        }),
+        rpc('tools/list', {}),
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+      ),
+    },
+  );
+}
+
 function deliveryArbitrary(): fc.Arbitrary<unknown> {
   return fc
     .record({ from: fc.string({ minLength: 1, maxLength: 15 }), text: fc.string({ maxLength: 50 }) })
@@ -234,6 +264,7 @@ function validBody(route: Route): unknown {
   if (route.body === 'run-input') return makeRunAgentInput('hello');
   if (route.body === 'delivery') return makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '15550001111' }]);
   if (route.body === 'jsonrpc') return { jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} };
+  if (route.body === 'mcp') return { jsonrpc: '2.0', id: 1, method: 'tools/list' };
   return undefined;
 }
 
@@ -274,7 +305,9 @@ function caseArbitrary(route: Route, target: Target): fc.Arbitrary<Case> {
         ? deliveryArbitrary()
         : route.body === 'jsonrpc'
           ? jsonRpcArbitrary()
-          : fc.jsonValue({ maxDepth: 2 });
+          : route.body === 'mcp'
+            ? mcpMessageArbitrary()
+            : fc.jsonValue({ maxDepth: 2 });
   const hasBody = route.body !== 'none';
   return fc.record({
     agent: target.fuzzesAgent ? agentSegmentArbitrary() : fc.constant(''),
@@ -338,6 +371,8 @@ async function send(
   if (testCase.lastEventId !== undefined) headers['Last-Event-ID'] = testCase.lastEventId;
   // As an A2A 1.0 client does: without the version, every request would be refused the same way.
   if (route.body === 'jsonrpc') headers['A2A-Version'] = '1.0';
+  // As an MCP client does: a POST to /mcp is answered as JSON or as a stream.
+  if (route.body === 'mcp') headers.Accept = 'application/json, text/event-stream';
   const { type, text } = bodyOf(testCase.body);
   if (type !== undefined) headers['Content-Type'] = type;
   if (text !== undefined && route.body === 'delivery' && testCase.body.signed && whatsapp.appSecret !== undefined) {

@@ -110,7 +110,7 @@ export function createServedAgent(options: {
     api,
     store === undefined || parts === undefined ? undefined : { pool: store.db, wake: parts.worker.wake },
   );
-  addA2aRoutes(api, holder, { store: parts?.runs, keepaliveMs: services.keepaliveMs });
+  addA2aRoutes(api, holder, { store: parts?.runs, keepaliveMs: services.keepaliveMs, publicOrigin: env.publicOrigin });
   addOpenApiRoutes(api);
   router.use(api.router);
   router.use(notFoundHandler);

@@ -4,8 +4,9 @@ import { JSON_MAX_DEPTH } from '@agentplane/contracts';
 import { type RouteSpec, refuseUnstorableInput, SpecRouter, type SpecRouterOptions } from '@agentplane/server-kit';
 import express, { type RequestHandler } from 'express';
 import { requireBearer, requireBearerNaming } from '../auth/require-bearer.js';
-import { publicOrigin, resourceMetadataUrl } from '../mcp-server/protected-resource.js';
+import { resourceMetadataUrl } from '../mcp-server/protected-resource.js';
 import { type SnapshotSource, useSnapshot } from '../snapshot/use-snapshot.js';
+import { publicOrigin } from './public-origin.js';
 
 /**
  * public: anyone, without the agent's config leased (the route reads what it needs itself).

@@ -1,7 +1,8 @@
 // Each agent as an MCP server, with the official MCP client over streamable HTTP against real engines
 // on a real database, for both placements: a dedicated engine (the agent at its root) and a pool
 // (agents under /agents/{id}). The tool is listed and called, progress arrives while the run streams,
-// the structured result names the run, whose record says `mcp`; a cancelled call cancels its run;
+// the structured result names the run, whose record says `mcp`; a cancelled call cancels its run, also
+// when the cancel reaches another replica;
 // without a token the 401 leads to the resource metadata; another subject sees neither the run nor the
 // thread; the older initialize is accepted; hostile input is a 4xx or a JSON-RPC error.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -36,12 +37,18 @@ const DESCRIPTION = 'Writes d1 d2 d3… as slowly as asked';
 let database: TestDatabase;
 let issuer: TestIssuer;
 let dedicated: RunningEngine;
+/** A second replica of the dedicated engine's agent, sharing its database. */
+let replica: RunningEngine;
 let pool: RunningEngine;
 let ada: string;
 let bob: string;
-const placements: Record<string, { base: string; agentId: string }> = {};
+/** `publicBase`: the agent's base as its clients reach it (ENGINE_PUBLIC_URL on the pool). */
+type Placement = { base: string; publicBase: string; agentId: string };
+const placements: Record<string, Placement> = {};
+const POOL_PUBLIC_URL = 'https://agents.example.com';
 let approvalBase: string;
 let approvalId: string;
+let unloadedBase: string;
 
 async function newAgent(workspaceId: string, module: string, name: string): Promise<AgentRow> {
   const row = { agentId: (await makeAgent(database.prisma, workspaceId)).id, workspaceId };
@@ -57,6 +64,7 @@ beforeAll(async () => {
   const own = await newAgent(workspaceId, 'slow-agent.js:createSlowAgent', NAME);
   const pooled = await newAgent(workspaceId, 'slow-agent.js:createSlowAgent', NAME);
   const approval = await newAgent(workspaceId, 'approval-agent.js:createAgent', 'Asker');
+  const unloaded = await newAgent(workspaceId, 'no-such-module.js:create', 'Ghost');
   approvalId = approval.agentId;
   const env = {
     ENGINE_AGENTS_DIR: FIXTURES,
@@ -65,20 +73,33 @@ beforeAll(async () => {
     ENGINE_OIDC_AUDIENCE: issuer.audience,
   };
   const poolName = `t_${randomBytes(6).toString('hex')}`;
-  const credentials = await issueTestPoolCredentials(database, poolName, [pooled.agentId, approval.agentId]);
-  [dedicated, pool] = await Promise.all([
-    startDatabaseEngine(database, own.agentId, env),
-    startTestEngine({ ...credentials, ...env }),
+  const credentials = await issueTestPoolCredentials(database, poolName, [
+    pooled.agentId,
+    approval.agentId,
+    unloaded.agentId,
   ]);
-  await waitUntil(async () => (await fetch(`${dedicated.url}/health`)).status === 200, { what: 'the config to load' });
-  placements.dedicated = { base: dedicated.url, agentId: own.agentId };
-  placements.pool = { base: `${pool.url}/agents/${pooled.agentId}`, agentId: pooled.agentId };
+  [dedicated, replica, pool] = await Promise.all([
+    startDatabaseEngine(database, own.agentId, env),
+    startDatabaseEngine(database, own.agentId, env),
+    startTestEngine({ ...credentials, ...env, ENGINE_PUBLIC_URL: `${POOL_PUBLIC_URL}/ignored/path` }),
+  ]);
+  for (const engine of [dedicated, replica]) {
+    await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, { what: 'the config to load' });
+  }
+  placements.dedicated = { base: dedicated.url, publicBase: dedicated.url, agentId: own.agentId };
+  const pooledPath = `/agents/${pooled.agentId}`;
+  placements.pool = {
+    base: `${pool.url}${pooledPath}`,
+    publicBase: `${POOL_PUBLIC_URL}${pooledPath}`,
+    agentId: pooled.agentId,
+  };
   approvalBase = `${pool.url}/agents/${approval.agentId}`;
+  unloadedBase = `${pool.url}/agents/${unloaded.agentId}`;
   [ada, bob] = await Promise.all([issuer.sign({ sub: 'ada' }), issuer.sign({ sub: 'bob' })]);
 });
 
 afterAll(async () => {
-  await Promise.all([dedicated?.shutdown(), pool?.shutdown()]);
+  await Promise.all([dedicated?.shutdown(), replica?.shutdown(), pool?.shutdown()]);
   await issuer?.close();
   await database?.drop();
 });
@@ -137,7 +158,7 @@ async function rpcAnswer(response: Response): Promise<{ result?: unknown; error?
 }
 
 describe.each(['dedicated', 'pool'])('the MCP endpoint of an agent (%s)', (placement) => {
-  const at = () => placements[placement] as { base: string; agentId: string };
+  const at = () => placements[placement] as Placement;
 
   it('lists one tool: the agent, named from its name, described by its description, with both schemas', async () => {
     const client = await connect(at().base);
@@ -248,13 +269,19 @@ describe.each(['dedicated', 'pool'])('the MCP endpoint of an agent (%s)', (place
     const challenge = refused.headers.get('www-authenticate') ?? '';
     expect(challenge).toMatch(/^Bearer error="invalid_token"/);
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1] ?? '';
+    const { origin } = new URL(at().publicBase);
+    expect(metadataUrl).toBe(
+      `${origin}/.well-known/oauth-protected-resource${new URL(at().publicBase).pathname.replace(/\/$/, '')}/mcp`,
+    );
     const expected = {
-      resource: `${at().base}/mcp`,
+      resource: `${at().publicBase}/mcp`,
       authorization_servers: [issuer.issuer],
       bearer_methods_supported: ['header'],
       resource_name: NAME,
     };
-    expect(await (await fetch(metadataUrl)).json()).toEqual(expected);
+    // Fetched here, wherever the public URL points.
+    const local = metadataUrl.replace(origin, new URL(at().base).origin);
+    expect(await (await fetch(local)).json()).toEqual(expected);
     // Where the SDK's client looks by itself: the path-inserted well-known URL at the engine's root.
     expect(await discoverOAuthProtectedResourceMetadata(`${at().base}/mcp`)).toEqual(expected);
     expect(await (await fetch(`${at().base}/.well-known/oauth-protected-resource`)).json()).toEqual(expected);
@@ -336,11 +363,60 @@ describe.each(['dedicated', 'pool'])('the MCP endpoint of an agent (%s)', (place
       postRpc(at().base, callBody({ message: 'hi' }), { Accept: 'application/json' }),
       postRpc(at().base, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'no/such/method' })),
       postRpc(at().base, JSON.stringify({ not: 'json-rpc' })),
+      postRpc(at().base, callBody({ message: 'hi' }), { 'MCP-Protocol-Version': '1999-01-01' }),
+      postRpc(
+        at().base,
+        JSON.stringify(Array.from({ length: 101 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' }))),
+      ),
       fetch(`${at().base}/mcp`, { headers: { Authorization: `Bearer ${ada}` } }),
       fetch(`${at().base}/mcp`, { method: 'DELETE' }),
     ]);
-    expect(statuses.map((response) => response.status)).toEqual([413, 400, 415, 406, 200, 400, 405, 405]);
+    expect(statuses.map((response) => response.status)).toEqual([413, 400, 415, 406, 200, 422, 400, 400, 405, 405]);
     expect((await rpcAnswer(statuses[4] as Response)).error?.code).toBe(ErrorCode.MethodNotFound);
+    const refusals = statuses.filter((answer) => answer.status >= 400);
+    const problem = expect.stringMatching(/^application\/problem\+json/);
+    expect(refusals.map((answer) => [answer.status, answer.headers.get('content-type')])).toEqual(
+      refusals.map((answer) => [answer.status, problem]),
+    );
+  });
+});
+
+describe('two replicas of an agent', () => {
+  it('cancel a call on one with a notifications/cancelled sent to the other', async () => {
+    const client = await connectListed(dedicated.url);
+    const threadId = `thread-${randomUUID()}`;
+    const call = client.callTool({ name: 'slow_writer', arguments: { message: '100000 5', thread_id: threadId } });
+    await waitUntil(async () => (await runRow(placements.dedicated?.agentId ?? '', threadId))?.status === 'running', {
+      what: 'the run to start',
+    });
+    // The client's third request, after initialize (0) and tools/list (1).
+    const cancel = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    expect((await postRpc(replica.url, cancel)).status).toBe(202);
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: expect.stringMatching(/^The run ended cancelled/) }]);
+    const row = await runRow(placements.dedicated?.agentId ?? '', threadId);
+    expect(row).toMatchObject({ status: 'cancelled', subject: 'ada' });
+  });
+});
+
+describe("the pool's path-inserted metadata URLs", () => {
+  it('is a 404 problem at the root for an agent the pool does not serve', async () => {
+    const unknown = `${pool.url}/.well-known/oauth-protected-resource/agents/${randomUUID()}/mcp`;
+    for (const url of [unknown, `${pool.url}/.well-known/oauth-protected-resource/agents/not-a-uuid/mcp`]) {
+      const response = await fetch(url);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
+  });
+});
+
+describe('an agent whose module did not load', () => {
+  it('lists its tool, and a call is an error result saying why, not a failure of the endpoint', async () => {
+    const client = await connectListed(unloadedBase);
+    const result = await client.callTool({ name: 'ghost', arguments: { message: 'hi' } });
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: expect.stringMatching(/module/i) }]);
   });
 });
 

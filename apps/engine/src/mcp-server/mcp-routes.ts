@@ -7,9 +7,8 @@
 // stream, so progress notifications go out while the run streams; GET (a standalone stream for
 // server-initiated messages) and DELETE (ending a session) have nothing to serve: 405.
 //
-// The low-level `Server` rather than `McpServer`: McpServer answers arguments that fail the input
-// schema with a tool result, where this endpoint answers them with JSON-RPC invalid params, and its
-// tool description would be fixed at registration where this one follows the agent's config.
+// The low-level `Server` of the same SDK rather than `McpServer`: McpServer answers arguments that fail
+// the input schema with a tool result, where this endpoint answers them with JSON-RPC invalid params.
 import type { Logger } from '@agentplane/server-kit';
 import { AppError } from '@agentplane/server-kit';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -31,6 +30,7 @@ import { getSnapshot, type SnapshotSource } from '../snapshot/use-snapshot.js';
 import { callerOf, type ThreadCaller } from '../threads/thread-scope.js';
 import { describeAgentTool, parseAgentToolInput } from './agent-tool.js';
 import { cancelMcpCall } from './mcp-call-cancels.js';
+import { refuseUnservableMcpRequest } from './mcp-request-checks.js';
 import { MCP_PATH, PROTECTED_RESOURCE_PATH, sendResourceMetadata } from './protected-resource.js';
 import { runToolCall } from './tool-call-run.js';
 
@@ -73,10 +73,11 @@ export const MCP_ROUTES = {
       202: { description: 'A notification or a response, accepted' },
     },
     problems: {
+      400: 'An MCP-Protocol-Version the server does not speak, a batch of more than 100 messages, or one with an initialize',
       406: 'Accept does not name both application/json and text/event-stream',
       413: 'The body is larger than ENGINE_RUN_INPUT_MAX_BYTES',
       415: 'A body that is not application/json',
-      422: 'A body holding what cannot be stored (NUL, lone surrogates, `__proto__`)',
+      422: 'Not JSON-RPC 2.0, or a body holding what cannot be stored (NUL, lone surrogates, `__proto__`)',
     },
   },
   mcpStream: {
@@ -178,8 +179,7 @@ function createAgentMcpServer(context: McpContext): Server {
 }
 
 async function serveMcp(req: Request, res: Response, store: RunStore | undefined): Promise<void> {
-  // express.json reads only application/json; the transport would read any other body unbounded.
-  if (req.body === undefined) throw new AppError('unsupported_media_type', 'Send JSON-RPC as application/json.');
+  refuseUnservableMcpRequest(req);
   const gone = new AbortController();
   const server = createAgentMcpServer({
     store,
@@ -197,15 +197,10 @@ async function serveMcp(req: Request, res: Response, store: RunStore | undefined
   await transport.handleRequest(req, res, req.body);
 }
 
-function refuseWithoutSession(_input: unknown, _req: Request, res: Response): void {
-  res
-    .status(405)
-    .set('Allow', 'POST')
-    .json({
-      jsonrpc: '2.0',
-      error: { code: ErrorCode.ConnectionClosed, message: 'Method not allowed: POST only.' },
-      id: null,
-    });
+function refuseWithoutSession(): never {
+  throw new AppError('method_not_allowed', 'This MCP endpoint is stateless: POST only.', {
+    headers: { Allow: 'POST' },
+  });
 }
 
 export function addMcpRoutes(

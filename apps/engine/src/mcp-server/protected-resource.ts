@@ -4,18 +4,11 @@
 // well-known URL (RFC 9728 §3.1) a client builds from the resource URL itself:
 // /.well-known/oauth-protected-resource/mcp on a dedicated engine, …/agents/{id}/mcp on a pool.
 import type { Request, Response } from 'express';
+import { publicOrigin } from '../http/public-origin.js';
 import type { SnapshotSource } from '../snapshot/use-snapshot.js';
 
 export const MCP_PATH = '/mcp';
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
-
-/**
- * The origin clients reach the engine at: ENGINE_PUBLIC_URL when set (behind a proxy), else the scheme
- * and Host of the request (without `trust proxy`, X-Forwarded-* headers are not believed).
- */
-export function publicOrigin(req: Request, configured: string | undefined): string {
-  return configured ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-}
 
 /** Where an agent's API is served: '' at a dedicated engine's root, `/agents/{id}` on a pool. */
 export type AgentBase = string;

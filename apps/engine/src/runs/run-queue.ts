@@ -85,10 +85,11 @@ async function executeClaimed(
     send: async () => undefined,
     log,
     trace: tracing.startRun(thread.input),
-    // A queued streaming run, or an A2A task, has its client following it; a background run has nobody.
+    // A queued streaming run, an A2A task or an MCP call has its client following it, who is told of
+    // an approval waiting; a background run has nobody.
     approvals: {
       policy,
-      watched: claimed.source === 'stream' || claimed.source === 'a2a',
+      watched: claimed.source === 'stream' || claimed.source === 'a2a' || claimed.source === 'mcp',
       counter: store.metrics.interrupts,
     },
   });

@@ -1,6 +1,7 @@
 // Where an agent answers each protocol, from the base URL its engine serves it at (its engine_url):
 // one derivation for the manager's responses and the console, so that they never disagree.
 import { z } from 'zod';
+import { A2A_ENDPOINT_PATH, AGENT_CARD_PATH } from '../a2a/agent-card.js';
 
 export const ZAgentEndpoints = z
   .strictObject({
@@ -29,7 +30,7 @@ export function agentEndpointsOf(engineUrl: string): TAgentEndpoints {
   return {
     ag_ui: `${base}/agent/run`,
     mcp: `${base}/mcp`,
-    a2a: `${base}/a2a`,
-    agent_card: `${base}/.well-known/agent-card.json`,
+    a2a: `${base}${A2A_ENDPOINT_PATH}`,
+    agent_card: `${base}${AGENT_CARD_PATH}`,
   };
 }
