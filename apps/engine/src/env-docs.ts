@@ -89,7 +89,7 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   },
   ENGINE_MANAGER_ISSUER: {
     description:
-      "The manager's `ISSUER_URL`: tokens it mints for this agent (`aud` = agent id, ES256) are accepted besides the agent's SSO config. http is allowed for a manager on a private network",
+      "The manager's `ISSUER_URL`: tokens it mints for this agent (`aud` = agent id, ES256) are accepted besides the agent's SSO config, and an agent that calls other agents as tools (MCP servers of transport `agent`) asks it for each call's token at `<ISSUER_URL>/api/v1/agent-calls/tokens`; without it such tools are unavailable. http is allowed for a manager on a private network",
   },
   ENGINE_PUBLIC_URL: {
     description:

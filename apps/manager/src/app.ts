@@ -11,6 +11,7 @@ import {
   traceHttpRequests,
 } from '@agentplane/server-kit';
 import express, { type Express, type RequestHandler, type Router } from 'express';
+import { addAgentCallRoutes } from './agent-calls/agent-call-routes.js';
 import { addAgentRunRoutes } from './agent-runs/agent-run-routes.js';
 import { addAgentRoutes } from './agents/agent-routes.js';
 import { addAuthRoutes } from './auth/auth-routes.js';
@@ -132,6 +133,7 @@ export function createManagerApp({
     agentKeys,
     prices: config.modelPrices,
     engineRoles: config.engines.roles,
+    enginePools: config.engines.pools,
     publishMetrics: metrics?.publish,
   };
   addResourceRoutes(api, resources, INTEGRATIONS);
@@ -158,6 +160,7 @@ export function createManagerApp({
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);
+  addAgentCallRoutes(api, { ...tokens, maxDepth: config.maxAgentCallDepth });
   app.use(wellKnownRouter(tokens));
   app.use(API_PREFIX, api.router);
   if (consoleIsBuilt(config.console.dir)) app.use(consoleRouter(config.console));

@@ -83,6 +83,10 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
   ENGINE_DB_CONNECTION_LIMIT: {
     description: "`CONNECTION LIMIT` of each agent's engine role, across that agent's engine replicas (1 to 10000)",
   },
+  MAX_AGENT_CALL_DEPTH: {
+    description:
+      'How many agent-to-agent calls may nest (1 to 16): with 3, A → B → C → D is allowed and D calling on is refused. A call that would exceed it, or call an agent already in its chain (a cycle), gets no token: the calling model reads a tool error saying why',
+  },
   MAX_AGENTS_PER_WORKSPACE: {
     description:
       "The most agents one workspace may have (1 to 10000000): each is a published config, an engine database role and what its engine stores. A create past it is a **409** problem+json (`urn:agentplane:problem:agents-per-workspace`) naming the setting; creates racing at the cap never both pass (they count under the workspace's row lock). `pnpm bench` raises it",

@@ -16,6 +16,7 @@ import {
   ZPort,
 } from '@agentplane/server-kit';
 import { z } from 'zod';
+import { MAX_AGENT_CALL_DEPTH_DEFAULT } from './agent-calls/agent-call-chain.js';
 import { MAX_AGENTS_PER_WORKSPACE_DEFAULT } from './agents/agents-per-workspace.js';
 import { DEFAULT_CONSOLE_DIR } from './console/serve-console.js';
 import { type EnginePoolSettings, ZEnginePoolsSetting } from './engine-pools/engine-pool-settings.js';
@@ -76,6 +77,7 @@ export const ZManagerEnv = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL, e.g. postgresql://db.internal:5432/agentplane')
       .optional(),
     ENGINE_DB_CONNECTION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
+    MAX_AGENT_CALL_DEPTH: z.coerce.number().int().min(1).max(16).default(MAX_AGENT_CALL_DEPTH_DEFAULT),
     MAX_AGENTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(10_000_000).default(MAX_AGENTS_PER_WORKSPACE_DEFAULT),
     ENGINE_DB_CONNECTIONS_TOTAL: z.coerce.number().int().min(1).max(1_000_000).optional(),
     ENGINE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
@@ -194,6 +196,8 @@ export type ManagerConfig = {
   agentTokenTtlSeconds: number;
   /** The most agents one workspace may have; a create past it is a 409. */
   maxAgentsPerWorkspace: number;
+  /** How many agent-to-agent calls may nest: A → B → C is 2. */
+  maxAgentCallDepth: number;
   engines: {
     /** The URL engine credentials are built on: ENGINE_DATABASE_URL, else DATABASE_URL. */
     databaseUrl: string;
@@ -259,6 +263,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     issuerIsDefault: !parsed.ISSUER_URL && !parsed.PUBLIC_URL,
     agentTokenTtlSeconds: parsed.AGENT_TOKEN_TTL_SECONDS,
     maxAgentsPerWorkspace: parsed.MAX_AGENTS_PER_WORKSPACE,
+    maxAgentCallDepth: parsed.MAX_AGENT_CALL_DEPTH,
     engines: {
       databaseUrl: parsed.ENGINE_DATABASE_URL ?? parsed.DATABASE_URL,
       roles: {

@@ -1,5 +1,6 @@
 export * from './a2a/agent-card.js';
 export * from './agents/agent.js';
+export * from './agents/agent-calls.js';
 export * from './agents/agent-endpoints.js';
 export * from './agents/agent-frameworks.js';
 export * from './agents/agent-run.js';

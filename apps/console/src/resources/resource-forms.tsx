@@ -75,6 +75,13 @@ function McpServerFields({ form }: { form: UseFormReturn<FieldValues> }) {
           ))}
         </select>
       </Field>
+      <Field
+        label="Agent id"
+        error={error('agent_id')}
+        hint="For agent: another agent of this workspace, called as a tool"
+      >
+        <input {...register('mcp_server.agent_id', optionalText)} />
+      </Field>
       <Field label="URL" error={error('url')} hint="For streamable_http, sse and websocket">
         <input {...register('mcp_server.url', optionalText)} />
       </Field>

@@ -5,6 +5,7 @@ import type { TSsoConfig } from '@agentplane/contracts';
 import { AppError, type Logger } from '@agentplane/server-kit';
 import { decodeJwt, type JWTPayload } from 'jose';
 import { logFailure, withErrorId } from '../errors/log-failure.js';
+import { keepAgentCallOnlyIfTrusted } from './agent-call-claims.js';
 import type { JwksResolvers } from './jwks-resolver.js';
 import { createInvalidTokenError, createTokenVerifier, type TokenVerifier } from './token-verifier.js';
 
@@ -65,10 +66,12 @@ export function createAuthenticator({
       authenticate: async (authorization) => {
         const token = BEARER.exec(authorization ?? '')?.[1];
         if (token === undefined) throw createInvalidTokenError('A bearer token is required');
-        const verify = verifiers.get(claimedIssuer(token) ?? '');
+        const issuer = claimedIssuer(token) ?? '';
+        const verify = verifiers.get(issuer);
         if (verify === undefined) throw createInvalidTokenError('The token\'s "iss" claim is not accepted');
         try {
-          return await verify(token);
+          // The manager's verifier is the one for its issuer (it comes first above, no SSO config replaces it).
+          return keepAgentCallOnlyIfTrusted(await verify(token), issuer === manager?.issuer);
         } catch (error) {
           if (error instanceof AppError && error.code === 'service_unavailable') {
             // What the issuer answered, or why it could not be reached, is for the log only.

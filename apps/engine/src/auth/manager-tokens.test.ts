@@ -1,46 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import { listenOnLoopback } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
+import { type ManagerIssuer, startManagerIssuer } from '../testing/manager-issuer.js';
 import { startFileEngine } from '../testing/test-engine.js';
 
-// A stand-in for the manager's /.well-known endpoints: an ES256 key published by discovery and JWKS.
-let server: Server;
+let manager: ManagerIssuer;
 let issuer: string;
-let privateKey: CryptoKey;
-const kid = 'manager-key';
 
 beforeAll(async () => {
-  const pair = await generateKeyPair('ES256', { extractable: true });
-  privateKey = pair.privateKey;
-  const jwk = { ...(await exportJWK(pair.publicKey)), kid, alg: 'ES256', use: 'sig' };
-  server = createServer((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/.well-known/openid-configuration') {
-      res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/.well-known/jwks.json` }));
-    } else if (req.url === '/.well-known/jwks.json') {
-      res.end(JSON.stringify({ keys: [jwk] }));
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  issuer = (await listenOnLoopback(server)).origin;
+  manager = await startManagerIssuer();
+  issuer = manager.issuer;
 });
 
 afterAll(async () => {
-  if (server === undefined) return;
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await manager?.close();
 });
 
-function mint(claims: JWTPayload, alg = 'ES256') {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ sub: 'user-1', iss: issuer, iat: now, exp: now + 300, ...claims })
-    .setProtectedHeader({ alg, kid })
-    .sign(privateKey);
-}
+const mint = (claims: Parameters<ManagerIssuer['mint']>[0]) => manager.mint(claims);
 
 describe('tokens the manager mints', () => {
   it('are accepted for this agent, next to the agent SSO config, and refused for another agent or issuer', async () => {

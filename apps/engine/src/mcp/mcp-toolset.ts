@@ -10,10 +10,19 @@ import type { AgentTool, AgentToolbox, ToolOutcome } from '../agents/agent-runti
 import { EGRESS_ALLOW_HINT, type EgressPolicy, isEgressRefusal } from '../egress/egress-policy.js';
 import { logFailure } from '../errors/log-failure.js';
 import type { EngineMetrics } from '../metrics/engine-metrics.js';
+import {
+  AGENT_TOOL_PARAMETERS,
+  type AgentCallSettings,
+  callAgentTool,
+  resolveAgentTool,
+  type ToolCallContext,
+} from './agent-tools.js';
 import { describeToolResult } from './describe-tool-result.js';
 import { openMcpTransport } from './open-mcp-transport.js';
 import { checkStdioLaunch, StdioLaunchRefused, type StdioPolicy } from './stdio-policy.js';
 import { createToolNamer } from './tool-names.js';
+
+type ToolNamer = ReturnType<typeof createToolNamer>;
 
 export type McpServerStatus = {
   name: string;
@@ -25,6 +34,13 @@ export type McpServerStatus = {
 };
 
 export type McpToolset = AgentToolbox & {
+  /** A tool call made for a run: the calls to other agents need its id (drive-run.ts gives it). */
+  call: (
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    context?: ToolCallContext,
+  ) => Promise<ToolOutcome>;
   statuses: () => McpServerStatus[];
   close: () => Promise<void>;
 };
@@ -39,7 +55,18 @@ type Connection = {
   closing?: boolean;
 };
 
-type RoutedTool = AgentTool & { connection: Connection; mcpName: string };
+type RoutedTool = AgentTool & {
+  server: string;
+  mcpName: string;
+  timeoutSeconds: number;
+  /** Why the tool cannot be called now, if it cannot. */
+  unavailable: () => string | undefined;
+  invoke: (
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    context: ToolCallContext | undefined,
+  ) => Promise<unknown>;
+};
 
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -85,6 +112,8 @@ export type McpToolsetOptions = {
   policy?: TToolPolicy | undefined;
   /** Counts the calls the policy refuses. */
   toolRefusals?: EngineMetrics['toolRefusals'];
+  /** The agents the config calls as tools, and how to get their tokens. */
+  agentCalls?: Omit<AgentCallSettings, 'egress'> | undefined;
 };
 
 // timeoutSeconds bounds each tool call. Connecting spawns a process or opens a session and lists every
@@ -136,11 +165,63 @@ async function connectServer(
   }
 }
 
-function describeCallFailure(name: string, server: TMcpServerConfig, error: unknown): string {
+function describeCallFailure(name: string, timeoutSeconds: number, error: unknown): string {
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return `The tool "${name}" timed out after ${server.timeoutSeconds} s.`;
+    return `The tool "${name}" timed out after ${timeoutSeconds} s.`;
   }
   return `The tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** The tools of the connected servers, each called through its server's session. */
+function routeServerTools(connected: { connection: Connection; tools: Tool[] }[], nameTool: ToolNamer): RoutedTool[] {
+  return connected.flatMap(({ connection, tools }) =>
+    tools.map((tool) => ({
+      name: nameTool(connection.server.name, tool.name),
+      description: tool.description ?? tool.title ?? tool.name,
+      parameters: tool.inputSchema,
+      server: connection.server.name,
+      mcpName: tool.name,
+      timeoutSeconds: connection.server.timeoutSeconds,
+      unavailable: () =>
+        connection.client === undefined || connection.status.status !== 'connected'
+          ? 'its MCP server is not connected'
+          : undefined,
+      invoke: (args: Record<string, unknown>, signal: AbortSignal) =>
+        (connection.client as Client).callTool({ name: tool.name, arguments: args }, undefined, {
+          signal,
+          timeout: connection.server.timeoutSeconds * 1000,
+        }),
+    })),
+  );
+}
+
+/** The servers of transport "agent": one tool each, or a failed status saying why not. */
+function routeAgentTools(servers: readonly TMcpServerConfig[], settings: AgentCallSettings, nameTool: ToolNamer) {
+  const statuses: McpServerStatus[] = [];
+  const routes: RoutedTool[] = [];
+  for (const server of servers) {
+    const resolved = resolveAgentTool(server, settings);
+    if ('unavailable' in resolved) {
+      statuses.push({ name: server.name, status: 'failed', tools: 0, error: resolved.unavailable });
+      continue;
+    }
+    const { tool } = resolved;
+    statuses.push({ name: server.name, status: 'connected', tools: 1 });
+    routes.push({
+      name: nameTool(server.name, tool.toolName),
+      description: tool.description,
+      parameters: AGENT_TOOL_PARAMETERS,
+      server: server.name,
+      mcpName: tool.toolName,
+      timeoutSeconds: server.timeoutSeconds,
+      unavailable: () => undefined,
+      invoke: (args, signal, context) => {
+        if (context === undefined) throw new Error('An agent can only be called from a run');
+        return callAgentTool(tool, args, { signal, context, settings });
+      },
+    });
+  }
+  return { statuses, routes };
 }
 
 export async function connectMcpToolset(
@@ -148,65 +229,61 @@ export async function connectMcpToolset(
   options: McpToolsetOptions,
 ): Promise<McpToolset> {
   const { logger } = options;
-  const connected = await Promise.all(servers.map((server) => connectServer(server, options)));
+  const isAgent = (server: TMcpServerConfig) => server.transport === 'agent';
+  const connected = await Promise.all(
+    servers.filter((server) => !isAgent(server)).map((server) => connectServer(server, options)),
+  );
   const nameTool = createToolNamer();
-  const routes = new Map<string, RoutedTool>();
-  for (const { connection, tools } of connected) {
-    for (const tool of tools) {
-      const name = nameTool(connection.server.name, tool.name);
-      routes.set(name, {
-        name,
-        description: tool.description ?? tool.title ?? tool.name,
-        parameters: tool.inputSchema,
-        connection,
-        mcpName: tool.name,
-      });
-    }
-  }
+  const agentTools = routeAgentTools(
+    servers.filter(isAgent),
+    { calls: null, tokens: undefined, ...options.agentCalls, egress: options.egress },
+    nameTool,
+  );
+  const routes = new Map<string, RoutedTool>(
+    [...routeServerTools(connected, nameTool), ...agentTools.routes].map((route) => [route.name, route]),
+  );
   const permitted = (name: string) => isToolPermitted(options.policy, name);
   const tools: AgentTool[] = [...routes.values()]
     .filter(({ name }) => permitted(name))
-    .map(({ name, description, parameters, connection }) => ({
-      name,
-      description,
-      parameters,
-      server: connection.server.name,
-    }));
+    .map(({ name, description, parameters, server }) => ({ name, description, parameters, server }));
 
-  const call = async (name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> => {
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    context?: ToolCallContext,
+  ): Promise<ToolOutcome> => {
     const route = routes.get(name);
     if (route === undefined) return { text: `There is no tool named "${name}".`, isError: true };
-    const { connection, mcpName } = route;
+    const { server, mcpName } = route;
     // Never offered, so only a model that makes the name up, or code that calls by name, gets here.
     if (!permitted(name)) {
-      options.toolRefusals?.inc({ mcp_server: connection.server.name, tool: mcpName });
+      options.toolRefusals?.inc({ mcp_server: server, tool: mcpName });
       logger.warn({ tool: name }, "MCP tool call refused by the agent's tool policy");
       return { text: `The tool "${name}" is not permitted for this agent.`, isError: true };
     }
-    if (connection.client === undefined || connection.status.status !== 'connected') {
-      return { text: `The tool "${name}" is unavailable: its MCP server is not connected.`, isError: true };
-    }
+    const unavailable = route.unavailable();
+    if (unavailable !== undefined) return { text: `The tool "${name}" is unavailable: ${unavailable}.`, isError: true };
     // Labelled by the tool's name on its server, as the server lists it: bounded by the agent's config.
-    const timed = options.toolCalls?.startTimer({ mcp_server: connection.server.name, tool: mcpName });
+    const timed = options.toolCalls?.startTimer({ mcp_server: server, tool: mcpName });
     try {
-      const result = await connection.client.callTool({ name: mcpName, arguments: args }, undefined, {
-        signal,
-        timeout: connection.server.timeoutSeconds * 1000,
-      });
+      const result = (await route.invoke(args, signal, context)) as Parameters<typeof describeToolResult>[0] & {
+        isError?: unknown;
+      };
       timed?.({ outcome: result.isError === true ? 'error' : 'ok' });
       return { text: describeToolResult(result), isError: result.isError === true };
     } catch (error) {
       timed?.({ outcome: 'error' });
       if (signal.aborted) throw error;
       logger.warn({ err: error, tool: name }, 'MCP tool call failed');
-      return { text: describeCallFailure(name, connection.server, error), isError: true };
+      return { text: describeCallFailure(name, route.timeoutSeconds, error), isError: true };
     }
   };
 
   return {
     tools,
     call,
-    statuses: () => connected.map(({ connection }) => ({ ...connection.status })),
+    statuses: () => [...connected.map(({ connection }) => ({ ...connection.status })), ...agentTools.statuses],
     close: async () => {
       await Promise.all(connected.map(({ connection }) => closeConnection(connection, logger)));
     },

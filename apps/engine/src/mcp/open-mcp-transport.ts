@@ -59,5 +59,8 @@ export function openMcpTransport(
         logger.warn('headers are not sent on websocket MCP connections: the WebSocket API has no custom headers');
       }
       return new PolicedWebSocketTransport(requireUrl(server), egress.openWebSocket);
+    case 'agent':
+      // Opened per call, with that call's token (agent-tools.ts).
+      throw new Error(`MCP server "${server.name}" calls an agent, which has no standing connection`);
   }
 }

@@ -83,7 +83,12 @@ export async function driveRun(run: DrivenRun): Promise<void> {
     const request = {
       input,
       signal,
-      toolbox: run.toolset,
+      // The run's own id goes with its tool calls: a call to another agent names the run that makes it.
+      toolbox: {
+        tools: run.toolset.tools,
+        call: (name: string, args: Record<string, unknown>, callSignal: AbortSignal) =>
+          run.toolset.call(name, args, callSignal, { runId: input.runId }),
+      },
       caller: run.caller,
       reportUsage: recorded.countUsage,
       trace: run.trace,

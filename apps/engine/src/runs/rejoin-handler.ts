@@ -137,6 +137,8 @@ export function handleRunRecord(store: RunStore) {
       created_at: run.created_at,
       started_at: run.started_at,
       finished_at: run.finished_at,
+      caller_agent_id: run.caller_agent_id,
+      caller_run_id: run.caller_run_id,
     });
   };
 }

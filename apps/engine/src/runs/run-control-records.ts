@@ -46,8 +46,9 @@ const MARK_WAITED_ON = `
 // No row when the id is taken; the queues hear of the run in the same round trip.
 const INSERT_PENDING = `
   WITH queued AS (
-    INSERT INTO agent_runs (agent_id, id, thread_id, thread_key, issuer, subject, source, status, input)
-    VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", 'pending', $8::jsonb)
+    INSERT INTO agent_runs
+      (agent_id, id, thread_id, thread_key, issuer, subject, source, caller_agent_id, caller_run_id, status, input)
+    VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", $8::uuid, $9, 'pending', $10::jsonb)
     ON CONFLICT DO NOTHING
     RETURNING id)
   SELECT ${notifyOnRunChannel(QUEUE_NEWS_SQL)} FROM queued`;

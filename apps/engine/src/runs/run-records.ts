@@ -39,6 +39,8 @@ export type RunRecord = {
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
+  caller_agent_id: string | null;
+  caller_run_id: string | null;
 };
 
 /** Why a run could not start: its id is taken, or its thread already has a running run. */
@@ -46,8 +48,10 @@ export type RunConflict = 'run_id_taken' | 'run_in_progress';
 
 const INSERT = `
   INSERT INTO agent_runs
-    (agent_id, id, thread_id, thread_key, issuer, subject, source, status, owner, lease_expires_at, started_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", 'running', $8, now() + $9::float8 * interval '1 millisecond', now())`;
+    (agent_id, id, thread_id, thread_key, issuer, subject, source, caller_agent_id, caller_run_id, status, owner,
+     lease_expires_at, started_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", $8::uuid, $9, 'running', $10,
+          now() + $11::float8 * interval '1 millisecond', now())`;
 
 // A messaging channel's queue gives a thread's messages to one worker at a time, so a run still
 // marked running on that thread belongs to a worker that lost its claim: it is lost, not concurrent.
@@ -58,7 +62,7 @@ const SUPERSEDE = `
     RETURNING id)
   SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))} FROM lost`;
 
-/** The first seven columns of a new run's row, in the order both inserts (here, run-control-records.ts) name them. */
+/** The first nine columns of a new run's row, in the order both inserts (here, run-control-records.ts) name them. */
 export function runIdentity(run: Omit<NewRun, 'owner' | 'leaseMs'>): (string | null)[] {
   return [
     run.agentId,
@@ -68,6 +72,8 @@ export function runIdentity(run: Omit<NewRun, 'owner' | 'leaseMs'>): (string | n
     run.caller?.issuer ?? null,
     run.caller?.subject ?? null,
     run.source,
+    run.caller?.callingRun?.agentId ?? null,
+    run.caller?.callingRun?.runId ?? null,
   ];
 }
 
@@ -143,7 +149,7 @@ export async function finishRun(
 // Messaging channels' runs have no token either, and are not a client's to read.
 /** A RunRecord's columns, for every query that reads runs back. */
 export const RUN_RECORD_COLUMNS =
-  'id, thread_id, status, source, error, usage, last_seq, created_at, started_at, finished_at';
+  'id, thread_id, status, source, error, usage, last_seq, created_at, started_at, finished_at, caller_agent_id, caller_run_id';
 /** The runs of the caller named by $2 (issuer) and $3 (subject): a client's own runs, never a channel's. */
 export const CALLERS_RUNS = `agent_id = $1 AND issuer IS NOT DISTINCT FROM $2 AND subject IS NOT DISTINCT FROM $3
     AND source <> 'whatsapp'`;

@@ -34,7 +34,13 @@ export const ZRunSummary = z
   })
   .meta({ id: 'RunSummary' });
 
-export const ZRunRecord = ZRunSummary.extend({ thread_id: z.string() }).meta({ id: 'RunRecord' });
+export const ZRunRecord = ZRunSummary.extend({
+  thread_id: z.string(),
+  caller_agent_id: z.uuid().nullable().meta({
+    description: 'The agent whose run called this one as a tool (an MCP server of transport "agent"), else null',
+  }),
+  caller_run_id: z.string().nullable().meta({ description: 'That calling run, else null' }),
+}).meta({ id: 'RunRecord' });
 
 export const ZRunAccepted = z
   .object({ run_id: z.string(), thread_id: z.string(), status: z.enum(['pending', 'cancelled', 'running']) })

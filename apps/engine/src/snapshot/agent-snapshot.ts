@@ -12,6 +12,7 @@ import { managerTokenSettings } from '../auth/manager-tokens.js';
 import { type BudgetLedger, enforceBudgets } from '../budgets/budget-guard.js';
 import type { AgentDb } from '../database/agent-db.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
+import { createAgentCallTokens } from '../mcp/agent-call-tokens.js';
 import { connectMcpToolset, type McpToolset, type McpToolsetOptions } from '../mcp/mcp-toolset.js';
 import type { StdioPolicy } from '../mcp/stdio-policy.js';
 import { type AgentTracing, createAgentTracing } from '../tracing/agent-tracing.js';
@@ -78,6 +79,13 @@ export async function createAgentSnapshot(
     ...(deps.toolCalls === undefined ? {} : { toolCalls: deps.toolCalls }),
     ...(deps.toolRefusals === undefined ? {} : { toolRefusals: deps.toolRefusals }),
     policy: config.agent.config.tools,
+    agentCalls: {
+      calls: config.agent_calls,
+      tokens:
+        deps.managerIssuer === undefined || config.agent_calls === null
+          ? undefined
+          : createAgentCallTokens(deps.managerIssuer, config.agent_calls.credential),
+    },
   });
   const choice = await createAgentRuntime(config, {
     models: deps.models,

@@ -19,6 +19,8 @@ const RUN_FIELDS = {
   usage: true,
   issuer: true,
   subject: true,
+  callerAgentId: true,
+  callerRunId: true,
 } as const;
 
 type RunRow = {
@@ -33,6 +35,8 @@ type RunRow = {
   usage: unknown;
   issuer: string | null;
   subject: string | null;
+  callerAgentId: string | null;
+  callerRunId: string | null;
 };
 
 // Who asked the agent is an end user's identity: admins and owners, who manage the workspace's
@@ -53,6 +57,9 @@ function toAgentRun(row: RunRow, withCaller: boolean): TAgentRun {
     duration_ms: duration === null ? null : Math.max(0, duration),
     error: row.error,
     usage: (row.usage ?? null) as TAgentRun['usage'],
+    // Agents of the workspace, not people: every role sees which agent called.
+    caller_agent_id: row.callerAgentId,
+    caller_run_id: row.callerRunId,
     ...(withCaller ? { issuer: row.issuer, subject: row.subject } : {}),
   };
 }

@@ -97,6 +97,8 @@ describe('GET /agents/{id}/runs', () => {
       duration_ms: 2500,
       error: null,
       usage: { input_tokens: 12, output_tokens: 3 },
+      caller_agent_id: null,
+      caller_run_id: null,
     });
     expect(runs[0]).toMatchObject({ status: 'running', finished_at: null, duration_ms: null });
     expect(runs[1]).toMatchObject({ error: 'engine lost', duration_ms: 1000 });

@@ -20,6 +20,7 @@ import {
   type Tx,
 } from '@agentplane/db';
 import { AppError, type EgressAllowList } from '@agentplane/server-kit';
+import { describeCallersOf } from '../agent-calls/callee-references.js';
 import { refusePrivateUrls, type TenantUrl } from '../egress/refuse-private-urls.js';
 import { columnsOf, poolOf } from '../engine-pools/deployments.js';
 import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
@@ -111,6 +112,7 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<Wri
         box: ctx.box,
         agentKeys: ctx.agentKeys,
         prices: ctx.prices,
+        poolUrls: ctx.enginePools.urls,
         metrics: ctx.publishMetrics,
         // The engines of both placements read the row again, whatever it holds.
         republishUnchanged: moved,
@@ -245,11 +247,19 @@ export async function getEngineConfig(ctx: AgentContext, id: string): Promise<TP
  * checkpoints; its engine then answers 503.
  */
 export async function deleteAgent(ctx: AgentContext, id: string): Promise<void> {
-  await inTransaction(ctx.db, async (tx) => {
-    const { count } = await tx.agent.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
-    if (count === 0) throw notFound();
-    // Before the drop, which takes the agent's channel with its role.
-    await notifyEngines(tx, [id]);
-    await dropEngineRole(tx, id);
-  });
+  try {
+    await inTransaction(ctx.db, async (tx) => {
+      if (!(await lockAgent(tx, ctx.workspaceId, id))) throw notFound();
+      const called = await describeCallersOf(tx, id);
+      if (called) throw called;
+      await tx.agent.deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
+      // Before the drop, which takes the agent's channel with its role.
+      await notifyEngines(tx, [id]);
+      await dropEngineRole(tx, id);
+    });
+  } catch (error) {
+    // An MCP server came to call it between the check and the delete (mcp_servers.agent_id is RESTRICT).
+    if (isForeignKeyViolation(error)) throw (await describeCallersOf(ctx.db, id)) ?? error;
+    throw error;
+  }
 }

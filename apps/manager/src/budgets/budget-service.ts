@@ -12,7 +12,7 @@ import { storedBudget } from './engine-budgets.js';
 
 export type BudgetContext = Pick<
   ResourceRouteDependencies,
-  'db' | 'box' | 'agentKeys' | 'prices' | 'publishMetrics'
+  'db' | 'box' | 'agentKeys' | 'prices' | 'enginePools' | 'publishMetrics'
 > & {
   workspaceId: string;
   now: () => number;
@@ -28,6 +28,7 @@ function publish(ctx: BudgetContext, tx: Tx, agentIds: string[]) {
     box: ctx.box,
     agentKeys: ctx.agentKeys,
     prices: ctx.prices,
+    poolUrls: ctx.enginePools.urls,
     metrics: ctx.publishMetrics,
   });
 }

@@ -36,12 +36,14 @@ afterAll(async () => {
 
 const platformBox = createSecretBox(TEST_SECRETS_KEY);
 const agentKeys = createAgentKeyring(TEST_SECRETS_KEY);
+const engineRoles = { connectionLimit: 5, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 30_000 };
 const upgrade = () =>
   upgradeEngineRoles(ctx.database.prisma, {
     box: platformBox,
     agentKeys,
     prices: {},
-    engineRoles: { connectionLimit: 5, statementTimeoutMs: 30_000, idleInTransactionTimeoutMs: 30_000 },
+    engineRoles,
+    enginePools: { urls: new Map(), defaultDeployment: { mode: 'dedicated' }, roles: engineRoles },
   });
 
 /** Puts an agent back as it was before engine roles: no role, its config sealed with the platform key. */

@@ -14,6 +14,7 @@ import {
   type SecretBox,
   takeManagerLock,
 } from '@agentplane/db';
+import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import type { ModelPrices } from '../usage/model-prices.js';
 
@@ -23,6 +24,8 @@ export type UpgradeEngineRolesOptions = {
   box: SecretBox;
   agentKeys: AgentKeyring;
   prices: ModelPrices;
+  /** The operator's pools (ENGINE_POOLS): where a pooled agent that others call is served. */
+  enginePools: EnginePoolSettings;
   engineRoles: EngineRoleSettings;
 };
 
@@ -52,6 +55,7 @@ export async function upgradeEngineRoles(db: Db, options: UpgradeEngineRolesOpti
         box: options.box,
         agentKeys: options.agentKeys,
         prices: options.prices,
+        poolUrls: options.enginePools.urls,
         maxConfigBytes: Number.POSITIVE_INFINITY,
       });
       return { ids, provisioned: missing.length };

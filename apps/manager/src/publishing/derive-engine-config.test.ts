@@ -51,7 +51,15 @@ describe('deriveEngineConfig', () => {
       price: { input_per_million_usd: 0.15, output_per_million_usd: 0.6 },
     };
     expect(
-      deriveEngineConfig({ agent, integrations: [whatsapp], mcpServers: [mcp], sso, observability, budgets }),
+      deriveEngineConfig({
+        agent,
+        integrations: [whatsapp],
+        mcpServers: [mcp],
+        sso,
+        observability,
+        budgets,
+        agentCalls: null,
+      }),
     ).toEqual({
       agent: {
         id: agent.id,
@@ -66,6 +74,7 @@ describe('deriveEngineConfig', () => {
       sso,
       observability,
       budgets,
+      agent_calls: null,
     });
   });
 
@@ -78,6 +87,7 @@ describe('deriveEngineConfig', () => {
         sso: null,
         observability: null,
         budgets: NO_BUDGETS,
+        agentCalls: null,
       });
     expect(derive).toThrow(ZodError);
     expect(derive).toThrow(

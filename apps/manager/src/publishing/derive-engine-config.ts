@@ -1,5 +1,6 @@
 import {
   type TAgentFramework,
+  type TEngineAgentCalls,
   type TEngineBudgets,
   type TEngineConfig,
   type TIntegrationConfig,
@@ -23,6 +24,8 @@ export type EngineConfigSources = {
   sso: TSsoConfig | null;
   observability: TObservabilityConfig | null;
   budgets: TEngineBudgets;
+  /** The agents it calls as tools, and the credential it asks for their tokens with (publishing/agent-calls.ts). */
+  agentCalls: TEngineAgentCalls | null;
 };
 
 /** The config an agent's engine runs: the agent plus the resolved resources it references, in plaintext. */
@@ -43,5 +46,6 @@ export function deriveEngineConfig(sources: EngineConfigSources): TEngineConfig 
     sso: sources.sso,
     observability: sources.observability,
     budgets: sources.budgets,
+    agent_calls: sources.agentCalls,
   });
 }

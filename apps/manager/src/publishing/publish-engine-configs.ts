@@ -18,6 +18,7 @@ import { engineBudgetsOf } from '../budgets/engine-budgets.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import { INTEGRATIONS, MCP_SERVERS, OBSERVABILITY_CONFIGS, SSO_CONFIGS } from '../resources/resource-kinds.js';
 import type { ModelPrices } from '../usage/model-prices.js';
+import { agentCallsFor, readCallersOf } from './agent-calls.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
 import { readAgentsWithResources } from './read-agents-with-resources.js';
 
@@ -37,6 +38,8 @@ export async function publishEngineConfigs(
     agentKeys: AgentKeyring;
     /** Prices the agent's model for its engine's budgets in USD. */
     prices: ModelPrices;
+    /** The operator's pools by name (ENGINE_POOLS): where a pooled agent that others call is served. */
+    poolUrls: ReadonlyMap<string, string>;
     /**
      * A config that would be larger (stored JSON) refuses the whole write, which rolls back. Only the
      * start-up upgrade lifts it, to re-seal what is already published whatever its size.
@@ -45,8 +48,8 @@ export async function publishEngineConfigs(
     /** Times the publish and counts its agents, when the manager serves metrics. */
     metrics?: PublishMetrics | undefined;
     /**
-     * Writes every config (version + 1, NOTIFY) even when its content is unchanged: after a move, the
-     * engines of the old placement and of the new one both read the row again.
+     * Writes the configs of `agentIds` (version + 1, NOTIFY) even when their content is unchanged: after a
+     * move, the engines of the old placement and of the new one both read the row again.
      */
     republishUnchanged?: boolean;
   },
@@ -75,10 +78,15 @@ async function publish(
 ): Promise<Map<string, PublishedConfig>> {
   const published = new Map<string, PublishedConfig>();
   if (options.agentIds.length === 0) return published;
-  const agents = await readAgentsWithResources(tx, options.agentIds);
+  // The agents that call these ones name where they are served, and what they are: theirs change too.
+  const callers = await readCallersOf(tx, options.agentIds);
+  const agents = await readAgentsWithResources(tx, [...new Set([...options.agentIds, ...callers])]);
+  const forced = new Set(options.republishUnchanged ? options.agentIds : []);
 
   const changed: { agentId: string; workspaceId: string; sealed: string; config: TEngineConfig }[] = [];
   for (const agent of agents) {
+    const current = agent.engineConfig;
+    const agentBox = options.agentKeys.boxForPlacement({ agentId: agent.id, pool: agent.deploymentPool });
     const config = deriveEngineConfig({
       agent: {
         ...agent,
@@ -93,12 +101,11 @@ async function publish(
       sso: agent.sso ? SSO_CONFIGS.fromRow(agent.sso, options.box) : null,
       observability: agent.observability ? OBSERVABILITY_CONFIGS.fromRow(agent.observability, options.box) : null,
       budgets: engineBudgetsOf(agent, agent.workspaceBudget, options.prices),
+      agentCalls: await agentCallsFor(tx, agent, { agentBox, poolUrls: options.poolUrls }),
     });
-    const current = agent.engineConfig;
-    const agentBox = options.agentKeys.boxForPlacement({ agentId: agent.id, pool: agent.deploymentPool });
     if (
       current &&
-      !options.republishUnchanged &&
+      !forced.has(agent.id) &&
       !hasSecretsToSealAgain(current.config as TEngineConfig, agentBox) &&
       isDeepStrictEqual(mapEngineConfigSecrets(current.config as TEngineConfig, agentBox.open), config)
     ) {

@@ -24,6 +24,16 @@ function byId<T extends { id: string }>(rows: T[]): Map<string, T> {
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** What a calling agent's config says of an agent it calls (publishing/agent-calls.ts). */
+const CALLEE_COLUMNS = {
+  id: true,
+  name: true,
+  description: true,
+  engineUrl: true,
+  deploymentMode: true,
+  deploymentPool: true,
+} as const;
+
 /** The agents of `agentIds` in id order; resources in the order they were created, as configs list them. */
 export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
   const where = { agentId: { in: agentIds } };
@@ -53,6 +63,14 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
     }),
   );
   const configs = new Map((await tx.engineConfig.findMany({ where })).map((row) => [row.agentId, row]));
+  const callees = byId(
+    await tx.agent.findMany({
+      where: {
+        id: { in: [...new Set([...mcpServers.values()].flat().flatMap((link) => link.mcpServer.agentId ?? []))] },
+      },
+      select: CALLEE_COLUMNS,
+    }),
+  );
   return agents.map((agent) => ({
     ...agent,
     integrations: integrations.get(agent.id) ?? [],
@@ -60,6 +78,8 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
     sso: agent.ssoId ? (ssos.get(agent.ssoId) ?? null) : null,
     observability: agent.observabilityId ? (observabilities.get(agent.observabilityId) ?? null) : null,
     engineConfig: configs.get(agent.id) ?? null,
+    // The agents its MCP servers of transport "agent" call, in the order of those servers.
+    callees: (mcpServers.get(agent.id) ?? []).flatMap((link) => callees.get(link.mcpServer.agentId ?? '') ?? []),
     workspaceBudget: workspaces.get(agent.workspaceId)?.budget ?? null,
   }));
 }

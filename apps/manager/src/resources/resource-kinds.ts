@@ -23,6 +23,7 @@ import {
 } from '@agentplane/contracts';
 import type { Db, Prisma, SecretBox, Tx } from '@agentplane/db';
 import type { z } from 'zod';
+import { calleeOf, lockCallee } from '../agent-calls/callee-references.js';
 import type { TenantUrl } from '../egress/refuse-private-urls.js';
 import { checkMcpServerAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import type { MapSecrets } from '../secrets/keep-masked-secrets.js';
@@ -75,6 +76,8 @@ export type ResourceKind<Typed> = {
   checkAllowed?: (typed: Typed, policy: OperatorPolicy) => void;
   /** The URLs in the typed object an engine will connect to, for the egress check at write time. */
   tenantUrls: (typed: Typed) => TenantUrl[];
+  /** Checks (422) and locks, in the write's transaction, what the typed object references besides resources. */
+  lockReferences?: (tx: Tx, workspaceId: string, typed: Typed) => Promise<void>;
 };
 
 const asDelegate = (delegate: unknown) => delegate as ResourceDelegate;
@@ -122,12 +125,15 @@ export const MCP_SERVERS: ResourceKind<TMcpServerConfig> = {
     agentLinks: { table: 'agent_mcp_servers', column: 'mcp_server_id' },
   },
   mapSecrets: mapMcpServerSecrets,
-  toColumns: (typed, box) => ({ config: mapMcpServerSecrets(typed, box.seal) }),
+  // The called agent is a column too: its foreign key keeps the agent while a server points at it.
+  toColumns: (typed, box) => ({ config: mapMcpServerSecrets(typed, box.seal), agentId: calleeOf(typed) }),
   fromRow: (row, box) => mapMcpServerSecrets(row.config as TMcpServerConfig, box.open),
   agentsReferencing: (id) => ({ mcpServers: { some: { mcpServerId: id } } }),
   checkAllowed: checkMcpServerAllowed,
-  // A stdio server ignores a url left over from another transport.
-  tenantUrls: (typed) => (typed.transport === 'stdio' ? [] : [{ path: 'mcp_server.url', url: typed.url }]),
+  // A stdio server ignores a url left over from another transport; an agent's is the platform's.
+  tenantUrls: (typed) =>
+    typed.transport === 'stdio' || typed.transport === 'agent' ? [] : [{ path: 'mcp_server.url', url: typed.url }],
+  lockReferences: lockCallee,
 };
 
 export const SSO_CONFIGS: ResourceKind<TSsoConfig> = {

@@ -9,6 +9,7 @@ import type { AgentKeyring, Db, EngineRoleSettings, SecretBox } from '@agentplan
 import type { EgressAllowList } from '@agentplane/server-kit';
 import type { Request } from 'express';
 import { z } from 'zod';
+import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
@@ -41,6 +42,8 @@ export type ResourceRouteDependencies = {
   agentKeys: AgentKeyring;
   prices: ModelPrices;
   engineRoles: EngineRoleSettings;
+  /** The operator's pools: where a pooled agent that others call is served. */
+  enginePools: EnginePoolSettings;
   /** Set when the manager serves metrics. */
   publishMetrics?: PublishMetrics | undefined;
 };

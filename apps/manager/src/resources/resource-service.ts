@@ -1,8 +1,16 @@
 // Create, read, update and delete for every managed resource kind. agent_count is read in the same
 // query as the resource (resource-reads), and a PATCH republishes the engine config of every agent that uses it.
-import { type AgentKeyring, type Db, inTransaction, isForeignKeyViolation, type SecretBox } from '@agentplane/db';
+import {
+  type AgentKeyring,
+  type Db,
+  inTransaction,
+  isForeignKeyViolation,
+  type SecretBox,
+  type Tx,
+} from '@agentplane/db';
 import { AppError, type EgressAllowList } from '@agentplane/server-kit';
 import { refusePrivateUrls } from '../egress/refuse-private-urls.js';
+import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
@@ -19,6 +27,7 @@ export type ResourceContext = {
   egressAllow: EgressAllowList;
   agentKeys: AgentKeyring;
   prices: ModelPrices;
+  enginePools: EnginePoolSettings;
   publishMetrics?: PublishMetrics | undefined;
   workspaceId: string;
   /** How responses show secrets: to the caller's role, or as asked. */
@@ -69,10 +78,27 @@ export async function createResource<T>(kind: ResourceKind<T>, ctx: ResourceCont
   checkWritable(kind, ctx, body.typed);
   // Nothing is stored yet, so any mask is refused.
   const typed = keepMaskedSecrets({ sent: body.typed, stored: undefined, mapSecrets: kind.mapSecrets, at: [kind.key] });
-  const row = await kind.delegate(ctx.db).create({
-    data: { workspaceId: ctx.workspaceId, name: body.name, ...kind.toColumns(typed, ctx.box) },
-  });
+  const row = await withReferencesLocked(kind, ctx, typed, (tx) =>
+    kind.delegate(tx).create({
+      data: { workspaceId: ctx.workspaceId, name: body.name, ...kind.toColumns(typed, ctx.box) },
+    }),
+  );
   return toResponse(kind, { ...row, agentCount: 0 }, ctx);
+}
+
+/** `write` in a transaction that first checks and locks what the typed object references (lockReferences). */
+async function withReferencesLocked<T, R>(
+  kind: ResourceKind<T>,
+  ctx: ResourceContext,
+  typed: T,
+  write: (tx: Tx) => Promise<R>,
+): Promise<R> {
+  const { lockReferences } = kind;
+  if (lockReferences === undefined) return write(ctx.db);
+  return inTransaction(ctx.db, async (tx) => {
+    await lockReferences(tx, ctx.workspaceId, typed);
+    return write(tx);
+  });
 }
 
 /** A full replacement; the agents that use the resource get their new engine config in the same transaction. */
@@ -93,6 +119,7 @@ export async function updateResource<T>(
       mapSecrets: kind.mapSecrets,
       at: [kind.key],
     });
+    await kind.lockReferences?.(tx, ctx.workspaceId, typed);
     await kind.delegate(tx).update({ where: { id }, data: { name: body.name, ...kind.toColumns(typed, ctx.box) } });
     const agents = await tx.agent.findMany({ where: kind.agentsReferencing(id), select: { id: true } });
     await publishEngineConfigs(tx, {
@@ -100,6 +127,7 @@ export async function updateResource<T>(
       box: ctx.box,
       agentKeys: ctx.agentKeys,
       prices: ctx.prices,
+      poolUrls: ctx.enginePools.urls,
       metrics: ctx.publishMetrics,
     });
     const row = await readResource(tx, kind, ctx.workspaceId, id);

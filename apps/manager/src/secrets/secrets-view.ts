@@ -13,7 +13,11 @@ export function secretsViewOf(req: Request, query: TSecretsQuery = {}): SecretsV
 
 const asIs: SecretTransform = (value) => value;
 
-/** What a response shows in place of each (opened) secret. */
+/**
+ * What a response shows in place of each (opened) secret. An engine_config's agent-call credential is
+ * masked for every role: it is the engine's, and with it a person could call other agents as this one.
+ */
 export function showSecret(view: SecretsView): SecretTransform {
-  return view === 'masked' ? maskSecret : asIs;
+  const shown = view === 'masked' ? maskSecret : asIs;
+  return (value, path) => (path[0] === 'agent_calls' ? maskSecret(value) : shown(value, path));
 }

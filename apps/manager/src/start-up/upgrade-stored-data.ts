@@ -1,7 +1,6 @@
 // What every manager brings up to date in the database at start, before it serves: idempotent, and
 // safe with several replicas starting together.
 import type { Db } from '@agentplane/db';
-import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import { type PoolProvisioning, provisionEnginePools } from '../engine-pools/provision-engine-pools.js';
 import { type UpgradeEngineRolesOptions, upgradeEngineRoles } from '../engine-roles/upgrade-engine-roles.js';
 import { sealPlaintextSecrets } from '../secrets/seal-plaintext-secrets.js';
@@ -13,7 +12,7 @@ export type StoredDataUpgrade = PoolProvisioning & {
   provisioned: number;
 };
 
-export type StoredDataUpgradeOptions = UpgradeEngineRolesOptions & { enginePools: EnginePoolSettings };
+export type StoredDataUpgradeOptions = UpgradeEngineRolesOptions;
 
 export async function upgradeStoredData(db: Db, options: StoredDataUpgradeOptions): Promise<StoredDataUpgrade> {
   const sealed = await sealPlaintextSecrets(db, options.box);

@@ -9,7 +9,7 @@ import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.js';
 
 export type TokenDependencies = { db: Db; keys: SigningKeys; issuer: string; ttlSeconds: number };
 
-const ZAgentToken = z
+export const ZAgentToken = z
   .strictObject({
     access_token: z.string(),
     token_type: z.literal('Bearer'),

@@ -2,7 +2,7 @@
 // read from the engine's agent_runs table. No conversation content: no input, events or messages.
 import { z } from 'zod';
 import { ZPaginationQuery } from '../common/pagination.js';
-import { ZIsoDateTime } from '../common/primitives.js';
+import { ZIsoDateTime, ZUuid } from '../common/primitives.js';
 
 export const RUN_STATUSES = [
   'pending',
@@ -40,6 +40,11 @@ export const ZAgentRun = z
       .record(z.string(), z.unknown())
       .nullable()
       .meta({ description: 'Token usage, where the model reports it' }),
+    caller_agent_id: ZUuid.nullable().meta({
+      description:
+        'The agent of this workspace whose run called this one as a tool (an MCP server of transport "agent"), else null',
+    }),
+    caller_run_id: z.string().nullable().meta({ description: 'That calling run, else null' }),
     issuer: z.string().nullable().optional().meta({
       description: "The caller's token issuer; admins and owners only, null for runs without a token",
     }),

@@ -1,6 +1,7 @@
 // What the manager publishes in `engine_configs.config` and every engine validates before applying:
 // the agent with its framework config, plus the resolved resources it references.
 import { z } from 'zod';
+import { ZEngineAgentCalls } from '../agents/agent-calls.js';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from '../agents/agent-frameworks.js';
 import { ZEngineBudgets } from '../budgets/budget.js';
 import { DESCRIPTION_MAX_LENGTH } from '../common/limits.js';
@@ -42,6 +43,9 @@ export const ZEngineConfig = z
     observability: ZObservabilityConfig.nullable().default(null),
     // The agent's and its workspace's budgets, and its model's price; absent before budgets existed.
     budgets: ZEngineBudgets.default({ agent: null, workspace: null, price: null }),
+    // The agents its MCP servers of transport "agent" call, and the credential it asks for their tokens
+    // with; null when it calls none (and in configs published before agents were tools).
+    agent_calls: ZEngineAgentCalls.nullable().default(null),
   })
   .meta({ id: 'EngineConfig', description: 'The derived, read-only configuration an agent engine runs' });
 export type TEngineConfig = z.infer<typeof ZEngineConfig>;

@@ -323,3 +323,32 @@ describe('what a tenant may set for a stdio server', () => {
     expect(rejectedPaths({ ...stdio, cwd })).toEqual(['cwd']);
   });
 });
+
+describe('ZMcpServerConfig of transport "agent"', () => {
+  const agentId = '6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11';
+  const minimalAgent = { name: 'helper', transport: 'agent', agent_id: agentId };
+
+  it('needs only the agent it calls', () => {
+    expect(ZMcpServerConfig.parse(minimalAgent)).toStrictEqual({ ...DEFAULTS, ...minimalAgent });
+  });
+
+  it('refuses whatever would let a tenant reach elsewhere or send something along', () => {
+    expect(
+      rejectedPaths({
+        ...minimalAgent,
+        url: 'http://127.0.0.1:1/mcp',
+        command: 'node',
+        cwd: '/srv',
+        args: ['x'],
+        headers: { Authorization: 'Bearer x' },
+        env: { A: 'b' },
+      }).sort(),
+    ).toEqual(['args', 'command', 'cwd', 'env', 'headers', 'url']);
+  });
+
+  it('requires agent_id, as a UUID, and only on this transport', () => {
+    expect(rejectedPaths({ name: 'helper', transport: 'agent' })).toEqual(['agent_id']);
+    expect(rejectedPaths({ ...minimalAgent, agent_id: 'not-a-uuid' })).toEqual(['agent_id']);
+    expect(rejectedPaths({ ...minimalHttp, agent_id: agentId })).toEqual(['agent_id']);
+  });
+});

@@ -11,14 +11,15 @@ import {
   SESSION_KWARGS_MAX_BYTES,
   SESSION_KWARGS_MAX_DEPTH,
 } from '../common/limits.js';
-import { EGRESS_RULE, ZNonBlankString } from '../common/primitives.js';
+import { EGRESS_RULE, ZNonBlankString, ZUuid } from '../common/primitives.js';
 import { makeSecretHeaders } from '../secrets/secret-headers.js';
 import { SECRET_FIELD_RULE } from '../secrets/secret-mask.js';
 import { makeSecretString } from '../secrets/secret-string.js';
 import { makeSecretQueryUrl, SECRET_QUERY_RULE } from '../secrets/secret-url.js';
 import { describeRefusedEnvName } from './launch-variables.js';
 
-export const MCP_TRANSPORTS = ['streamable_http', 'sse', 'stdio', 'websocket'] as const;
+/** `agent`: another agent of the workspace, called through its own MCP endpoint (agent_id names it). */
+export const MCP_TRANSPORTS = ['streamable_http', 'sse', 'stdio', 'websocket', 'agent'] as const;
 export type TMcpTransport = (typeof MCP_TRANSPORTS)[number];
 
 export const ENCODING_ERROR_HANDLERS = ['strict', 'ignore', 'replace'] as const;
@@ -30,7 +31,7 @@ export const MCP_TIMEOUT_SECONDS_MAX = 86_400;
 // z.number() already refuses NaN and ±Infinity.
 const ZTimeoutSeconds = z.number().positive().max(MCP_TIMEOUT_SECONDS_MAX);
 
-const URL_PROTOCOLS_BY_TRANSPORT: Record<Exclude<TMcpTransport, 'stdio'>, readonly string[]> = {
+const URL_PROTOCOLS_BY_TRANSPORT: Record<Exclude<TMcpTransport, 'stdio' | 'agent'>, readonly string[]> = {
   streamable_http: ['http:', 'https:'],
   sse: ['http:', 'https:'],
   websocket: ['ws:', 'wss:'],
@@ -102,67 +103,104 @@ const ZSessionKwargs = z
     description: `Additional session parameters: at most ${SESSION_KWARGS_MAX_BYTES} bytes as JSON, nested at most ${SESSION_KWARGS_MAX_DEPTH} deep`,
   });
 
-export const ZMcpServerConfig = z
-  .strictObject({
-    name: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
-    transport: z.enum(MCP_TRANSPORTS).default('streamable_http'),
-    // Checked against the transport below, which also reports an empty url once rather than twice.
-    url: makeSecretQueryUrl(z.string())
-      .optional()
-      .describe(
-        `The server's URL (streamable_http, sse: http(s); websocket: ws(s)). ${SECRET_QUERY_RULE} ${EGRESS_RULE}`,
-      ),
-    command: ZNonBlankString.max(PATH_MAX_LENGTH).optional().meta({
+const ZMcpServerFields = z.strictObject({
+  name: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
+  transport: z.enum(MCP_TRANSPORTS).default('streamable_http'),
+  // Checked against the transport below, which also reports an empty url once rather than twice.
+  url: makeSecretQueryUrl(z.string())
+    .optional()
+    .describe(
+      `The server's URL (streamable_http, sse: http(s); websocket: ws(s)). ${SECRET_QUERY_RULE} ${EGRESS_RULE}`,
+    ),
+  command: ZNonBlankString.max(PATH_MAX_LENGTH).optional().meta({
+    description:
+      'Executable of a stdio server. The command line (command and args) must be one the operator permits in MCP_STDIO_COMMANDS; none is by default',
+  }),
+  args: z
+    .array(z.string().max(MCP_ARG_MAX_LENGTH))
+    .max(MCP_ARGS_MAX_ITEMS)
+    .default(() => [])
+    .meta({
       description:
-        'Executable of a stdio server. The command line (command and args) must be one the operator permits in MCP_STDIO_COMMANDS; none is by default',
+        'Arguments of a stdio server: the ones an MCP_STDIO_COMMANDS entry pins, then only the extra arguments it allows',
     }),
-    args: z
-      .array(z.string().max(MCP_ARG_MAX_LENGTH))
-      .max(MCP_ARGS_MAX_ITEMS)
-      .default(() => [])
-      .meta({
-        description:
-          'Arguments of a stdio server: the ones an MCP_STDIO_COMMANDS entry pins, then only the extra arguments it allows',
-      }),
-    headers: ZHeaders,
-    env: ZStdioEnv,
-    cwd: ZStdioCwd.optional(),
-    encoding: z.string().min(1).max(IDENTIFIER_MAX_LENGTH).default('utf-8'),
-    encodingErrorHandler: z.enum(ENCODING_ERROR_HANDLERS).default('strict'),
-    timeoutSeconds: ZTimeoutSeconds.default(30),
-    sseReadTimeoutSeconds: ZTimeoutSeconds.default(300),
-    terminateOnClose: z.boolean().default(true),
-    sessionKwargs: ZSessionKwargs,
-  })
-  .superRefine((server, ctx) => {
-    if (server.transport === 'stdio') {
-      // A url next to stdio is accepted and ignored rather than rejected: switching a server's
-      // transport in a form leaves the old url behind, and refusing that edit helps nobody.
-      if (server.command === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['command'], message: 'command is required when transport is "stdio"' });
-      }
-      return;
+  headers: ZHeaders,
+  env: ZStdioEnv,
+  cwd: ZStdioCwd.optional(),
+  encoding: z.string().min(1).max(IDENTIFIER_MAX_LENGTH).default('utf-8'),
+  encodingErrorHandler: z.enum(ENCODING_ERROR_HANDLERS).default('strict'),
+  timeoutSeconds: ZTimeoutSeconds.default(30),
+  sseReadTimeoutSeconds: ZTimeoutSeconds.default(300),
+  terminateOnClose: z.boolean().default(true),
+  sessionKwargs: ZSessionKwargs,
+  agent_id: ZUuid.optional().meta({
+    description:
+      'For transport "agent": the agent of this workspace to call as a tool. The platform derives its address and credentials',
+  }),
+});
+
+export const ZMcpServerConfig = ZMcpServerFields.superRefine((server, ctx) => {
+  if (server.transport === 'agent') {
+    refuseTenantReachForAgent(server, ctx);
+    return;
+  }
+  if (server.agent_id !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['agent_id'], message: 'agent_id is only for transport "agent"' });
+  }
+  if (server.transport === 'stdio') {
+    // A url next to stdio is accepted and ignored rather than rejected: switching a server's
+    // transport in a form leaves the old url behind, and refusing that edit helps nobody.
+    if (server.command === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'command is required when transport is "stdio"' });
     }
-    const allowed = URL_PROTOCOLS_BY_TRANSPORT[server.transport];
-    if (server.url === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['url'],
-        message: `url is required when transport is "${server.transport}"`,
-      });
-      return;
-    }
-    const protocol = readProtocol(server.url);
-    if (protocol === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be an absolute URL' });
-    } else if (!allowed.includes(protocol)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['url'],
-        message: `url must use ${allowed.map((p) => p.slice(0, -1)).join(' or ')} when transport is "${server.transport}"`,
-      });
-    }
-  })
-  .meta({ id: 'MCPServer', description: 'MCP server configuration' });
+    return;
+  }
+  const allowed = URL_PROTOCOLS_BY_TRANSPORT[server.transport];
+  if (server.url === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['url'],
+      message: `url is required when transport is "${server.transport}"`,
+    });
+    return;
+  }
+  const protocol = readProtocol(server.url);
+  if (protocol === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['url'], message: 'url must be an absolute URL' });
+  } else if (!allowed.includes(protocol)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['url'],
+      message: `url must use ${allowed.map((p) => p.slice(0, -1)).join(' or ')} when transport is "${server.transport}"`,
+    });
+  }
+}).meta({ id: 'MCPServer', description: 'MCP server configuration' });
 export type TMcpServerConfig = z.infer<typeof ZMcpServerConfig>;
+
+/**
+ * An agent is reached where the platform serves it, with a token the manager mints per call: nothing a
+ * tenant could point elsewhere or send along (a url, a command, headers, an environment) is accepted.
+ */
+function refuseTenantReachForAgent(server: z.output<typeof ZMcpServerFields>, ctx: z.RefinementCtx): void {
+  if (server.agent_id === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['agent_id'], message: 'agent_id is required when transport is "agent"' });
+  }
+  const set = {
+    url: server.url !== undefined,
+    command: server.command !== undefined,
+    cwd: server.cwd !== undefined,
+    args: server.args.length > 0,
+    headers: Object.keys(server.headers).length > 0,
+    env: Object.keys(server.env).length > 0,
+  };
+  for (const [field, present] of Object.entries(set)) {
+    if (present) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `${field} cannot be set when transport is "agent": the platform reaches the agent itself`,
+      });
+    }
+  }
+}
 export type TMcpServerConfigInput = z.input<typeof ZMcpServerConfig>;

@@ -70,7 +70,7 @@ describe('inferred types', () => {
   it('keep the typed MCP server object under its key, with defaults applied', () => {
     const transportIsTyped: IsExact<
       TMcpServerCreate['mcp_server']['transport'],
-      'streamable_http' | 'sse' | 'stdio' | 'websocket'
+      'streamable_http' | 'sse' | 'stdio' | 'websocket' | 'agent'
     > = true;
     const argsAlwaysPresent: IsExact<TMcpServer['mcp_server']['args'], string[]> = true;
     expect([transportIsTyped, argsAlwaysPresent]).toEqual([true, true]);

@@ -103,5 +103,9 @@ export function mapEngineConfigSecrets(config: TEngineConfig, transform: SecretT
     mcp_servers: config.mcp_servers.map((server) => mapMcpServerSecrets(server, transform)),
     integrations: config.integrations.map((integration) => mapIntegrationSecrets(integration, transform)),
     observability: config.observability && mapObservabilitySecrets(config.observability, transform),
+    agent_calls: config.agent_calls && {
+      ...config.agent_calls,
+      credential: transform(config.agent_calls.credential, ['agent_calls', 'credential']),
+    },
   };
 }
