@@ -2,9 +2,8 @@
 // carries its state, not its reply: that would read every listed run's events (GetTask has it).
 import { type ListTasksRequest, type ListTasksResponse, TaskState } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { ZAguiId } from '@agentplane/contracts';
+import { RUN_STATUSES, ZAguiId } from '@agentplane/contracts';
 import { listCallersRuns, type RunCursor } from '../runs/run-list.js';
-import type { RunStatus } from '../runs/run-records.js';
 import { aguiThreadKey } from '../threads/agui-threads.js';
 import type { A2aCall } from './a2a-request-handler.js';
 import { createTaskFold, statusChangedAt, taskStateOf } from './task-fold.js';
@@ -12,16 +11,6 @@ import { createTaskFold, statusChangedAt, taskStateOf } from './task-fold.js';
 export const DEFAULT_PAGE_SIZE = 50;
 /** The most tasks a page holds; a larger pageSize is cut to it. */
 export const MAX_PAGE_SIZE = 100;
-
-const RUN_STATUSES: RunStatus[] = [
-  'pending',
-  'running',
-  'succeeded',
-  'failed',
-  'cancelled',
-  'interrupted',
-  'input_required',
-];
 
 function pageSizeOf(asked: number | undefined): number {
   if (asked === undefined || asked === 0) return DEFAULT_PAGE_SIZE;

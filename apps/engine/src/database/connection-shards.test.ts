@@ -86,4 +86,23 @@ describe('connection shards', () => {
     const { rows } = await shards.login.query<{ one: number }>('SELECT 1 AS one');
     expect(rows).toEqual([{ one: 1 }]);
   });
+
+  it('answers a 503 the client may retry when no connection comes within the pool`s connect timeout', async () => {
+    const one = openConnectionShards(1, false, (max) => {
+      const pool = new pg.Pool({ connectionString: database.url, max, connectionTimeoutMillis: 200 });
+      pool.on('error', () => {});
+      return pool;
+    });
+    const held = await one.connect('ada');
+    try {
+      await expect(one.connect('ada')).rejects.toMatchObject({
+        name: 'AppError',
+        status: 503,
+        headers: { 'Retry-After': '5' },
+      });
+    } finally {
+      held.release();
+      await one.end();
+    }
+  });
 });

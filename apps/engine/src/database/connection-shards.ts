@@ -5,6 +5,7 @@
 // transactions meet few other roles on each connection, which can then keep every one of those
 // roles' statements prepared (role-statements.ts). When the home shard has no connection to spare,
 // the agent borrows one from a shard that has, rather than wait while another sits idle.
+import { AppError } from '@agentplane/server-kit';
 import type pg from 'pg';
 
 /** Connections per shard: two, so that an agent's second transaction at once still finds room at home. */
@@ -35,13 +36,28 @@ export function openConnectionShards(
     connect: (agentId) => {
       const home = shards[homeShardOf(agentId, shards.length)] as Shard;
       const shard = hasRoom(home) ? home : (shards.find(hasRoom) ?? home);
-      return shard.pool.connect();
+      return shard.pool.connect().catch(refuseWhenNoneCame);
     },
     login: first.pool,
     end: async () => {
       await Promise.all(shards.map(({ pool }) => pool.end()));
     },
   };
+}
+
+// pg-pool's only word for no connection having come within connectionTimeoutMillis: every one busy (a
+// burst of one agent's requests waits at its home shard), or the database out of reach.
+const CONNECT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/** A connection that did not come in time is a 503 the client may retry, not a 500. */
+function refuseWhenNoneCame(error: unknown): never {
+  if (error instanceof Error && error.message === CONNECT_TIMEOUT) {
+    throw new AppError('service_unavailable', 'No database connection came free in time; try again shortly.', {
+      headers: { 'Retry-After': '5' },
+      cause: error,
+    });
+  }
+  throw error;
 }
 
 /** `total` connections over shards of CONNECTIONS_PER_SHARD, the remainder spread over the first ones. */
