@@ -21,6 +21,7 @@ const RUN_FIELDS = {
   subject: true,
   callerAgentId: true,
   callerRunId: true,
+  guardrailActions: true,
 } as const;
 
 type RunRow = {
@@ -37,6 +38,7 @@ type RunRow = {
   subject: string | null;
   callerAgentId: string | null;
   callerRunId: string | null;
+  guardrailActions: unknown;
 };
 
 // Who asked the agent is an end user's identity: admins and owners, who manage the workspace's
@@ -60,6 +62,9 @@ function toAgentRun(row: RunRow, withCaller: boolean): TAgentRun {
     // Agents of the workspace, not people: every role sees which agent called.
     caller_agent_id: row.callerAgentId,
     caller_run_id: row.callerRunId,
+    guardrail_actions: Array.isArray(row.guardrailActions)
+      ? (row.guardrailActions as TAgentRun['guardrail_actions'])
+      : [],
     ...(withCaller ? { issuer: row.issuer, subject: row.subject } : {}),
   };
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ZPaginationQuery } from '../common/pagination.js';
 import { ZIsoDateTime, ZUuid } from '../common/primitives.js';
+import { ZGuardrailActionRecord } from '../guardrails/guardrail-actions.js';
 
 export const RUN_STATUSES = [
   'pending',
@@ -45,6 +46,9 @@ export const ZAgentRun = z
         'The agent of this workspace whose run called this one as a tool (an MCP server of transport "agent"), else null',
     }),
     caller_run_id: z.string().nullable().meta({ description: 'That calling run, else null' }),
+    guardrail_actions: z.array(ZGuardrailActionRecord).meta({
+      description: 'The guardrail rules that fired in the run, oldest first (at most 100)',
+    }),
     issuer: z.string().nullable().optional().meta({
       description: "The caller's token issuer; admins and owners only, null for runs without a token",
     }),

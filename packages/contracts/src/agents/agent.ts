@@ -24,6 +24,7 @@ export const ZAgentResources = z
   .strictObject({
     integration_ids: uniqueIds('integration'),
     mcp_server_ids: uniqueIds('MCP server'),
+    guardrail_ids: uniqueIds('guardrail'),
     sso_id: ZUuid.nullable().default(null),
     observability_id: ZUuid.nullable().default(null),
   })
@@ -52,6 +53,7 @@ function agentBody<F extends TAgentFramework>(framework: F) {
     resources: ZAgentResources.default(() => ({
       integration_ids: [],
       mcp_server_ids: [],
+      guardrail_ids: [],
       sso_id: null,
       observability_id: null,
     })),
@@ -77,6 +79,7 @@ const AGENT_EXAMPLE = {
   resources: {
     integration_ids: ['9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d'],
     mcp_server_ids: ['6f1c1b5e-8a43-4b0c-9f7e-2d1f0c9a7b11'],
+    guardrail_ids: [],
     sso_id: null,
     observability_id: null,
   },
@@ -102,6 +105,7 @@ function agentResponse<F extends TAgentFramework>(framework: F) {
     resources: z.strictObject({
       integration_ids: z.array(ZUuid),
       mcp_server_ids: z.array(ZUuid),
+      guardrail_ids: z.array(ZUuid),
       sso_id: ZUuid.nullable(),
       observability_id: ZUuid.nullable(),
     }),

@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { ZEngineAgentCalls } from '../agents/agent-calls.js';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from '../agents/agent-frameworks.js';
 import { ZEngineBudgets } from '../budgets/budget.js';
-import { DESCRIPTION_MAX_LENGTH } from '../common/limits.js';
+import { AGENT_RESOURCE_IDS_MAX_ITEMS, DESCRIPTION_MAX_LENGTH } from '../common/limits.js';
 import { ZResourceName, ZUuid } from '../common/primitives.js';
+import { ZEngineGuardrail } from '../guardrails/guardrail-config.js';
 import { ZWhatsAppIntegrationConfig } from '../integrations/integration-config.js';
 import { ZMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
 import { ZObservabilityConfig } from '../observability/observability-config.js';
@@ -46,6 +47,11 @@ export const ZEngineConfig = z
     // The agents its MCP servers of transport "agent" call, and the credential it asks for their tokens
     // with; null when it calls none (and in configs published before agents were tools).
     agent_calls: ZEngineAgentCalls.nullable().default(null),
+    // The agent's guardrails, then its workspace's defaults it does not already name; absent before guardrails.
+    guardrails: z
+      .array(ZEngineGuardrail)
+      .max(2 * AGENT_RESOURCE_IDS_MAX_ITEMS)
+      .default(() => []),
   })
   .meta({ id: 'EngineConfig', description: 'The derived, read-only configuration an agent engine runs' });
 export type TEngineConfig = z.infer<typeof ZEngineConfig>;

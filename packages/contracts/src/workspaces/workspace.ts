@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZDeployment } from '../agents/deployment.js';
 import { ZEmail } from '../auth/auth.js';
+import { AGENT_RESOURCE_IDS_MAX_ITEMS } from '../common/limits.js';
 import { ZIsoDateTime, ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZRole } from './role.js';
 
@@ -12,6 +13,15 @@ export const ZWorkspaceUpdate = ZWorkspaceBody.extend({
     description:
       "Where the workspace's new agents are served unless their create says otherwise; null: the operator's default. Omitted: unchanged",
   }),
+  default_guardrail_ids: z
+    .array(ZUuid)
+    .max(AGENT_RESOURCE_IDS_MAX_ITEMS)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'Duplicate guardrail id' })
+    .optional()
+    .meta({
+      description:
+        "Guardrails of this workspace every agent in it applies, besides its own; their agents' engine configs are republished. Omitted: unchanged",
+    }),
 }).meta({ id: 'WorkspaceUpdate' });
 export type TWorkspaceUpdate = z.infer<typeof ZWorkspaceUpdate>;
 
@@ -24,6 +34,7 @@ export const ZWorkspace = z
     default_deployment: ZDeployment.nullable().meta({
       description: "The workspace's default placement of new agents; null: the operator's (GET /api/v1/engine-pools)",
     }),
+    default_guardrail_ids: z.array(ZUuid).meta({ description: 'Guardrails every agent of the workspace applies' }),
     created_at: ZIsoDateTime,
     updated_at: ZIsoDateTime,
   })
