@@ -148,23 +148,21 @@ describe('rules', () => {
   });
 
   it('accepts one rule of each kind with its defaults filled in', async () => {
-    const response = await user.agent
-      .post(COLLECTION)
-      .send(
-        withRules(
-          rule({ name: 'words' }),
-          {
-            name: 'cards',
-            kind: 'pii',
-            entities: ['payment_card', 'iban', 'es_dni'],
-            position: 'output',
-            action: 'redact',
-          },
-          { name: 'injection', kind: 'prompt_injection', position: 'tool_result', action: 'block' },
-          { name: 'long', kind: 'max_length', max_chars: 10_000, position: 'input', action: 'block' },
-          { name: 'judge', kind: 'model_judge', rubric: 'No legal advice', position: 'input', action: 'log' },
-        ),
-      );
+    const response = await user.agent.post(COLLECTION).send(
+      withRules(
+        rule({ name: 'words' }),
+        {
+          name: 'cards',
+          kind: 'pii',
+          entities: ['payment_card', 'iban', 'es_dni'],
+          position: 'output',
+          action: 'redact',
+        },
+        { name: 'injection', kind: 'prompt_injection', position: 'tool_result', action: 'block' },
+        { name: 'long', kind: 'max_length', max_chars: 10_000, position: 'input', action: 'block' },
+        { name: 'judge', kind: 'model_judge', rubric: 'No legal advice', position: 'input', action: 'log' },
+      ),
+    );
     expect(response.status).toBe(201);
     const { guardrail } = ZGuardrail.parse(response.body);
     expect(guardrail.description).toBeNull();
