@@ -10,7 +10,17 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, createThroughApi, guardrailBody } from '../testing/resource-fixtures.js';
+import {
+  agentBody,
+  CUSTOM_AGENT,
+  createAgentThroughApi,
+  createGuardrailThroughApi,
+  guardrailBody,
+  heavyRules,
+  JUDGE_RULE,
+  readAgentThroughApi,
+  WORDS_RULE,
+} from '../testing/resource-fixtures.js';
 
 let ctx: ManagerTestContext;
 let owner: SignedInUser;
@@ -21,34 +31,18 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-const JUDGE = { name: 'judge', kind: 'model_judge', rubric: 'No legal advice', position: 'input', action: 'block' };
-const WORDS = { name: 'words', kind: 'pattern', phrases: ['insider tip'], position: 'output', action: 'block' };
-const CUSTOM = { framework: 'CUSTOM', agent: { module: 'agents/custom.js:create' } };
-
-const createGuardrail = (user: SignedInUser, overrides: Record<string, unknown> = {}) =>
-  createThroughApi(user, '/api/v1/guardrails/', guardrailBody(overrides));
-
-async function createAgent(user: SignedInUser, guardrailIds: string[], overrides: Record<string, unknown> = {}) {
-  const response = await user.agent.post('/api/v1/agents/').send(agentBody({ guardrail_ids: guardrailIds }, overrides));
-  expect(response.status).toBe(201);
-  return ZAgent.parse(response.body);
-}
-
-const readAgent = async (user: SignedInUser, id: string): Promise<TAgent> =>
-  ZAgent.parse((await user.agent.get(`/api/v1/agents/${id}`)).body);
-
 describe('an agent naming guardrails', () => {
   it('shows their ids and carries them in its engine_config as the engine runs them', async () => {
-    const first = await createGuardrail(owner, { description: 'First', rules: [WORDS] });
-    const second = await createGuardrail(owner);
-    const agent = await createAgent(owner, [first, second]);
+    const first = await createGuardrailThroughApi(owner, { description: 'First', rules: [WORDS_RULE] });
+    const second = await createGuardrailThroughApi(owner);
+    const agent = await createAgentThroughApi(owner, { guardrail_ids: [first, second] });
     expect(agent.resources.guardrail_ids).toEqual([first, second]);
     expect(agent.engine_config.guardrails).toEqual([
       {
         id: first,
         name: expect.stringMatching(/^guardrail-/),
         description: 'First',
-        rules: [{ ...WORDS, regexes: [], case_sensitive: false }],
+        rules: [{ ...WORDS_RULE, regexes: [], case_sensitive: false }],
       },
       expect.objectContaining({ id: second }),
     ]);
@@ -58,8 +52,8 @@ describe('an agent naming guardrails', () => {
   });
 
   it('answers 422 naming each id that is unknown or of another workspace, on create and on PATCH', async () => {
-    const mine = await createGuardrail(owner);
-    const theirs = await createGuardrail(stranger);
+    const mine = await createGuardrailThroughApi(owner);
+    const theirs = await createGuardrailThroughApi(stranger);
     const unknown = randomUUID();
     const created = await owner.agent
       .post('/api/v1/agents/')
@@ -70,17 +64,17 @@ describe('an agent naming guardrails', () => {
       { path: 'resources.guardrail_ids[2]', message: `No guardrail with id ${unknown} in this workspace` },
     ]);
 
-    const agent = await createAgent(owner, [mine]);
+    const agent = await createAgentThroughApi(owner, { guardrail_ids: [mine] });
     const patched = await owner.agent
       .patch(`/api/v1/agents/${agent.id}`)
       .send(agentBody({ guardrail_ids: [theirs] }, { name: agent.name }));
     expectProblemShape(patched, 422);
     expect(patched.body.errors.map((error: { path: string }) => error.path)).toEqual(['resources.guardrail_ids[0]']);
-    expect((await readAgent(owner, agent.id)).resources.guardrail_ids).toEqual([mine]);
+    expect((await readAgentThroughApi(owner, agent.id)).resources.guardrail_ids).toEqual([mine]);
   });
 
   it('answers 422 to a duplicate id and to one that is not a UUID', async () => {
-    const mine = await createGuardrail(owner);
+    const mine = await createGuardrailThroughApi(owner);
     const duplicate = await owner.agent.post('/api/v1/agents/').send(agentBody({ guardrail_ids: [mine, mine] }));
     expectProblemShape(duplicate, 422);
     expect(duplicate.body.errors).toEqual([{ path: 'resources.guardrail_ids[1]', message: 'Duplicate guardrail id' }]);
@@ -88,8 +82,8 @@ describe('an agent naming guardrails', () => {
   });
 
   it('a PATCH of the agent replaces its guardrails, and detaching them lets them be deleted', async () => {
-    const [first, second] = [await createGuardrail(owner), await createGuardrail(owner)];
-    const agent = await createAgent(owner, [first]);
+    const [first, second] = [await createGuardrailThroughApi(owner), await createGuardrailThroughApi(owner)];
+    const agent = await createAgentThroughApi(owner, { guardrail_ids: [first] });
     const patched = await owner.agent
       .patch(`/api/v1/agents/${agent.id}`)
       .send(agentBody({ guardrail_ids: [second] }, { name: agent.name }));
@@ -108,11 +102,13 @@ describe('an agent naming guardrails', () => {
 
   it('refuses (422, engine_config) guardrails that would make the engine config too large', async () => {
     // Two guardrails of about 160 KB each: together over the 256 KiB an engine config may weigh.
-    const phrases = Array.from({ length: 200 }, (_, index) => `${index}`.padEnd(200, 'x'));
-    const rules = ['a', 'b', 'c', 'd'].map((name) => ({ ...WORDS, name, phrases }));
-    const [big, bigger] = [await createGuardrail(owner, { rules }), await createGuardrail(owner, { rules })];
+    const rules = heavyRules();
+    const [big, bigger] = [
+      await createGuardrailThroughApi(owner, { rules }),
+      await createGuardrailThroughApi(owner, { rules }),
+    ];
     expect(JSON.stringify(rules).length * 2).toBeGreaterThan(ENGINE_CONFIG_MAX_BYTES);
-    const one = await createAgent(owner, [big]);
+    const one = await createAgentThroughApi(owner, { guardrail_ids: [big] });
     const both = await owner.agent.post('/api/v1/agents/').send(agentBody({ guardrail_ids: [big, bigger] }));
     expectProblemShape(both, 422);
     expect(both.body.errors).toEqual([{ path: 'engine_config', message: expect.stringContaining('bytes') }]);
@@ -120,16 +116,18 @@ describe('an agent naming guardrails', () => {
       .patch(`/api/v1/agents/${one.id}`)
       .send(agentBody({ guardrail_ids: [big, bigger] }, { name: one.name }));
     expectProblemShape(patched, 422);
-    expect((await readAgent(owner, one.id)).resources.guardrail_ids).toEqual([big]);
+    expect((await readAgentThroughApi(owner, one.id)).resources.guardrail_ids).toEqual([big]);
   });
 });
 
 describe('model judges, which need the agent’s model', () => {
   it('an LLM agent may name a guardrail with one; another framework gets 422 naming the rule', async () => {
-    const judged = await createGuardrail(owner, { rules: [WORDS, JUDGE] });
-    expect((await createAgent(owner, [judged])).engine_config.guardrails[0]?.rules).toHaveLength(2);
+    const judged = await createGuardrailThroughApi(owner, { rules: [WORDS_RULE, JUDGE_RULE] });
+    expect(
+      (await createAgentThroughApi(owner, { guardrail_ids: [judged] })).engine_config.guardrails[0]?.rules,
+    ).toHaveLength(2);
 
-    const custom = await owner.agent.post('/api/v1/agents/').send(agentBody({ guardrail_ids: [judged] }, CUSTOM));
+    const custom = await owner.agent.post('/api/v1/agents/').send(agentBody({ guardrail_ids: [judged] }, CUSTOM_AGENT));
     expectProblemShape(custom, 422);
     expect(custom.body.errors).toEqual([
       {
@@ -140,21 +138,21 @@ describe('model judges, which need the agent’s model', () => {
   });
 
   it('an LLM agent naming one cannot become another framework (422)', async () => {
-    const judged = await createGuardrail(owner, { rules: [JUDGE] });
-    const agent = await createAgent(owner, [judged]);
+    const judged = await createGuardrailThroughApi(owner, { rules: [JUDGE_RULE] });
+    const agent = await createAgentThroughApi(owner, { guardrail_ids: [judged] });
     const moved = await owner.agent
       .patch(`/api/v1/agents/${agent.id}`)
-      .send(agentBody({ guardrail_ids: [judged] }, { ...CUSTOM, name: agent.name }));
+      .send(agentBody({ guardrail_ids: [judged] }, { ...CUSTOM_AGENT, name: agent.name }));
     expectProblemShape(moved, 422);
-    expect((await readAgent(owner, agent.id)).framework).toBe('LLM');
+    expect((await readAgentThroughApi(owner, agent.id)).framework).toBe('LLM');
   });
 
   it('a PATCH adding one to a guardrail that a non-LLM agent names is 422 naming the rule and the agent', async () => {
-    const guardrail = await createGuardrail(owner, { rules: [WORDS] });
-    const custom = await createAgent(owner, [guardrail], CUSTOM);
+    const guardrail = await createGuardrailThroughApi(owner, { rules: [WORDS_RULE] });
+    const custom = await createAgentThroughApi(owner, { guardrail_ids: [guardrail] }, CUSTOM_AGENT);
     const patched = await owner.agent
       .patch(`/api/v1/guardrails/${guardrail}`)
-      .send(guardrailBody({ rules: [WORDS, JUDGE] }));
+      .send(guardrailBody({ rules: [WORDS_RULE, JUDGE_RULE] }));
     expectProblemShape(patched, 422);
     expect(patched.body.errors).toEqual([
       {
@@ -162,10 +160,22 @@ describe('model judges, which need the agent’s model', () => {
         message: expect.stringContaining(`"judge" cannot apply to agents "${custom.name}"`),
       },
     ]);
-    expect((await readAgent(owner, custom.id)).engine_config_version).toBe(1);
-    const other = await createGuardrail(owner, { rules: [WORDS] });
+    expect((await readAgentThroughApi(owner, custom.id)).engine_config_version).toBe(1);
+    const other = await createGuardrailThroughApi(owner, { rules: [WORDS_RULE] });
     expect(
-      (await owner.agent.patch(`/api/v1/guardrails/${other}`).send(guardrailBody({ rules: [JUDGE] }))).status,
+      (await owner.agent.patch(`/api/v1/guardrails/${other}`).send(guardrailBody({ rules: [JUDGE_RULE] }))).status,
     ).toBe(200);
+  });
+
+  it('a PATCH adding one, racing the attach of a non-LLM agent, lets exactly one of them through (20 rounds)', async () => {
+    const user = await signUpUser(ctx.app);
+    for (let round = 0; round < 20; round++) {
+      const guardrail = await createGuardrailThroughApi(user, { rules: [WORDS_RULE] });
+      const [patched, created] = await Promise.all([
+        user.agent.patch(`/api/v1/guardrails/${guardrail}`).send(guardrailBody({ rules: [WORDS_RULE, JUDGE_RULE] })),
+        user.agent.post('/api/v1/agents/').send(agentBody({ guardrail_ids: [guardrail] }, CUSTOM_AGENT)),
+      ]);
+      expect(['200/422', '422/201']).toContain(`${patched.status}/${created.status}`);
+    }
   });
 });

@@ -1,7 +1,7 @@
 // A workspace's default guardrails: set with PATCH /workspaces/{id}, applied by every agent of it,
 // republished on every change, and never left pointing at a deleted guardrail.
 import { randomUUID } from 'node:crypto';
-import { type TAgent, ZAgent, ZWorkspace } from '@agentplane/contracts';
+import { type TAgent, ZWorkspace } from '@agentplane/contracts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { z } from 'zod';
@@ -13,17 +13,23 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, createThroughApi, guardrailBody } from '../testing/resource-fixtures.js';
+import {
+  agentBody,
+  CUSTOM_AGENT,
+  createAgentThroughApi,
+  createGuardrailThroughApi,
+  guardrailBody,
+  heavyRules,
+  JUDGE_RULE,
+  readAgentThroughApi,
+  WORDS_RULE,
+} from '../testing/resource-fixtures.js';
 
 let ctx: ManagerTestContext;
 beforeAll(async () => {
   ctx = await startManagerTestApp();
 });
 afterAll(() => ctx?.close());
-
-const JUDGE = { name: 'judge', kind: 'model_judge', rubric: 'No legal advice', position: 'input', action: 'block' };
-const WORDS = { name: 'words', kind: 'pattern', phrases: ['insider tip'], position: 'output', action: 'block' };
-const CUSTOM = { framework: 'CUSTOM', agent: { module: 'agents/custom.js:create' } };
 
 const workspaceUrl = (user: SignedInUser) => `/api/v1/workspaces/${user.workspaceId}`;
 
@@ -33,24 +39,12 @@ const setDefaults = (user: SignedInUser, ids: string[], as: SignedInUser = user)
     .set('x-workspace-id', user.workspaceId)
     .send({ name: 'Guarded', default_guardrail_ids: ids });
 
-const createGuardrail = (user: SignedInUser, overrides: Record<string, unknown> = {}) =>
-  createThroughApi(user, '/api/v1/guardrails/', guardrailBody(overrides));
-
-async function createAgent(user: SignedInUser, resources: Record<string, unknown> = {}, overrides = {}) {
-  const response = await user.agent.post('/api/v1/agents/').send(agentBody(resources, overrides));
-  expect(response.status).toBe(201);
-  return ZAgent.parse(response.body);
-}
-
-const readAgent = async (user: SignedInUser, id: string): Promise<TAgent> =>
-  ZAgent.parse((await user.agent.get(`/api/v1/agents/${id}`)).body);
-
 const guardrailIdsOf = (agent: TAgent) => agent.engine_config.guardrails.map((guardrail) => guardrail.id);
 
 describe('PATCH /workspaces/{id} with default_guardrail_ids', () => {
   it('sets them, shows them in GET and in the list, keeps them when omitted, and clears them with []', async () => {
     const user = await signUpUser(ctx.app);
-    const [first, second] = [await createGuardrail(user), await createGuardrail(user)];
+    const [first, second] = [await createGuardrailThroughApi(user), await createGuardrailThroughApi(user)];
     const set = await setDefaults(user, [second, first]);
     expect(set.status).toBe(200);
     // In the order the guardrails were created, as every list of ids is.
@@ -76,8 +70,8 @@ describe('PATCH /workspaces/{id} with default_guardrail_ids', () => {
 
   it('answers 422 naming an id that is unknown or of another workspace, and changes nothing', async () => {
     const [user, stranger] = [await signUpUser(ctx.app), await signUpUser(ctx.app)];
-    const mine = await createGuardrail(user);
-    const theirs = await createGuardrail(stranger);
+    const mine = await createGuardrailThroughApi(user);
+    const theirs = await createGuardrailThroughApi(stranger);
     const unknown = randomUUID();
     await setDefaults(user, [mine]);
     const refused = await user.agent
@@ -100,7 +94,7 @@ describe('PATCH /workspaces/{id} with default_guardrail_ids', () => {
 
   it('is for admins and owners: a member or a viewer gets 403, a stranger 404, no session 401', async () => {
     const owner = await signUpUser(ctx.app);
-    const guardrail = await createGuardrail(owner);
+    const guardrail = await createGuardrailThroughApi(owner);
     const [admin, member, viewer, stranger] = await Promise.all([1, 2, 3, 4].map(() => signUpUser(ctx.app)));
     if (!admin || !member || !viewer || !stranger) throw new Error('sign-up failed');
     await addToWorkspace(owner, admin, 'admin');
@@ -122,63 +116,66 @@ describe('what agents apply', () => {
   it('a change republishes every agent of the workspace: its own guardrails first, then the defaults it does not name', async () => {
     const user = await signUpUser(ctx.app);
     const [own, shared, other] = [
-      await createGuardrail(user),
-      await createGuardrail(user),
-      await createGuardrail(user),
+      await createGuardrailThroughApi(user),
+      await createGuardrailThroughApi(user),
+      await createGuardrailThroughApi(user),
     ];
-    const naming = await createAgent(user, { guardrail_ids: [own, shared] });
-    const plain = await createAgent(user);
+    const naming = await createAgentThroughApi(user, { guardrail_ids: [own, shared] });
+    const plain = await createAgentThroughApi(user);
     const stranger = await signUpUser(ctx.app);
-    const bystander = await createAgent(stranger);
+    const bystander = await createAgentThroughApi(stranger);
 
     expect((await setDefaults(user, [shared, other])).status).toBe(200);
-    const [namingRead, plainRead] = [await readAgent(user, naming.id), await readAgent(user, plain.id)];
+    const [namingRead, plainRead] = [
+      await readAgentThroughApi(user, naming.id),
+      await readAgentThroughApi(user, plain.id),
+    ];
     expect(guardrailIdsOf(namingRead)).toEqual([own, shared, other]);
     expect(guardrailIdsOf(plainRead)).toEqual([shared, other]);
     expect([namingRead.engine_config_version, plainRead.engine_config_version]).toEqual([2, 2]);
     // The defaults are not the agent's own references.
     expect(plainRead.resources.guardrail_ids).toEqual([]);
-    expect((await readAgent(stranger, bystander.id)).engine_config_version).toBe(1);
+    expect((await readAgentThroughApi(stranger, bystander.id)).engine_config_version).toBe(1);
 
     // An agent created afterwards applies them from its first config.
-    expect(guardrailIdsOf(await createAgent(user))).toEqual([shared, other]);
+    expect(guardrailIdsOf(await createAgentThroughApi(user))).toEqual([shared, other]);
     // The same set again changes no config.
     await setDefaults(user, [other, shared]);
-    expect((await readAgent(user, plain.id)).engine_config_version).toBe(2);
+    expect((await readAgentThroughApi(user, plain.id)).engine_config_version).toBe(2);
 
     await setDefaults(user, []);
-    expect(guardrailIdsOf(await readAgent(user, plain.id))).toEqual([]);
-    expect((await readAgent(user, plain.id)).engine_config_version).toBe(3);
+    expect(guardrailIdsOf(await readAgentThroughApi(user, plain.id))).toEqual([]);
+    expect((await readAgentThroughApi(user, plain.id)).engine_config_version).toBe(3);
   });
 
   it('a PATCH of a default guardrail republishes the agents that apply it, with the new rules', async () => {
     const user = await signUpUser(ctx.app);
-    const guardrail = await createGuardrail(user);
-    const agent = await createAgent(user);
+    const guardrail = await createGuardrailThroughApi(user);
+    const agent = await createAgentThroughApi(user);
     await setDefaults(user, [guardrail]);
     const rules = [{ name: 'long', kind: 'max_length', max_chars: 42, position: 'input', action: 'block' }];
     const patched = await user.agent.patch(`/api/v1/guardrails/${guardrail}`).send(guardrailBody({ rules }));
     expect(patched.status).toBe(200);
     // agent_count counts the agents naming it, not those applying it as a default.
     expect(patched.body.agent_count).toBe(0);
-    const read = await readAgent(user, agent.id);
+    const read = await readAgentThroughApi(user, agent.id);
     expect(read.engine_config_version).toBe(3);
     expect(read.engine_config.guardrails).toEqual([expect.objectContaining({ id: guardrail, rules })]);
   });
 
   it('an agent of another framework applies a default without its model judges, and none that has only judges', async () => {
     const user = await signUpUser(ctx.app);
-    const mixed = await createGuardrail(user, { rules: [WORDS, JUDGE] });
-    const judgeOnly = await createGuardrail(user, { rules: [JUDGE] });
-    const llm = await createAgent(user);
-    const custom = await createAgent(user, {}, CUSTOM);
+    const mixed = await createGuardrailThroughApi(user, { rules: [WORDS_RULE, JUDGE_RULE] });
+    const judgeOnly = await createGuardrailThroughApi(user, { rules: [JUDGE_RULE] });
+    const llm = await createAgentThroughApi(user);
+    const custom = await createAgentThroughApi(user, {}, CUSTOM_AGENT);
     expect((await setDefaults(user, [mixed, judgeOnly])).status).toBe(200);
-    const llmRead = await readAgent(user, llm.id);
+    const llmRead = await readAgentThroughApi(user, llm.id);
     expect(llmRead.engine_config.guardrails.map((guardrail) => guardrail.rules.map((rule) => rule.name))).toEqual([
       ['words', 'judge'],
       ['judge'],
     ]);
-    const customRead = await readAgent(user, custom.id);
+    const customRead = await readAgentThroughApi(user, custom.id);
     expect(customRead.engine_config.guardrails).toEqual([
       expect.objectContaining({ id: mixed, rules: [expect.objectContaining({ name: 'words' })] }),
     ]);
@@ -186,10 +183,12 @@ describe('what agents apply', () => {
 
   it('refuses (422, engine_config) defaults that would make an agent’s engine config too large, changing nothing', async () => {
     const user = await signUpUser(ctx.app);
-    const phrases = Array.from({ length: 200 }, (_, index) => `${index}`.padEnd(200, 'x'));
-    const rules = ['a', 'b', 'c', 'd'].map((name) => ({ ...WORDS, name, phrases }));
-    const [big, bigger] = [await createGuardrail(user, { rules }), await createGuardrail(user, { rules })];
-    const agent = await createAgent(user, { guardrail_ids: [big] });
+    const rules = heavyRules();
+    const [big, bigger] = [
+      await createGuardrailThroughApi(user, { rules }),
+      await createGuardrailThroughApi(user, { rules }),
+    ];
+    const agent = await createAgentThroughApi(user, { guardrail_ids: [big] });
     const refused = await setDefaults(user, [bigger]);
     expectProblemShape(refused, 422);
     expect(refused.body.errors).toEqual([{ path: 'engine_config', message: expect.stringContaining(agent.id) }]);
@@ -200,8 +199,8 @@ describe('what agents apply', () => {
 describe('deleting', () => {
   it('a default guardrail is a 409 saying so, and one that agents name too says both', async () => {
     const user = await signUpUser(ctx.app);
-    const [onlyDefault, both] = [await createGuardrail(user), await createGuardrail(user)];
-    const agent = await createAgent(user, { guardrail_ids: [both] });
+    const [onlyDefault, both] = [await createGuardrailThroughApi(user), await createGuardrailThroughApi(user)];
+    const agent = await createAgentThroughApi(user, { guardrail_ids: [both] });
     await setDefaults(user, [onlyDefault, both]);
 
     const refused = await user.agent.delete(`/api/v1/guardrails/${onlyDefault}`);
@@ -221,9 +220,9 @@ describe('deleting', () => {
 
   it('a DELETE racing its attach as a default ends in 409 or success, never a dangling link (30 rounds)', async () => {
     const user = await signUpUser(ctx.app);
-    const agent = await createAgent(user);
+    const agent = await createAgentThroughApi(user);
     for (let round = 0; round < 30; round++) {
-      const guardrail = await createGuardrail(user);
+      const guardrail = await createGuardrailThroughApi(user);
       const [deleted, attached] = await Promise.all([
         user.agent.delete(`/api/v1/guardrails/${guardrail}`),
         setDefaults(user, [guardrail]),
@@ -234,7 +233,7 @@ describe('deleting', () => {
       expect(exists).toBe(outcome === '409/200');
       const workspace = ZWorkspace.parse((await user.agent.get(workspaceUrl(user))).body);
       expect(workspace.default_guardrail_ids).toEqual(exists ? [guardrail] : []);
-      expect(guardrailIdsOf(await readAgent(user, agent.id))).toEqual(exists ? [guardrail] : []);
+      expect(guardrailIdsOf(await readAgentThroughApi(user, agent.id))).toEqual(exists ? [guardrail] : []);
       await setDefaults(user, []);
     }
   });
@@ -244,8 +243,9 @@ describe('deleting', () => {
     const workspace = ZWorkspace.parse((await user.agent.post('/api/v1/workspaces/').send({ name: 'Doomed' })).body);
     const inDoomed = { ...user, workspaceId: workspace.id };
     const scoped = (test: request.Test) => test.set('x-workspace-id', workspace.id);
-    const guardrail = (await scoped(user.agent.post('/api/v1/guardrails/')).send(guardrailBody({ rules: [WORDS] })))
-      .body.id as string;
+    const guardrail = (
+      await scoped(user.agent.post('/api/v1/guardrails/')).send(guardrailBody({ rules: [WORDS_RULE] }))
+    ).body.id as string;
     const agent = await scoped(user.agent.post('/api/v1/agents/')).send(agentBody({ guardrail_ids: [guardrail] }));
     expect(agent.status).toBe(201);
     expect((await setDefaults(inDoomed, [guardrail])).status).toBe(200);
