@@ -27,6 +27,8 @@ type RunSeed = {
   startedAt?: string;
   finishedAt?: string;
   error?: string;
+  /** The column as the engine's recorder writes it; the column's default ([]) when absent. */
+  guardrailActions?: unknown;
 };
 
 async function insertRun(forAgent: string, run: RunSeed) {
@@ -37,6 +39,11 @@ async function insertRun(forAgent: string, run: RunSeed) {
       ${run.status}::"RunStatus", ${JSON.stringify({ messages: [{ role: 'user', content: 'a secret question' }] })}::jsonb,
       ${run.createdAt}::timestamptz, ${run.startedAt ?? null}::timestamptz, ${run.finishedAt ?? null}::timestamptz,
       ${run.error ?? null}, ${JSON.stringify({ input_tokens: 12, output_tokens: 3 })}::jsonb)`;
+  if (run.guardrailActions !== undefined) {
+    await ctx.database.prisma.$executeRaw`
+      UPDATE agent_runs SET guardrail_actions = ${JSON.stringify(run.guardrailActions)}::jsonb
+      WHERE id = ${run.id} AND agent_id = ${forAgent}::uuid`;
+  }
   await ctx.database.prisma.$executeRaw`
     INSERT INTO run_events (agent_id, run_id, seq, data)
     VALUES (${forAgent}::uuid, ${run.id}, 1, '{"type":"TEXT_MESSAGE_CONTENT","delta":"a secret answer"}')`;
@@ -99,6 +106,7 @@ describe('GET /agents/{id}/runs', () => {
       usage: { input_tokens: 12, output_tokens: 3 },
       caller_agent_id: null,
       caller_run_id: null,
+      guardrail_actions: [],
     });
     expect(runs[0]).toMatchObject({ status: 'running', finished_at: null, duration_ms: null });
     expect(runs[1]).toMatchObject({ error: 'engine lost', duration_ms: 1000 });
@@ -130,6 +138,38 @@ describe('GET /agents/{id}/runs', () => {
     const failed = await listAs(members.viewer, '?status=failed');
     expect(runsOf(failed).map((run) => run.id)).toEqual(['run-2']);
     expect(failed.headers['x-total-count']).toBe('1');
+  });
+
+  it('shows the guardrail rules that fired, as recorded, and none for a record that is not a list', async () => {
+    const fired = {
+      guardrail_id: randomUUID(),
+      guardrail: 'Customer data',
+      rule: 'cards',
+      kind: 'pii',
+      position: 'output',
+      action: 'redact',
+      found: 'payment_card',
+      at: '2026-04-05T10:00:02.000Z',
+    };
+    const agent = await createAgentThroughApi(owner);
+    const list = (id: string) => owner.agent.get(`/api/v1/agents/${id}/runs`);
+    await insertRun(agent.id, {
+      id: 'guarded',
+      status: 'succeeded',
+      createdAt: '2026-04-05T10:00:00Z',
+      guardrailActions: [fired],
+    });
+    await insertRun(agent.id, {
+      id: 'odd-record',
+      status: 'succeeded',
+      createdAt: '2026-04-04T10:00:00Z',
+      guardrailActions: { not: 'a list' },
+    });
+    const runs = runsOf(await list(agent.id));
+    expect(runs.map((run) => [run.id, run.guardrail_actions])).toEqual([
+      ['guarded', [fired]],
+      ['odd-record', []],
+    ]);
   });
 
   it('answers 400 for a bad query or id, 404 for an unknown agent or another workspace’s, 401 without a session', async () => {

@@ -33,7 +33,7 @@ import {
 const TAG = 'agents';
 const NOT_FOUND = { 404: 'No agent with this id in the workspace' };
 const BAD_REFERENCE = {
-  422: `Body failed validation, references a resource not in the workspace, names a key variable the operator's MODEL_API_KEY_ENVS does not list, names a model address agents may not reach, or would make the engine_config larger than ${ENGINE_CONFIG_MAX_BYTES / 1024} KiB (path engine_config)`,
+  422: `Body failed validation, references a resource not in the workspace, names (not being an LLM agent, which alone has a model) a guardrail with a model_judge rule (path resources.guardrail_ids[i], naming the rule), names a key variable the operator's MODEL_API_KEY_ENVS does not list, names a model address agents may not reach, or would make the engine_config larger than ${ENGINE_CONFIG_MAX_BYTES / 1024} KiB (path engine_config)`,
 };
 
 export type AgentRouteDependencies = ResourceRouteDependencies & {

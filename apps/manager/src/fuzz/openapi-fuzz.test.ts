@@ -22,6 +22,7 @@ import {
 import {
   agentBody,
   createThroughApi,
+  guardrailBody,
   mcpServerBody,
   observabilityBody,
   ssoBody,
@@ -93,9 +94,11 @@ beforeAll(async () => {
   const mcpServer = await createThroughApi(owner, '/api/v1/mcp-servers/', mcpServerBody());
   const sso = await createThroughApi(owner, '/api/v1/sso/', ssoBody());
   const observability = await createThroughApi(owner, '/api/v1/observability/', observabilityBody());
+  const guardrail = await createThroughApi(owner, '/api/v1/guardrails/', guardrailBody());
   const resources = {
     integration_ids: [integration],
     mcp_server_ids: [mcpServer],
+    guardrail_ids: [guardrail],
     sso_id: sso,
     observability_id: observability,
   };
@@ -110,6 +113,7 @@ beforeAll(async () => {
       'mcp-servers': [mcpServer],
       sso: [sso],
       observability: [observability],
+      guardrails: [guardrail],
       agents: [agent, theirAgent],
       workspaces: workspaceIds,
       members: [owner.userId, viewer.userId, stranger.userId],

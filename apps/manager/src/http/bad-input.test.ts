@@ -9,7 +9,7 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
+import { agentBody, guardrailBody, mcpServerBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
 import { API_PREFIX } from './api-router.js';
 
 let ctx: ManagerTestContext;
@@ -63,6 +63,18 @@ describe('characters PostgreSQL cannot store', () => {
       'agent.instructions',
     ],
     ['a workspace name', '/workspaces/', { name: MARK }, 'name'],
+    [
+      'a guardrail phrase',
+      '/guardrails/',
+      guardrailBody({ rules: [{ name: 'p', kind: 'pattern', phrases: [MARK], position: 'input', action: 'block' }] }),
+      'guardrail.rules[0].phrases[0]',
+    ],
+    [
+      'a guardrail rubric',
+      '/guardrails/',
+      guardrailBody({ rules: [{ name: 'j', kind: 'model_judge', rubric: MARK, position: 'input', action: 'block' }] }),
+      'guardrail.rules[0].rubric',
+    ],
   ];
 
   it.each(stored)('refuses a NUL in %s with 422 naming it', async (_what, path, body, field) => {

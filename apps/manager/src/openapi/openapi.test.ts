@@ -100,6 +100,17 @@ describe('problems and limits', () => {
     expect(String(mcp.sessionKwargs?.description)).toContain(`${SESSION_KWARGS_MAX_BYTES} bytes`);
   });
 
+  it('documents the guardrail routes, what agent_count counts of them, and why a delete is refused', () => {
+    type Described = { responses: Record<string, { description: string }> };
+    const at = (path: string, method: string) => document.paths[path]?.[method] as Described | undefined;
+    for (const method of ['get', 'post']) expect(at('/api/v1/guardrails/', method)).toBeDefined();
+    for (const method of ['get', 'patch', 'delete']) expect(at('/api/v1/guardrails/{id}', method)).toBeDefined();
+    expect(at('/api/v1/guardrails/{id}', 'get')?.responses['200']?.description).toContain('default_guardrail_ids');
+    expect(at('/api/v1/guardrails/{id}', 'delete')?.responses['409']?.description).toContain('default guardrails');
+    const update = document.paths['/api/v1/workspaces/{id}']?.patch as { responses: Record<string, unknown> };
+    expect(JSON.stringify(update)).toContain('default_guardrail_ids');
+  });
+
   it('documents the engine-config route and the include parameter of agent lists', () => {
     expect(document.paths['/api/v1/agents/{id}/engine-config']?.get).toBeDefined();
     const list = document.paths['/api/v1/agents/']?.get as { parameters: { name: string }[] };
@@ -109,9 +120,8 @@ describe('problems and limits', () => {
 
 describe('examples', () => {
   it('gives every resource create and update body an example that its own schema accepts', async () => {
-    const { ZAgentCreate, ZIntegrationCreate, ZMcpServerCreate, ZObservabilityCreate, ZSsoCreate } = await import(
-      '@agentplane/contracts'
-    );
+    const { ZAgentCreate, ZGuardrailCreate, ZIntegrationCreate, ZMcpServerCreate, ZObservabilityCreate, ZSsoCreate } =
+      await import('@agentplane/contracts');
     const schemas = (document.components?.schemas ?? {}) as Record<string, { examples?: unknown[] }>;
     const pairs = [
       ['IntegrationCreate', ZIntegrationCreate],
@@ -119,13 +129,21 @@ describe('examples', () => {
       ['SsoCreate', ZSsoCreate],
       ['ObservabilityCreate', ZObservabilityCreate],
       ['AgentCreate', ZAgentCreate],
+      ['GuardrailCreate', ZGuardrailCreate],
     ] as const;
     for (const [name, schema] of pairs) {
       const examples = schemas[name]?.examples ?? [];
       expect(examples.length).toBeGreaterThan(0);
       for (const example of examples) expect(schema.safeParse(example).success).toBe(true);
     }
-    for (const name of ['IntegrationUpdate', 'McpServerUpdate', 'SsoUpdate', 'ObservabilityUpdate', 'AgentUpdate']) {
+    for (const name of [
+      'IntegrationUpdate',
+      'McpServerUpdate',
+      'SsoUpdate',
+      'ObservabilityUpdate',
+      'AgentUpdate',
+      'GuardrailUpdate',
+    ]) {
       expect(schemas[name]?.examples?.length).toBeGreaterThan(0);
     }
   });

@@ -49,6 +49,17 @@ export function observabilityBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** One pattern rule on the output; `overrides` replace fields of the guardrail (its rules, its description). */
+export function guardrailBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: `guardrail-${suffix()}`,
+    guardrail: {
+      rules: [{ name: 'topics', kind: 'pattern', phrases: ['insider tip'], position: 'output', action: 'block' }],
+      ...overrides,
+    },
+  };
+}
+
 export function agentBody(resources: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) {
   return {
     name: `agent-${suffix()}`,
@@ -71,9 +82,44 @@ export async function createThroughApi(user: SignedInUser, path: string, body: o
 }
 
 /** Creates an agent using `resources` through the API. */
+/** Creates an agent using `resources` through the API; `overrides` replace fields of its body (its framework). */
 export async function createAgentThroughApi(
   user: SignedInUser,
   resources: Record<string, unknown> = {},
+  overrides: Record<string, unknown> = {},
 ): Promise<TAgent> {
-  return ZAgent.parse(await postCreated(user, '/api/v1/agents/', agentBody(resources)));
+  return ZAgent.parse(await postCreated(user, '/api/v1/agents/', agentBody(resources, overrides)));
+}
+
+export async function readAgentThroughApi(user: SignedInUser, id: string): Promise<TAgent> {
+  return ZAgent.parse((await user.agent.get(`/api/v1/agents/${id}`)).body);
+}
+
+/** A CUSTOM agent's body fields: an agent without a model. */
+export const CUSTOM_AGENT = { framework: 'CUSTOM', agent: { module: 'agents/custom.js:create' } };
+
+/** Guardrail rules for tests: words blocked on the output, and a model judge on the input. */
+export const WORDS_RULE = {
+  name: 'words',
+  kind: 'pattern',
+  phrases: ['insider tip'],
+  position: 'output',
+  action: 'block',
+};
+export const JUDGE_RULE = {
+  name: 'judge',
+  kind: 'model_judge',
+  rubric: 'No legal advice',
+  position: 'input',
+  action: 'block',
+};
+
+/** Four pattern rules of about 40 KB each: two guardrails of them weigh more than an engine config may. */
+export function heavyRules() {
+  const phrases = Array.from({ length: 200 }, (_, index) => `${index}`.padEnd(200, 'x'));
+  return ['a', 'b', 'c', 'd'].map((name) => ({ ...WORDS_RULE, name, phrases }));
+}
+
+export function createGuardrailThroughApi(user: SignedInUser, overrides: Record<string, unknown> = {}) {
+  return createThroughApi(user, '/api/v1/guardrails/', guardrailBody(overrides));
 }
