@@ -6,7 +6,7 @@ import { INJECTION_MAX_CHARS, injectionDetector } from './injection-detector.js'
 
 function matches(text: string): string[] {
   const found: string[] = [];
-  injectionDetector().find(text, 0, (start, end) => found.push(text.slice(start, end)));
+  injectionDetector().find(text, 0, (start, end) => void found.push(text.slice(start, end)));
   return found;
 }
 

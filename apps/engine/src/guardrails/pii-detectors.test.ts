@@ -6,7 +6,7 @@ import { piiDetector } from './pii-detectors.js';
 
 function found(entity: TPiiEntity, text: string): string[] {
   const matches: string[] = [];
-  piiDetector(entity).find(text, 0, (start, end) => matches.push(text.slice(start, end)));
+  piiDetector(entity).find(text, 0, (start, end) => void matches.push(text.slice(start, end)));
   return matches;
 }
 
