@@ -4,10 +4,10 @@
 // match plus one character of look-ahead) has arrived from its start, so nothing that leaves can be
 // part of a match the filter has not seen whole.
 //
-// Each detector of each rule (a unit) remembers where its next search starts, so a delta costs each
-// unit about its own window plus the delta, not a rescan of the whole hold-back. A unit decides no
-// further than any unit before it (its decide window is the widest so far): a rule sees the text as
-// the rules before it left it, never as a later rule redacted it.
+// Each detector of each rule remembers where its next search starts, so a delta costs it about its
+// window plus the delta, not a rescan of the whole hold-back. A rule decides no further than any rule
+// before it (its decide window is the widest so far): a rule sees the text as the rules before it
+// left it, never as a later rule redacted it.
 import { GUARDRAIL_MATCHED_TEXT_MAX_LENGTH } from '@agentplane/contracts';
 import { cutText } from './check-text.js';
 import { type LengthRule, type MatchRule, type RuleIdentity, ruleHit } from './compiled-rule.js';
@@ -20,26 +20,29 @@ import type { TextDetector } from './text-detector.js';
  */
 const CONTEXT_CHARS = 8;
 
-/** One detector of one match rule, as a stream applies it. */
-export type StreamUnit = {
+/** A match rule as a stream applies it (compiled once per config). */
+export type StreamRule = {
   identity: RuleIdentity;
   action: MatchRule['action'];
-  detector: TextDetector;
+  detectors: readonly TextDetector[];
   redaction: (found: string) => string;
+  /** Where its detectors' search positions start in a stream's `scanFrom`. */
+  firstDetector: number;
   /** A match starting fewer characters than this before the end is not decided yet. */
   decideChars: number;
 };
 
-/** The units of `rules`, in order, each deciding no further than the units before it (compiled once per config). */
-export function streamUnits(rules: readonly MatchRule[]): StreamUnit[] {
+/** The stream rules of `rules`, in order, each deciding no further than the rules before it. */
+export function streamRules(rules: readonly MatchRule[]): StreamRule[] {
   let widest = 0;
-  return rules.flatMap((rule) =>
-    rule.detectors.map((detector) => {
-      widest = Math.max(widest, detector.windowChars);
-      const { identity, action, redaction } = rule;
-      return { identity, action, detector, redaction, decideChars: widest };
-    }),
-  );
+  let detectors = 0;
+  return rules.map((rule) => {
+    widest = Math.max(widest, rule.windowChars);
+    const firstDetector = detectors;
+    detectors += rule.detectors.length;
+    const { identity, action, redaction } = rule;
+    return { identity, action, detectors: rule.detectors, redaction, firstDetector, decideChars: widest };
+  });
 }
 
 export type Stream = {
@@ -49,7 +52,7 @@ export type Stream = {
   sent: number;
   /** The stream offset of `buffer`'s first character. */
   base: number;
-  /** Per unit, the stream offset its next search starts at. */
+  /** Per detector of each rule, the stream offset its next search starts at. */
   scanFrom: number[];
   /** Characters the stream has had from the agent (max_length). */
   received: number;
@@ -62,6 +65,20 @@ export type Stream = {
 };
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+type Span = { start: number; end: number; found: string; slot: number };
+
+/** Spans by start, overlapping ones merged into the first (whose `found` they keep). */
+function mergeSpans(spans: Span[]): Span[] {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Span[] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (last !== undefined && span.start < last.end) last.end = Math.max(last.end, span.end);
+    else merged.push(span);
+  }
+  return merged;
+}
 
 /** Where a position of the text before redacting `spans` ([start, end, replacement length]...) is after. */
 function mapPosition(position: number, spans: readonly number[]): number {
@@ -82,7 +99,7 @@ export class StreamGuard {
   blocked: GuardrailHit | undefined;
 
   constructor(
-    private readonly units: readonly StreamUnit[],
+    private readonly rules: readonly StreamRule[],
     private readonly lengthRules: readonly LengthRule[],
     /** The longest match of any rule: the characters of a stream held back. */
     private readonly holdBack: number,
@@ -95,7 +112,7 @@ export class StreamGuard {
       buffer: '',
       sent: 0,
       base: 0,
-      scanFrom: this.units.map(() => 0),
+      scanFrom: this.rules.flatMap((rule) => rule.detectors.map(() => 0)),
       received: 0,
       cut: false,
       lengthFired: undefined,
@@ -139,55 +156,79 @@ export class StreamGuard {
     return accepted;
   }
 
-  /** Runs each unit over what it has not decided; the redacted text, or undefined when blocked. */
+  /** Runs each rule over what it has not decided; the redacted text, or undefined when blocked. */
   private scan(stream: Stream, final: boolean): string | undefined {
     let text = stream.buffer;
-    const sentAt = stream.base + stream.sent;
-    for (const [index, unit] of this.units.entries()) {
-      const from = Math.max(sentAt, stream.scanFrom[index] as number) - stream.base;
-      if (from >= text.length) continue;
-      const current = text;
-      const undecidedFrom = final ? Number.POSITIVE_INFINITY : current.length - unit.decideChars + 1;
-      let undecided = -1;
-      let lastEnd = from;
+    for (const rule of this.rules) {
+      const spans = this.findDecided(stream, rule, text, final);
+      if (spans === undefined) continue;
       let redacted = '';
-      let spans: number[] | undefined;
-      unit.detector.find(current, from, (start, end, found) => {
-        if (start >= undecidedFrom) {
-          undecided = start;
-          return true;
-        }
-        const hit = ruleHit(unit.identity, found, current.slice(start, end));
+      let copied = 0;
+      let moved: number[] | undefined;
+      for (const span of spans) {
+        const hit = ruleHit(rule.identity, span.found, text.slice(span.start, span.end));
         this.report(hit);
-        if (unit.action === 'block') {
+        if (rule.action === 'block') {
           this.blocked = hit;
-          return true;
+          return undefined;
         }
-        if (unit.action === 'redact') {
-          const replacement = unit.redaction(found);
-          redacted += current.slice(lastEnd, start) + replacement;
-          spans ??= [];
-          spans.push(start, end, replacement.length);
-        }
-        lastEnd = end;
-        return undefined;
-      });
-      if (this.blocked !== undefined) return undefined;
-      const next = undecided >= 0 ? undecided : Math.max(lastEnd, Math.min(undecidedFrom, current.length));
-      if (spans === undefined) {
-        stream.scanFrom[index] = stream.base + next;
-        continue;
+        if (rule.action !== 'redact') continue;
+        const replacement = rule.redaction(span.found);
+        redacted += text.slice(copied, span.start) + replacement;
+        copied = span.end;
+        moved ??= [];
+        moved.push(span.start, span.end, replacement.length);
       }
-      text = current.slice(0, from) + redacted + current.slice(lastEnd);
-      const moved = spans;
-      stream.scanFrom = stream.scanFrom.map((offset) => stream.base + mapPosition(offset - stream.base, moved));
-      stream.scanFrom[index] = stream.base + mapPosition(next, moved);
+      if (moved === undefined) continue;
+      text = redacted + text.slice(copied);
+      const spansMoved = moved;
+      stream.scanFrom = stream.scanFrom.map((offset) => stream.base + mapPosition(offset - stream.base, spansMoved));
     }
     return text;
   }
 
+  /**
+   * The decided matches of `rule` in `text`, overlapping ones merged (as a whole text merges them), and
+   * where each detector's next search starts; undefined when there is none. A decided match that
+   * overlaps another detector's undecided one takes it in: redacting a little early beats sending a
+   * half of it.
+   */
+  private findDecided(stream: Stream, rule: StreamRule, text: string, final: boolean): Span[] | undefined {
+    const sentAt = stream.base + stream.sent;
+    const undecidedFrom = final ? Number.POSITIVE_INFINITY : text.length - rule.decideChars + 1;
+    let spans: Span[] | undefined;
+    let pending: Span[] | undefined;
+    rule.detectors.forEach((detector, index) => {
+      const slot = rule.firstDetector + index;
+      const from = Math.max(sentAt, stream.scanFrom[slot] as number) - stream.base;
+      if (from >= text.length) return;
+      let next = Math.max(from, Math.min(undecidedFrom, text.length));
+      detector.find(text, from, (start, end, found) => {
+        if (start >= undecidedFrom) {
+          next = start;
+          (pending ??= []).push({ start, end, found, slot });
+          return true;
+        }
+        (spans ??= []).push({ start, end, found, slot });
+        next = Math.max(end, Math.min(undecidedFrom, text.length));
+        return undefined;
+      });
+      stream.scanFrom[slot] = stream.base + next;
+    });
+    if (spans === undefined) return undefined;
+    if (rule.detectors.length === 1) return spans;
+    const merged = mergeSpans(spans);
+    for (const candidate of pending ?? []) {
+      const overlapped = merged.find((span) => candidate.start < span.end && span.start < candidate.end);
+      if (overlapped === undefined) continue;
+      overlapped.end = Math.max(overlapped.end, candidate.end);
+      stream.scanFrom[candidate.slot] = stream.base + candidate.end;
+    }
+    return merged;
+  }
+
   private release(stream: Stream, final: boolean): string {
-    const text = this.units.length > 0 ? this.scan(stream, final) : stream.buffer;
+    const text = this.rules.length > 0 ? this.scan(stream, final) : stream.buffer;
     if (text === undefined) return '';
     let end = final ? text.length : text.length - this.holdBack;
     // Never send half a surrogate pair. No match starts at a pair's second half, so sending it too is

@@ -12,12 +12,12 @@ import {
 import { GUARDRAIL_BLOCKED_CODE } from '@agentplane/contracts';
 import { checkWholeText } from './check-text.js';
 import type { CompiledRule, JudgeRule, LengthRule, MatchRule } from './compiled-rule.js';
-import { type Stream, StreamGuard, type StreamUnit, streamUnits } from './guarded-stream.js';
+import { type Stream, StreamGuard, type StreamRule, streamRules } from './guarded-stream.js';
 import type { GuardrailHit, ModelJudge, ReportGuardrailHit } from './guardrail-types.js';
 
 export type OutputRules = {
   match: readonly MatchRule[];
-  units: readonly StreamUnit[];
+  streamRules: readonly StreamRule[];
   length: readonly LengthRule[];
   judge: readonly JudgeRule[];
   /** The longest match of any output rule: the characters of a stream held back. */
@@ -38,7 +38,7 @@ export function selectOutputRules(
       : rules.filter((rule): rule is JudgeRule => rule.type === 'judge' && rule.action === 'log');
   if (match.length + length.length + judgeRules.length === 0) return undefined;
   const holdBack = Math.max(0, ...match.map((rule) => rule.windowChars - 1));
-  return { match, units: streamUnits(match), length, judge: judgeRules, holdBack };
+  return { match, streamRules: streamRules(match), length, judge: judgeRules, holdBack };
 }
 
 function blockedError(hit: GuardrailHit): BaseEvent {
@@ -72,7 +72,7 @@ class RunOutputGuard {
     private readonly judge: ModelJudge | undefined,
     private readonly report: ReportGuardrailHit,
   ) {
-    this.streams = new StreamGuard(rules.units, rules.length, rules.holdBack, report);
+    this.streams = new StreamGuard(rules.streamRules, rules.length, rules.holdBack, report);
   }
 
   // Created on first use: most runs never judge, and an AbortController per run costs.
@@ -194,8 +194,7 @@ export async function* filterOutputEvents(
           const delta = String(event.delta ?? '');
           const released = guard.push(guard.open(streams, id, event.type === EventType.TEXT_MESSAGE_CONTENT), delta);
           if (guard.blocked !== undefined) break;
-          if (released === delta) yield event;
-          else if (released !== '') yield { ...event, delta: released } as BaseEvent;
+          if (released !== '') yield released === delta ? event : ({ ...event, delta: released } as BaseEvent);
           continue;
         }
         case EventType.TEXT_MESSAGE_END:
@@ -228,8 +227,7 @@ export async function* filterOutputEvents(
           const delta = (event as TextMessageChunkEvent).delta;
           const released = delta === undefined || delta === '' ? '' : guard.push(chunk.stream, delta);
           if (guard.blocked !== undefined) break;
-          if (released === delta) yield event;
-          else if (released !== '') yield { ...event, delta: released } as BaseEvent;
+          if (released !== '') yield released === delta ? event : ({ ...event, delta: released } as BaseEvent);
           else if (starts) {
             // The first chunk opens the message or tool call: it goes out, without the held-back delta.
             const { delta: _held, ...opening } = event as TextMessageChunkEvent;
