@@ -196,8 +196,8 @@ export class StreamGuard {
   private findDecided(stream: Stream, rule: StreamRule, text: string, final: boolean): Span[] | undefined {
     const sentAt = stream.base + stream.sent;
     const undecidedFrom = final ? Number.POSITIVE_INFINITY : text.length - rule.decideChars + 1;
-    let spans: Span[] | undefined;
-    let pending: Span[] | undefined;
+    const spans: Span[] = [];
+    const pending: Span[] = [];
     rule.detectors.forEach((detector, index) => {
       const slot = rule.firstDetector + index;
       const from = Math.max(sentAt, stream.scanFrom[slot] as number) - stream.base;
@@ -206,19 +206,19 @@ export class StreamGuard {
       detector.find(text, from, (start, end, found) => {
         if (start >= undecidedFrom) {
           next = start;
-          (pending ??= []).push({ start, end, found, slot });
+          pending.push({ start, end, found, slot });
           return true;
         }
-        (spans ??= []).push({ start, end, found, slot });
+        spans.push({ start, end, found, slot });
         next = Math.max(end, Math.min(undecidedFrom, text.length));
         return undefined;
       });
       stream.scanFrom[slot] = stream.base + next;
     });
-    if (spans === undefined) return undefined;
+    if (spans.length === 0) return undefined;
     if (rule.detectors.length === 1) return spans;
     const merged = mergeSpans(spans);
-    for (const candidate of pending ?? []) {
+    for (const candidate of pending) {
       const overlapped = merged.find((span) => candidate.start < span.end && span.start < candidate.end);
       if (overlapped === undefined) continue;
       overlapped.end = Math.max(overlapped.end, candidate.end);
