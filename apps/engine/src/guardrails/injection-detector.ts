@@ -36,7 +36,10 @@ const FILLER = `(?:${GAP}${either('all', 'any', 'the', 'of', 'your', 'these', 't
 
 const FAMILIES = [
   // "Ignore all previous instructions", "disregard the above", "forget your prior rules".
-  `\\b${either('ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'drop')}${FILLER}${GAP}${EARLIER}(?:${GAP}${ORDERS})?\\b`,
+  `\\b${either('ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'drop')}${FILLER}${GAP}${EARLIER}${GAP}${ORDERS}\\b`,
+  // "ignore the above", but not "ignore the above warning". Its look-ahead of up to six characters is
+  // within the detector's window: this family's matches are far shorter than the longest one's.
+  `\\b${either('ignore', 'disregard', 'forget')}${FILLER}${GAP}${either('above', 'foregoing', 'preceding')}(?!${GAP}\\w)`,
   `\\b${either('ignore', 'disregard', 'forget', 'override', 'bypass')}${GAP}${either('your', 'the', 'all')}${GAP}${either('instructions', 'rules', 'guidelines', 'programming', 'system prompt')}\\b`,
   `\\b${words('forget', 'everything')}${GAP}${either('above', 'before', 'you', 'that')}\\b`,
   // A new identity: "you are now DAN", "from now on you are", "pretend you are an AI without rules".
