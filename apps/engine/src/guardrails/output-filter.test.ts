@@ -317,4 +317,24 @@ describe('filterOutput', () => {
       EventType.RUN_FINISHED,
     ]);
   });
+
+  it('checks the content of a tool result that goes to the client', async () => {
+    const guardrails = compile([
+      { name: 'cards', kind: 'pii', entities: ['payment_card'], position: 'output', action: 'redact' },
+    ]);
+    const result = {
+      type: EventType.TOOL_CALL_RESULT,
+      messageId: 'tool-1',
+      toolCallId: 't1',
+      content: 'card 4111 1111 1111 1111 on file',
+    } as BaseEvent;
+    const events = runEvents([], ['{}']);
+    events.splice(-1, 0, result);
+    const { out } = await filter(guardrails, events);
+    expect(out.find((event) => event.type === EventType.TOOL_CALL_RESULT)).toEqual({
+      ...result,
+      content: 'card [REDACTED:payment_card] on file',
+    });
+    await verify(out);
+  });
 });

@@ -1,7 +1,8 @@
 // Filters a run's AG-UI events by the output rules, before any byte leaves the engine: the deltas of
 // each stream (a text message, a tool call's arguments, a reasoning message) go through a guarded
 // stream (guarded-stream.ts), which holds back at most `holdBack` characters; a stream's end, a tool
-// result and the run's end send what it held. Messages snapshots are checked as whole texts.
+// result and the run's end send what it held. Messages snapshots' assistant messages and tool results'
+// contents are checked as whole texts.
 import {
   type BaseEvent,
   EventType,
@@ -20,6 +21,8 @@ export type OutputRules = {
   streamRules: readonly StreamRule[];
   length: readonly LengthRule[];
   judge: readonly JudgeRule[];
+  /** The match and length rules in their order, for the texts checked whole (snapshots, tool results). */
+  wholeText: readonly CompiledRule[];
   /** The longest match of any output rule: the characters of a stream held back. */
   holdBack: number;
 };
@@ -38,7 +41,8 @@ export function selectOutputRules(
       : rules.filter((rule): rule is JudgeRule => rule.type === 'judge' && rule.action === 'log');
   if (match.length + length.length + judgeRules.length === 0) return undefined;
   const holdBack = Math.max(0, ...match.map((rule) => rule.windowChars - 1));
-  return { match, streamRules: streamRules(match), length, judge: judgeRules, holdBack };
+  const wholeText = rules.filter((rule) => rule.type !== 'judge');
+  return { match, streamRules: streamRules(match), length, judge: judgeRules, wholeText, holdBack };
 }
 
 function blockedError(hit: GuardrailHit): BaseEvent {
@@ -130,14 +134,14 @@ class RunOutputGuard {
       }
       let checked = message;
       if (typeof message.content === 'string') {
-        const content = await this.checkText(message.content);
+        const content = await this.checkWhole(message.content);
         if (content === undefined) return undefined;
         if (content !== message.content) checked = { ...checked, content };
       }
       if (message.toolCalls !== undefined) {
         const toolCalls = [];
         for (const call of message.toolCalls) {
-          const args = await this.checkText(call.function.arguments);
+          const args = await this.checkWhole(call.function.arguments);
           if (args === undefined) return undefined;
           toolCalls.push(
             args === call.function.arguments ? call : { ...call, function: { ...call.function, arguments: args } },
@@ -152,9 +156,8 @@ class RunOutputGuard {
   }
 
   /** A whole text by the match and length rules; undefined when blocked. */
-  private async checkText(text: string): Promise<string | undefined> {
-    const rules = [...this.rules.length, ...this.rules.match];
-    const verdict = await checkWholeText(rules, text, undefined, this.report, this.signal);
+  async checkWhole(text: string): Promise<string | undefined> {
+    const verdict = await checkWholeText(this.rules.wholeText, text, undefined, this.report, this.signal);
     if (verdict.blocked !== undefined) this.snapshotBlocked = verdict.blocked;
     return verdict.blocked === undefined ? verdict.text : undefined;
   }
@@ -210,7 +213,15 @@ export async function* filterOutputEvents(
             if (rest !== '') yield deltaEvent(event, id, rest);
             if (event.type === EventType.TEXT_MESSAGE_END) guard.judgeMessage(stream);
           }
-          yield event;
+          if (event.type !== EventType.TOOL_CALL_RESULT) {
+            yield event;
+            continue;
+          }
+          // A server-side tool's result goes to the client too: its bytes leave the engine like the
+          // reply's (the tool_result rules checked it for the model already).
+          const content = await guard.checkWhole(String(event.content ?? ''));
+          if (content === undefined) break;
+          yield content === event.content ? event : ({ ...event, content } as BaseEvent);
           continue;
         }
         case EventType.TEXT_MESSAGE_CHUNK:
