@@ -4,6 +4,10 @@
 // match plus one character of look-ahead) has arrived from its start, so nothing that leaves can be
 // part of a match the filter has not seen whole.
 //
+// The hold-back delays a stream's text, never the run's first event: RUN_STARTED and every event
+// that is not a delta pass at once, and a message's first characters leave once more than holdBack
+// of them have arrived, or at its end (a short reply leaves whole at its end).
+//
 // Each detector of each rule remembers where its next search starts, so a delta costs it about its
 // window plus the delta, not a rescan of the whole hold-back. A rule decides no further than any rule
 // before it (its decide window is the widest so far): a rule sees the text as the rules before it

@@ -10,7 +10,7 @@ import {
   type MessagesSnapshotEvent,
   type TextMessageChunkEvent,
 } from '@ag-ui/core';
-import { GUARDRAIL_BLOCKED_CODE } from '@agentplane/contracts';
+import { guardrailBlockedEvent } from './blocked-run-error.js';
 import { checkWholeText } from './check-text.js';
 import type { CompiledRule, JudgeRule, LengthRule, MatchRule } from './compiled-rule.js';
 import { type Stream, StreamGuard, type StreamRule, streamRules } from './guarded-stream.js';
@@ -43,14 +43,6 @@ export function selectOutputRules(
   const holdBack = Math.max(0, ...match.map((rule) => rule.windowChars - 1));
   const wholeText = rules.filter((rule) => rule.type !== 'judge');
   return { match, streamRules: streamRules(match), length, judge: judgeRules, wholeText, holdBack };
-}
-
-function blockedError(hit: GuardrailHit): BaseEvent {
-  return {
-    type: EventType.RUN_ERROR,
-    message: `Blocked by guardrail "${hit.guardrail.name}" (rule "${hit.rule.name}").`,
-    code: GUARDRAIL_BLOCKED_CODE,
-  } as BaseEvent;
 }
 
 type ChunkType = EventType.TEXT_MESSAGE_CHUNK | EventType.TOOL_CALL_CHUNK | EventType.REASONING_MESSAGE_CHUNK;
@@ -278,7 +270,7 @@ export async function* filterOutputEvents(
       // Only a blocking match leaves the switch.
       break;
     }
-    if (guard.blocked !== undefined) yield blockedError(guard.blocked);
+    if (guard.blocked !== undefined) yield guardrailBlockedEvent(guard.blocked);
   } finally {
     guard.stop();
   }
