@@ -29,8 +29,12 @@ export function compileGuardrails(
   );
   return {
     checks: (position) => checked.has(position),
-    checkText: (position, text, report, signal) =>
-      checkWholeText(byPosition.get(position) ?? [], text, judge, report, signal),
+    checkText: (position, text, report, signal, rules = 'all') => {
+      const selected = byPosition.get(position) ?? [];
+      const applied =
+        rules === 'all' ? selected : selected.filter((rule) => (rule.type === 'judge') === (rules === 'judges'));
+      return checkWholeText(applied, text, judge, report, signal);
+    },
     filterOutput:
       outputRules === undefined
         ? (events) => events
