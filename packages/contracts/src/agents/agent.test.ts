@@ -15,6 +15,7 @@ describe('ZAgentCreate', () => {
     expect(ZAgentCreate.parse(llm).resources).toEqual({
       integration_ids: [],
       mcp_server_ids: [],
+      guardrail_ids: [],
       sso_id: null,
       observability_id: null,
     });
