@@ -308,6 +308,11 @@ describe('the input', () => {
   it('cannot hang the engine on a regex that backtracks catastrophically in JavaScript: a long input is checked in linear time', async () => {
     const run = await scripted([{ text: ['Done.'] }], `${'a'.repeat(100_000)}`);
     expect(run.events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    // The rule is live: a match is reported.
+    const matching = await scripted([{ text: ['Done.'] }], 'aaab');
+    expect((await runRecord(matching.runId)).guardrail_actions).toEqual([
+      expect.objectContaining({ rule: 'slow-regex', found: 'regex', action: 'log' }),
+    ]);
   }, 20_000);
 });
 

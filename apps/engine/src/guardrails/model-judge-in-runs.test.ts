@@ -22,7 +22,14 @@ const GUARDRAIL: TEngineGuardrail = {
   name: 'judged',
   description: null,
   rules: [
-    { name: 'no-medical', kind: 'model_judge', position: 'input', action: 'block', rubric: RUBRIC, model: 'judge-model' },
+    {
+      name: 'no-medical',
+      kind: 'model_judge',
+      position: 'input',
+      action: 'block',
+      rubric: RUBRIC,
+      model: 'judge-model',
+    },
   ],
 };
 

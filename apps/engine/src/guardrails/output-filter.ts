@@ -64,7 +64,8 @@ export function selectOutputRules(
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
-function blockedError(hit: GuardrailHit): BaseEvent {
+/** The RUN_ERROR of a run a guardrail stopped (its output here, its input in runs/guarded-run.ts). */
+export function blockedError(hit: GuardrailHit): BaseEvent {
   return {
     type: EventType.RUN_ERROR,
     message: `Blocked by guardrail "${hit.guardrail.name}" (rule "${hit.rule.name}").`,

@@ -4,14 +4,15 @@
 // and before anything records or sends an event, so that what the client gets, what the run's log
 // keeps (rejoin, replay) and what a WhatsApp reply says are the same filtered events.
 import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
-import { GUARDRAIL_BLOCKED_CODE, type TGuardrailActionRecord } from '@agentplane/contracts';
+import type { TGuardrailActionRecord } from '@agentplane/contracts';
 import type { Counter, Logger } from '@agentplane/server-kit';
 import type { AgentRunRequest, AgentRuntime } from '../agents/agent-runtime.js';
 import { guardRunInput } from '../guardrails/guard-run-input.js';
 import { guardToolbox } from '../guardrails/guard-toolbox.js';
 import { createGuardrailRecorder } from '../guardrails/guardrail-recorder.js';
 import { type GuardrailRunScope, pullInGuardrailScope } from '../guardrails/guardrail-run-scope.js';
-import type { AgentGuardrails, GuardrailHit } from '../guardrails/guardrail-types.js';
+import type { AgentGuardrails } from '../guardrails/guardrail-types.js';
+import { blockedError } from '../guardrails/output-filter.js';
 import type { RunTrace } from '../tracing/run-trace.js';
 import { guardEventOrder } from './event-order-guard.js';
 
@@ -36,15 +37,6 @@ export type GuardedRun = {
   input: () => RunAgentInput;
 };
 
-/** The RUN_ERROR of a run a guardrail stopped: the guardrail and the rule, never what they matched. */
-export function guardrailBlockedError(hit: GuardrailHit): BaseEvent {
-  return {
-    type: EventType.RUN_ERROR,
-    code: GUARDRAIL_BLOCKED_CODE,
-    message: `Blocked by guardrail "${hit.guardrail.name}" (rule "${hit.rule.name}").`,
-  } as BaseEvent;
-}
-
 export function startGuardedRun(
   runtime: AgentRuntime,
   request: AgentRunRequest,
@@ -64,7 +56,7 @@ export function startGuardedRun(
     if ('blocked' in checked) {
       // The model is never called: the run starts and ends with the refusal.
       yield { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId } as BaseEvent;
-      yield guardrailBlockedError(checked.blocked);
+      yield blockedError(checked.blocked);
       return;
     }
     given = checked.input;
