@@ -3,7 +3,11 @@
 // run record, the thread, the trace, the metric and the log show of input, tool and output rules.
 import { randomUUID } from 'node:crypto';
 import { EventType, HttpAgent } from '@ag-ui/client';
-import type { TEngineGuardrail, TObservabilityConfigInput } from '@agentplane/contracts';
+import {
+  GUARDRAIL_ACTIONS_PER_RUN_MAX,
+  type TEngineGuardrail,
+  type TObservabilityConfigInput,
+} from '@agentplane/contracts';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import {
   type FakeOpenAiServer,
@@ -234,6 +238,18 @@ describe('the streamed output', () => {
     ]);
     // Without capture_content, no record keeps what was matched.
     expect(record.guardrail_actions.every((line) => line.matched === undefined)).toBe(true);
+  });
+
+  it('keeps at most GUARDRAIL_ACTIONS_PER_RUN_MAX lines in the record, while the metric counts every hit', async () => {
+    const labels = { kind: 'pii', position: 'output', action: 'redact' };
+    const before = await counted(labels);
+    const hits = GUARDRAIL_ACTIONS_PER_RUN_MAX + 20;
+    const emails = Array.from({ length: hits }, (_, index) => `user${index}@example.com`).join(', ');
+    const run = await scripted([{ text: [emails] }], 'list them');
+    expect(run.events.at(-1)?.type).toBe(EventType.RUN_FINISHED);
+    expect(run.raw).not.toMatch(/user\d+@example\.com/);
+    expect((await runRecord(run.runId)).guardrail_actions).toHaveLength(GUARDRAIL_ACTIONS_PER_RUN_MAX);
+    expect(await counted(labels)).toBe(before + hits);
   });
 
   it('is rejoined exactly as it was sent, redacted or blocked, and the blocked run is failed with its RUN_ERROR message', async () => {

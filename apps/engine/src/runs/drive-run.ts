@@ -1,5 +1,6 @@
 // One run of the agent from its first event to its stored end, shared by the streaming /agent/run and
-// the runs this replica starts from a thread's queue: its events numbered, logged and sent on; a run
+// the runs this replica starts from a thread's queue: its events guarded (guarded-run.ts: the AG-UI
+// order, and the agent's guardrails), numbered, logged and sent on; a run
 // stopped by a requested cancel ends with that cancel's RUN_ERROR, and one stopped by its client
 // leaving with a cancel's, so a rejoin or a follower always sees an end; the thread keeps what the run
 // produced when it finished or was interrupted, and nothing when it was cancelled or rolled back.
