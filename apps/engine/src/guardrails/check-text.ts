@@ -4,7 +4,7 @@
 import { GUARDRAIL_MATCHED_TEXT_MAX_LENGTH } from '@agentplane/contracts';
 import { type CompiledRule, type JudgeRule, type LengthRule, ruleHit } from './compiled-rule.js';
 import type { GuardrailHit, ModelJudge, ReportGuardrailHit, TextVerdict } from './guardrail-types.js';
-import { applyMatchRules } from './match-rules.js';
+import { applyMatchRule } from './match-rules.js';
 
 /** `text` cut to at most `maxChars` UTF-16 code units, never between the two halves of a surrogate pair. */
 export function cutText(text: string, maxChars: number): string {
@@ -58,7 +58,7 @@ export async function checkWholeText(
   let current = text;
   for (const rule of rules) {
     let verdict: TextVerdict;
-    if (rule.type === 'match') verdict = applyMatchRules([rule], current, 0, 0, report);
+    if (rule.type === 'match') verdict = applyMatchRule(rule, current, report);
     else if (rule.type === 'length') verdict = checkLength(rule, current, report);
     else if (judge === undefined) continue;
     else verdict = await checkJudge(rule, current, judge, report, signal);

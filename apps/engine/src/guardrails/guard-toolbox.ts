@@ -56,33 +56,38 @@ export async function guardToolArguments(
 
 /**
  * The toolbox with the tool positions' rules applied to each call; the toolbox itself when no rule
- * checks either position. `signal`, when given, also stops a check (a model judge) the call's own
- * signal does not.
+ * checks either position. Whatever else the toolbox has (an MCP toolset's statuses, its close, a call's
+ * run context) is kept. `signal`, when given, also stops a check (a model judge) the call's own signal
+ * does not.
  */
-export function guardToolbox(
-  toolbox: AgentToolbox,
+export function guardToolbox<Toolbox extends AgentToolbox>(
+  toolbox: Toolbox,
   guardrails: AgentGuardrails,
   report: ReportGuardrailHit,
   signal?: AbortSignal,
-): AgentToolbox {
+): Toolbox {
   const checksArguments = guardrails.checks('tool_arguments');
   const checksResult = guardrails.checks('tool_result');
   if (!checksArguments && !checksResult) return toolbox;
-  return {
-    tools: toolbox.tools,
-    async call(name, args, callSignal) {
-      const checkSignal = signal === undefined ? callSignal : AbortSignal.any([signal, callSignal]);
-      let checkedArgs = args;
-      if (checksArguments) {
-        const checked = await guardToolArguments(args, guardrails, report, checkSignal);
-        if ('blocked' in checked) return toolRefusal(checked.blocked, 'call');
-        checkedArgs = checked.args;
-      }
-      const outcome = await toolbox.call(name, checkedArgs, callSignal);
-      if (!checksResult) return outcome;
-      const verdict = await guardrails.checkText('tool_result', outcome.text, report, checkSignal);
-      if (verdict.blocked !== undefined) return toolRefusal(verdict.blocked, 'result');
-      return verdict.text === outcome.text ? outcome : { ...outcome, text: verdict.text };
-    },
+  const callTool = toolbox.call as (...args: unknown[]) => Promise<ToolOutcome>;
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+    callSignal: AbortSignal,
+    ...context: unknown[]
+  ): Promise<ToolOutcome> => {
+    const checkSignal = signal === undefined ? callSignal : AbortSignal.any([signal, callSignal]);
+    let checkedArgs = args;
+    if (checksArguments) {
+      const checked = await guardToolArguments(args, guardrails, report, checkSignal);
+      if ('blocked' in checked) return toolRefusal(checked.blocked, 'call');
+      checkedArgs = checked.args;
+    }
+    const outcome = await callTool(name, checkedArgs, callSignal, ...context);
+    if (!checksResult) return outcome;
+    const verdict = await guardrails.checkText('tool_result', outcome.text, report, checkSignal);
+    if (verdict.blocked !== undefined) return toolRefusal(verdict.blocked, 'result');
+    return verdict.text === outcome.text ? outcome : { ...outcome, text: verdict.text };
   };
+  return { ...toolbox, call };
 }

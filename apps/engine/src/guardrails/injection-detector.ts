@@ -3,7 +3,7 @@
 // the delimiters of a system prompt). Case-insensitive; words may be separated by any run of up to
 // five whitespace characters; every repetition is bounded, so a match has a longest length.
 import { regexMatchBounds } from '@agentplane/contracts';
-import { regExpDetector, type TextDetector } from './text-detector.js';
+import type { TextDetector } from './text-detector.js';
 
 const GAP = String.raw`\s{1,5}`;
 const words = (...parts: string[]) => parts.join(GAP);
@@ -36,7 +36,10 @@ const FILLER = `(?:${GAP}${either('all', 'any', 'the', 'of', 'your', 'these', 't
 
 const FAMILIES = [
   // "Ignore all previous instructions", "disregard the above", "forget your prior rules".
-  `\\b${either('ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'drop')}${FILLER}${GAP}${EARLIER}(?:${GAP}${ORDERS})?\\b`,
+  `\\b${either('ignore', 'disregard', 'forget', 'skip', 'override', 'bypass', 'drop')}${FILLER}${GAP}${EARLIER}${GAP}${ORDERS}\\b`,
+  // "ignore the above", but not "ignore the above warning". Its look-ahead of up to six characters is
+  // within the detector's window: this family's matches are far shorter than the longest one's.
+  `\\b${either('ignore', 'disregard', 'forget')}${FILLER}${GAP}${either('above', 'foregoing', 'preceding')}(?!${GAP}\\w)`,
   `\\b${either('ignore', 'disregard', 'forget', 'override', 'bypass')}${GAP}${either('your', 'the', 'all')}${GAP}${either('instructions', 'rules', 'guidelines', 'programming', 'system prompt')}\\b`,
   `\\b${words('forget', 'everything')}${GAP}${either('above', 'before', 'you', 'that')}\\b`,
   // A new identity: "you are now DAN", "from now on you are", "pretend you are an AI without rules".
@@ -63,6 +66,73 @@ const INJECTION_SOURCE = FAMILIES.map((family) => `(?:${family})`).join('|');
 /** The longest match of the detector, in UTF-16 code units. */
 export const INJECTION_MAX_CHARS = regexMatchBounds(INJECTION_SOURCE).max;
 
+/**
+ * What every family's match starts with: a word (after a word boundary) or a delimiter's first
+ * character. Found first, by one quick scan; the families are tried only where one stands, which is
+ * several times faster than the whole alternation at every position.
+ */
+const LEADS = new RegExp(
+  `\\b(?:${[
+    'ignore',
+    'disregard',
+    'forget',
+    'skip',
+    'override',
+    'bypass',
+    'drop',
+    'you',
+    'from',
+    'pretend',
+    'imagine',
+    'act',
+    'roleplay',
+    'role',
+    'suppose',
+    'do',
+    'developer',
+    'jailbreak',
+    'god',
+    'dan',
+    'new',
+    'updated',
+    'revised',
+    'real',
+    'actual',
+    'true',
+    'reveal',
+    'show',
+    'print',
+    'repeat',
+    'output',
+    'display',
+    'tell',
+    'leak',
+    'disclose',
+    'dump',
+    'give',
+    'write',
+    'system',
+    'begin',
+    'start',
+    'end',
+  ].join('|')})\\b|[<[#]`,
+  'giu',
+);
+const FAMILIES_AT = new RegExp(INJECTION_SOURCE, 'iuy');
+
 export function injectionDetector(): TextDetector {
-  return regExpDetector(INJECTION_SOURCE, 'i', 'injection', INJECTION_MAX_CHARS + 1);
+  return {
+    windowChars: INJECTION_MAX_CHARS + 1,
+    find(text, from, visit) {
+      LEADS.lastIndex = from;
+      for (let lead = LEADS.exec(text); lead !== null; lead = LEADS.exec(text)) {
+        FAMILIES_AT.lastIndex = lead.index;
+        const match = FAMILIES_AT.exec(text);
+        if (match === null) continue;
+        const end = lead.index + match[0].length;
+        if (visit(lead.index, end, 'injection') === true) return;
+        LEADS.lastIndex = end;
+      }
+    },
+  };
 }

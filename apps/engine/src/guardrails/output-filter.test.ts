@@ -18,7 +18,7 @@ import {
   yieldAll,
 } from '../testing/guardrail-rules.js';
 import { compileGuardrails } from './compile-guardrails.js';
-import type { AgentGuardrails } from './guardrail-types.js';
+import type { AgentGuardrails, ModelJudge } from './guardrail-types.js';
 
 const BANNED = 'insider tip';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -282,5 +282,59 @@ describe('filterOutput', () => {
         { id: 'a', role: 'assistant', content: 'Hello [REDACTED:email]' },
       ],
     });
+  });
+
+  it('has an output judge read each whole message once it ended, reporting before the run ends', async () => {
+    const judged: string[] = [];
+    const judge: ModelJudge = async ({ text }) => {
+      judged.push(text);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return text.includes('rude');
+    };
+    const guardrails = compileGuardrails(
+      [
+        engineGuardrail([
+          { name: 'mail', kind: 'pii', entities: ['email'], position: 'output', action: 'redact' },
+          { name: 'tone', kind: 'model_judge', rubric: 'No rudeness', position: 'output', action: 'log' },
+        ]),
+      ],
+      { judge },
+    );
+    if (guardrails === undefined) throw new Error('no guardrails');
+    const order: string[] = [];
+    const source = yieldAll(runEvents(['a rude ', 'reply to x@example.org']));
+    for await (const event of guardrails.filterOutput(source, (hit) => order.push(hit.found))) {
+      order.push(event.type);
+    }
+    // The judge reads what was sent, redacted; the message's end was not held for it, the run's end was.
+    expect(judged).toEqual(['a rude reply to [REDACTED:email]']);
+    expect(order.filter((entry) => !entry.startsWith('TEXT_MESSAGE_CONTENT'))).toEqual([
+      EventType.RUN_STARTED,
+      EventType.TEXT_MESSAGE_START,
+      'email',
+      EventType.TEXT_MESSAGE_END,
+      'judge',
+      EventType.RUN_FINISHED,
+    ]);
+  });
+
+  it('checks the content of a tool result that goes to the client', async () => {
+    const guardrails = compile([
+      { name: 'cards', kind: 'pii', entities: ['payment_card'], position: 'output', action: 'redact' },
+    ]);
+    const result = {
+      type: EventType.TOOL_CALL_RESULT,
+      messageId: 'tool-1',
+      toolCallId: 't1',
+      content: 'card 4111 1111 1111 1111 on file',
+    } as BaseEvent;
+    const events = runEvents([], ['{}']);
+    events.splice(-1, 0, result);
+    const { out } = await filter(guardrails, events);
+    expect(out.find((event) => event.type === EventType.TOOL_CALL_RESULT)).toEqual({
+      ...result,
+      content: 'card [REDACTED:payment_card] on file',
+    });
+    await verify(out);
   });
 });

@@ -1,8 +1,8 @@
-// Filters a run's AG-UI events by the output rules, before any byte leaves the engine. Each stream (a
-// text message, a tool call's arguments, a reasoning message) keeps its unsent tail: after a delta the
-// unsent text is checked, and all of it but the last `holdBack` characters goes out. A match needs at
-// most holdBack + 1 characters from its start to be decided (compiled-rule.ts), so no match, however
-// the deltas split it, can leave the engine before the filter has seen all of it.
+// Filters a run's AG-UI events by the output rules, before any byte leaves the engine: the deltas of
+// each stream (a text message, a tool call's arguments, a reasoning message) go through a guarded
+// stream (guarded-stream.ts), which holds back at most `holdBack` characters; a stream's end, a tool
+// result and the run's end send what it held. Messages snapshots' assistant messages and tool results'
+// contents are checked as whole texts.
 import {
   type BaseEvent,
   EventType,
@@ -10,37 +10,19 @@ import {
   type MessagesSnapshotEvent,
   type TextMessageChunkEvent,
 } from '@ag-ui/core';
-import { GUARDRAIL_BLOCKED_CODE, GUARDRAIL_MATCHED_TEXT_MAX_LENGTH } from '@agentplane/contracts';
-import { checkWholeText, cutText } from './check-text.js';
-import { type CompiledRule, type JudgeRule, type LengthRule, type MatchRule, ruleHit } from './compiled-rule.js';
+import { guardrailBlockedEvent } from './blocked-run-error.js';
+import { checkWholeText } from './check-text.js';
+import type { CompiledRule, JudgeRule, LengthRule, MatchRule } from './compiled-rule.js';
+import { type Stream, StreamGuard, type StreamRule, streamRules } from './guarded-stream.js';
 import type { GuardrailHit, ModelJudge, ReportGuardrailHit } from './guardrail-types.js';
-import { applyMatchRules } from './match-rules.js';
-
-/**
- * Already sent characters kept before the unsent tail: what the detectors' look-behinds read (a word
- * boundary, a digit before a number; none reads more than two characters).
- */
-const CONTEXT_CHARS = 8;
-
-type Stream = {
-  /** Up to CONTEXT_CHARS sent characters, then the unsent ones. */
-  buffer: string;
-  /** Where the unsent characters start in `buffer`. */
-  sent: number;
-  /** Characters the stream has had from the agent (max_length). */
-  received: number;
-  /** A max_length rule redacted the stream: the rest of it is dropped. */
-  cut: boolean;
-  /** The max_length rules that fired already, by index: each reports once per stream. */
-  lengthFired: boolean[] | undefined;
-  /** What was sent of a text message, when an output judge reads it at the message's end. */
-  whole: string | undefined;
-};
 
 export type OutputRules = {
   match: readonly MatchRule[];
+  streamRules: readonly StreamRule[];
   length: readonly LengthRule[];
   judge: readonly JudgeRule[];
+  /** The match and length rules in their order, for the texts checked whole (snapshots, tool results). */
+  wholeText: readonly CompiledRule[];
   /** The longest match of any output rule: the characters of a stream held back. */
   holdBack: number;
 };
@@ -59,18 +41,8 @@ export function selectOutputRules(
       : rules.filter((rule): rule is JudgeRule => rule.type === 'judge' && rule.action === 'log');
   if (match.length + length.length + judgeRules.length === 0) return undefined;
   const holdBack = Math.max(0, ...match.map((rule) => rule.windowChars - 1));
-  return { match, length, judge: judgeRules, holdBack };
-}
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-
-/** The RUN_ERROR of a run a guardrail stopped (its output here, its input in runs/guarded-run.ts). */
-export function blockedError(hit: GuardrailHit): BaseEvent {
-  return {
-    type: EventType.RUN_ERROR,
-    message: `Blocked by guardrail "${hit.guardrail.name}" (rule "${hit.rule.name}").`,
-    code: GUARDRAIL_BLOCKED_CODE,
-  } as BaseEvent;
+  const wholeText = rules.filter((rule) => rule.type !== 'judge');
+  return { match, streamRules: streamRules(match), length, judge: judgeRules, wholeText, holdBack };
 }
 
 type ChunkType = EventType.TEXT_MESSAGE_CHUNK | EventType.TOOL_CALL_CHUNK | EventType.REASONING_MESSAGE_CHUNK;
@@ -82,107 +54,68 @@ const CHUNK_ID: Record<ChunkType, 'messageId' | 'toolCallId'> = {
 
 /** One run's filter state: its open streams, the judgements under way, and the hit that blocked it. */
 class RunOutputGuard {
-  blocked: GuardrailHit | undefined;
+  readonly streams: StreamGuard;
   readonly text = new Map<string, Stream>();
   readonly tool = new Map<string, Stream>();
   readonly reasoning = new Map<string, Stream>();
   readonly judgements: Promise<unknown>[] = [];
-  readonly stop = new AbortController();
+  /** Aborts the judgements and snapshot checks still running when the run's events end. */
+  private stopped: AbortController | undefined;
+  private snapshotBlocked: GuardrailHit | undefined;
 
   constructor(
     private readonly rules: OutputRules,
     private readonly judge: ModelJudge | undefined,
     private readonly report: ReportGuardrailHit,
-  ) {}
-
-  /** A new stream; `judged` for a text message, which an output judge reads at its end. */
-  create(judged: boolean): Stream {
-    const whole = judged && this.rules.judge.length > 0 ? '' : undefined;
-    return { buffer: '', sent: 0, received: 0, cut: false, lengthFired: undefined, whole };
+  ) {
+    this.streams = new StreamGuard(rules.streamRules, rules.length, rules.holdBack, report);
   }
 
-  open(streams: Map<string, Stream>, id: string, judged: boolean): Stream {
+  // Created on first use: most runs never judge, and an AbortController per run costs.
+  get signal(): AbortSignal {
+    this.stopped ??= new AbortController();
+    return this.stopped.signal;
+  }
+
+  stop(): void {
+    this.stopped?.abort();
+  }
+
+  get blocked(): GuardrailHit | undefined {
+    return this.streams.blocked ?? this.snapshotBlocked;
+  }
+
+  /** A new stream; a text message's is kept whole when an output judge reads it at its end. */
+  create(textMessage: boolean): Stream {
+    return this.streams.create(textMessage && this.rules.judge.length > 0);
+  }
+
+  open(streams: Map<string, Stream>, id: string, textMessage: boolean): Stream {
     let stream = streams.get(id);
     if (stream === undefined) {
-      stream = this.create(judged);
+      stream = this.create(textMessage);
       streams.set(id, stream);
     }
     return stream;
   }
 
-  /** The part of `delta` (and of what was held back) that may leave now; '' when none or blocked. */
   push(stream: Stream, delta: string): string {
-    if (stream.cut) return '';
-    let accepted = delta;
-    if (this.rules.length.length > 0) accepted = this.limitLength(stream, delta);
-    if (this.blocked !== undefined) return '';
-    stream.buffer += accepted;
-    // Nothing can leave before the unsent text is longer than the hold-back: skip the scan.
-    if (stream.buffer.length - stream.sent <= this.rules.holdBack) return '';
-    return this.release(stream, false);
+    return this.streams.push(stream, delta);
   }
 
-  /** Everything held back of a stream that ends. */
   flush(stream: Stream): string {
-    return stream.buffer.length > stream.sent ? this.release(stream, true) : '';
-  }
-
-  private limitLength(stream: Stream, delta: string): string {
-    const before = stream.received;
-    stream.received += delta.length;
-    let accepted = delta;
-    this.rules.length.forEach((rule, index) => {
-      if (this.blocked !== undefined || stream.received <= rule.maxChars || stream.lengthFired?.[index]) return;
-      stream.lengthFired ??= [];
-      stream.lengthFired[index] = true;
-      const allowed = Math.max(0, rule.maxChars - before);
-      const hit = ruleHit(rule.identity, 'length', delta.slice(allowed, allowed + GUARDRAIL_MATCHED_TEXT_MAX_LENGTH));
-      this.report(hit);
-      if (rule.action === 'block') this.blocked = hit;
-      else if (rule.action === 'redact') {
-        accepted = cutText(accepted, allowed);
-        stream.cut = true;
-      }
-    });
-    return accepted;
-  }
-
-  private release(stream: Stream, final: boolean): string {
-    const holdBack = final ? 0 : this.rules.holdBack;
-    let text = stream.buffer;
-    if (this.rules.match.length > 0) {
-      const outcome = applyMatchRules(this.rules.match, text, stream.sent, holdBack, this.report);
-      if (outcome.blocked !== undefined) {
-        this.blocked = outcome.blocked;
-        return '';
-      }
-      text = outcome.text;
-    }
-    let end = text.length - holdBack;
-    // Never send half a surrogate pair. No match starts at a pair's second half, so sending it too is
-    // safe; a first half that ends the text waits for its second (only without match rules).
-    if (!final && end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end += end < text.length ? 1 : -1;
-    if (end <= stream.sent) {
-      stream.buffer = text;
-      return '';
-    }
-    const released = text.slice(stream.sent, end);
-    const keepFrom = Math.max(0, end - CONTEXT_CHARS);
-    stream.buffer = text.slice(keepFrom);
-    stream.sent = end - keepFrom;
-    if (stream.whole !== undefined) stream.whole += released;
-    return released;
+    return this.streams.flush(stream);
   }
 
   /** Starts judging a text message that ended; its hits are reported before the run's terminal event. */
   judgeMessage(stream: Stream): void {
     if (stream.whole === undefined || this.judge === undefined || stream.whole === '') return;
-    const judgement = checkWholeText(this.rules.judge, stream.whole, this.judge, this.report, this.stop.signal);
+    const judgement = checkWholeText(this.rules.judge, stream.whole, this.judge, this.report, this.signal);
     // A judgement the run's end aborted reports nothing.
     this.judgements.push(judgement.catch(() => undefined));
   }
 
-  /** Checks the assistant messages of a snapshot as whole texts; undefined when nothing changed. */
+  /** The snapshot with its assistant messages checked as whole texts (a copy where redacted); undefined when blocked. */
   async checkSnapshot(event: MessagesSnapshotEvent): Promise<MessagesSnapshotEvent | undefined> {
     let changed = false;
     const messages: Message[] = [];
@@ -193,14 +126,14 @@ class RunOutputGuard {
       }
       let checked = message;
       if (typeof message.content === 'string') {
-        const content = await this.checkText(message.content);
+        const content = await this.checkWhole(message.content);
         if (content === undefined) return undefined;
         if (content !== message.content) checked = { ...checked, content };
       }
       if (message.toolCalls !== undefined) {
         const toolCalls = [];
         for (const call of message.toolCalls) {
-          const args = await this.checkText(call.function.arguments);
+          const args = await this.checkWhole(call.function.arguments);
           if (args === undefined) return undefined;
           toolCalls.push(
             args === call.function.arguments ? call : { ...call, function: { ...call.function, arguments: args } },
@@ -215,10 +148,9 @@ class RunOutputGuard {
   }
 
   /** A whole text by the match and length rules; undefined when blocked. */
-  private async checkText(text: string): Promise<string | undefined> {
-    const rules = [...this.rules.length, ...this.rules.match];
-    const verdict = await checkWholeText(rules, text, undefined, this.report, this.stop.signal);
-    if (verdict.blocked !== undefined) this.blocked = verdict.blocked;
+  async checkWhole(text: string): Promise<string | undefined> {
+    const verdict = await checkWholeText(this.rules.wholeText, text, undefined, this.report, this.signal);
+    if (verdict.blocked !== undefined) this.snapshotBlocked = verdict.blocked;
     return verdict.blocked === undefined ? verdict.text : undefined;
   }
 }
@@ -257,8 +189,7 @@ export async function* filterOutputEvents(
           const delta = String(event.delta ?? '');
           const released = guard.push(guard.open(streams, id, event.type === EventType.TEXT_MESSAGE_CONTENT), delta);
           if (guard.blocked !== undefined) break;
-          if (released === delta) yield event;
-          else if (released !== '') yield { ...event, delta: released } as BaseEvent;
+          if (released !== '') yield released === delta ? event : ({ ...event, delta: released } as BaseEvent);
           continue;
         }
         case EventType.TEXT_MESSAGE_END:
@@ -274,7 +205,15 @@ export async function* filterOutputEvents(
             if (rest !== '') yield deltaEvent(event, id, rest);
             if (event.type === EventType.TEXT_MESSAGE_END) guard.judgeMessage(stream);
           }
-          yield event;
+          if (event.type !== EventType.TOOL_CALL_RESULT) {
+            yield event;
+            continue;
+          }
+          // A server-side tool's result goes to the client too: its bytes leave the engine like the
+          // reply's (the tool_result rules checked it for the model already).
+          const content = await guard.checkWhole(String(event.content ?? ''));
+          if (content === undefined) break;
+          yield content === event.content ? event : ({ ...event, content } as BaseEvent);
           continue;
         }
         case EventType.TEXT_MESSAGE_CHUNK:
@@ -291,8 +230,7 @@ export async function* filterOutputEvents(
           const delta = (event as TextMessageChunkEvent).delta;
           const released = delta === undefined || delta === '' ? '' : guard.push(chunk.stream, delta);
           if (guard.blocked !== undefined) break;
-          if (released === delta) yield event;
-          else if (released !== '') yield { ...event, delta: released } as BaseEvent;
+          if (released !== '') yield released === delta ? event : ({ ...event, delta: released } as BaseEvent);
           else if (starts) {
             // The first chunk opens the message or tool call: it goes out, without the held-back delta.
             const { delta: _held, ...opening } = event as TextMessageChunkEvent;
@@ -332,9 +270,9 @@ export async function* filterOutputEvents(
       // Only a blocking match leaves the switch.
       break;
     }
-    if (guard.blocked !== undefined) yield blockedError(guard.blocked);
+    if (guard.blocked !== undefined) yield guardrailBlockedEvent(guard.blocked);
   } finally {
-    guard.stop.abort();
+    guard.stop();
   }
 }
 

@@ -8,6 +8,9 @@ import type { TextDetector, VisitMatch } from './text-detector.js';
 /** A detector's one character of look-ahead past its longest match (text-detector.ts). */
 const LOOK_AHEAD_CHARS = 1;
 
+/** Characters before `from` an RE2 pattern can look at: one, for \b or \B. */
+const TEST_CONTEXT_CHARS = 1;
+
 const SYNTAX_CHARACTERS = /[\\^$.*+?()[\]{}|/]/g;
 
 /**
@@ -30,7 +33,7 @@ export function phraseDetector(phrases: readonly string[], caseSensitive: boolea
     find(text, from, visit) {
       regExp.lastIndex = from;
       for (let match = regExp.exec(text); match !== null; match = regExp.exec(text)) {
-        visit(match.index, match.index + match[0].length, 'phrase');
+        if (visit(match.index, match.index + match[0].length, 'phrase') === true) return;
       }
     },
   };
@@ -46,6 +49,10 @@ export function regexDetector(regexes: readonly string[], caseSensitive: boolean
   return {
     windowChars: longest + LOOK_AHEAD_CHARS,
     find(text: string, from: number, visit: VisitMatch) {
+      // RE2JS's boolean test runs its DFA, several times faster than finding where a match is: most
+      // texts match no rule, so they pay only that. Its input keeps a few characters before `from`
+      // for a leading \b; being cut there can only make it match more, never less.
+      if (!pattern.test(from > TEST_CONTEXT_CHARS ? text.slice(from - TEST_CONTEXT_CHARS) : text)) return;
       const matcher = pattern.matcher(text);
       let position = from;
       while (position <= text.length && matcher.find(position)) {
@@ -56,7 +63,7 @@ export function regexDetector(regexes: readonly string[], caseSensitive: boolean
           position = start + 1;
           continue;
         }
-        visit(start, end, 'regex');
+        if (visit(start, end, 'regex') === true) return;
         position = end;
       }
     },

@@ -2,8 +2,11 @@
 // matches in a text from a position on, and the longest window of text a match can depend on. The
 // streamed output's hold-back is that window, so every detector must have one, and a small one.
 
-/** Receives one match: [start, end) in UTF-16 code units, and what was found (`phrase`, an entity...). */
-export type VisitMatch = (start: number, end: number, found: string) => void;
+/**
+ * Receives one match: [start, end) in UTF-16 code units, and what was found (`phrase`, an entity...).
+ * Returns true to stop the search there.
+ */
+export type VisitMatch = (start: number, end: number, found: string) => boolean | undefined;
 
 export type TextDetector = {
   /**
@@ -39,7 +42,7 @@ export function regExpDetector(
         const candidateEnd = start + match[0].length;
         const end = accept === undefined ? candidateEnd : accept(text, start, candidateEnd);
         if (end > start) {
-          visit(start, end, found);
+          if (visit(start, end, found) === true) return;
           regExp.lastIndex = end;
         } else {
           // A rejected candidate: look again from its next character, since a match may start inside it.

@@ -12,7 +12,7 @@ import { guardToolbox } from '../guardrails/guard-toolbox.js';
 import { createGuardrailRecorder } from '../guardrails/guardrail-recorder.js';
 import { type GuardrailRunScope, pullInGuardrailScope } from '../guardrails/guardrail-run-scope.js';
 import type { AgentGuardrails } from '../guardrails/guardrail-types.js';
-import { blockedError } from '../guardrails/output-filter.js';
+import { guardrailBlockedEvent } from '../guardrails/blocked-run-error.js';
 import type { RunTrace } from '../tracing/run-trace.js';
 import { guardEventOrder } from './event-order-guard.js';
 
@@ -56,7 +56,7 @@ export function startGuardedRun(
     if ('blocked' in checked) {
       // The model is never called: the run starts and ends with the refusal.
       yield { type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId } as BaseEvent;
-      yield blockedError(checked.blocked);
+      yield guardrailBlockedEvent(checked.blocked);
       return;
     }
     given = checked.input;

@@ -55,8 +55,9 @@ export function splitAt(text: string, cuts: readonly number[]): string[] {
   const parts: string[] = [];
   let from = 0;
   for (const cut of [...cuts, text.length]) {
-    if (cut > from) parts.push(text.slice(from, cut));
-    from = Math.max(from, cut);
+    const end = Math.min(cut, text.length);
+    if (end > from) parts.push(text.slice(from, end));
+    from = Math.max(from, end);
   }
   return parts;
 }
