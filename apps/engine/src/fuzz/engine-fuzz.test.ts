@@ -8,7 +8,7 @@
 // but the agent is a 4xx; afterwards both engines are healthy. The seed is fixed (FUZZ_SEED overrides
 // it, FUZZ_RUNS the number of runs per route), so a failure replays exactly.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { RUN_INPUT_MAX_BYTES_DEFAULT, type TEngineGuardrail } from '@agentplane/contracts';
+import { RUN_INPUT_MAX_BYTES_DEFAULT } from '@agentplane/contracts';
 import { createTestDatabase, issueTestPoolCredentials, type TestDatabase } from '@agentplane/db/testing';
 import {
   applyMutations,
@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { RunningEngine } from '../start-engine.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
+import { engineGuardrail } from '../testing/guardrail-rules.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
 import { startTestEngine } from '../testing/test-engine.js';
 import {
@@ -78,11 +79,8 @@ let engine: RunningEngine;
 let poolEngine: RunningEngine;
 let token: string;
 const whatsapp = makeWhatsAppConfig();
-const FUZZ_GUARDRAIL: TEngineGuardrail = {
-  id: randomUUID(),
-  name: 'fuzzed',
-  description: null,
-  rules: [
+const FUZZ_GUARDRAIL = engineGuardrail(
+  [
     {
       name: 'in-pii',
       kind: 'pii',
@@ -97,7 +95,6 @@ const FUZZ_GUARDRAIL: TEngineGuardrail = {
       action: 'log',
       phrases: ['ignore'],
       regexes: ['(a{1,10}){1,10}b'],
-      case_sensitive: false,
     },
     { name: 'in-injection', kind: 'prompt_injection', position: 'input', action: 'log' },
     {
@@ -107,12 +104,12 @@ const FUZZ_GUARDRAIL: TEngineGuardrail = {
       action: 'redact',
       phrases: ['said'],
       regexes: ['\\d{3,12}'],
-      case_sensitive: false,
     },
     { name: 'out-pii', kind: 'pii', position: 'output', action: 'redact', entities: ['email', 'phone', 'iban'] },
     { name: 'out-length', kind: 'max_length', position: 'output', action: 'redact', max_chars: 2000 },
   ],
-};
+  'fuzzed',
+);
 // Ids that name something, so that requests get past the lookups: the agent, a finished run and its thread.
 const known = { agentId: '', runIds: [] as string[], threadIds: [] as string[], cursors: [] as string[] };
 

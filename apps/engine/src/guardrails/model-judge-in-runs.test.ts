@@ -4,24 +4,21 @@
 // judge's tokens count in the run's usage.
 import { randomUUID } from 'node:crypto';
 import { EventType } from '@ag-ui/core';
-import type { TEngineGuardrail } from '@agentplane/contracts';
 import { createTestDatabase, makeAgent, makeWorkspace, type TestDatabase } from '@agentplane/db/testing';
 import { type FakeOpenAiServer, makeRunAgentInput, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import { writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
+import { engineGuardrail } from '../testing/guardrail-rules.js';
 import { postRawRun } from '../testing/raw-run.js';
 import { startDatabaseEngine } from '../testing/test-engine.js';
 
 const RUBRIC = 'The message must not ask for medical advice.';
 const KEY = `sk-${randomUUID()}`;
 
-const GUARDRAIL: TEngineGuardrail = {
-  id: randomUUID(),
-  name: 'judged',
-  description: null,
-  rules: [
+const GUARDRAIL = engineGuardrail(
+  [
     {
       name: 'no-medical',
       kind: 'model_judge',
@@ -31,7 +28,8 @@ const GUARDRAIL: TEngineGuardrail = {
       model: 'judge-model',
     },
   ],
-};
+  'judged',
+);
 
 let database: TestDatabase;
 let model: FakeOpenAiServer;

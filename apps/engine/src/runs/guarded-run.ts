@@ -7,12 +7,12 @@ import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
 import type { TGuardrailActionRecord } from '@agentplane/contracts';
 import type { Counter, Logger } from '@agentplane/server-kit';
 import type { AgentRunRequest, AgentRuntime } from '../agents/agent-runtime.js';
+import { guardrailBlockedEvent } from '../guardrails/blocked-run-error.js';
 import { guardRunInput } from '../guardrails/guard-run-input.js';
 import { guardToolbox } from '../guardrails/guard-toolbox.js';
 import { createGuardrailRecorder } from '../guardrails/guardrail-recorder.js';
 import { type GuardrailRunScope, pullInGuardrailScope } from '../guardrails/guardrail-run-scope.js';
 import type { AgentGuardrails } from '../guardrails/guardrail-types.js';
-import { guardrailBlockedEvent } from '../guardrails/blocked-run-error.js';
 import type { RunTrace } from '../tracing/run-trace.js';
 import { guardEventOrder } from './event-order-guard.js';
 

@@ -1,7 +1,6 @@
 // From webhook to reply against a real PostgreSQL, a fake Graph API and the mock or a fake OpenAI
 // model: one reply per message, de-duplication, restarts, Graph failures, threads, replicas and guardrails.
 import { randomUUID } from 'node:crypto';
-import type { TEngineGuardrail } from '@agentplane/contracts';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
@@ -10,6 +9,7 @@ import { captureLogs } from '../testing/captured-logs.js';
 import type { TestConfigOptions } from '../testing/engine-configs.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
 import { hold } from '../testing/gate.js';
+import { engineGuardrail } from '../testing/guardrail-rules.js';
 import { soleHolder, type TestEngineOptions } from '../testing/test-engine.js';
 import {
   makeWebhookPayload,
@@ -449,33 +449,15 @@ describe('budgets', () => {
 
 describe('guardrails', () => {
   const REFUSAL = 'That is not something I can discuss.';
-  const guardrail: TEngineGuardrail = {
-    id: randomUUID(),
-    name: 'chat rules',
-    description: null,
-    rules: [
-      {
-        name: 'topic',
-        kind: 'pattern',
-        position: 'input',
-        action: 'block',
-        phrases: ['secret plans'],
-        regexes: [],
-        case_sensitive: false,
-      },
+  const guardrail = engineGuardrail(
+    [
+      { name: 'topic', kind: 'pattern', position: 'input', action: 'block', phrases: ['secret plans'] },
       { name: 'emails-in', kind: 'pii', position: 'input', action: 'redact', entities: ['email'] },
-      {
-        name: 'no-spoilers',
-        kind: 'pattern',
-        position: 'output',
-        action: 'block',
-        phrases: ['the butler did it'],
-        regexes: [],
-        case_sensitive: false,
-      },
+      { name: 'no-spoilers', kind: 'pattern', position: 'output', action: 'block', phrases: ['the butler did it'] },
       { name: 'emails-out', kind: 'pii', position: 'output', action: 'redact', entities: ['email'] },
     ],
-  };
+    'chat rules',
+  );
 
   async function setUpGuarded(): Promise<Setup> {
     const setup = await setUp(fakeModel(), undefined, { WHATSAPP_GUARDRAIL_BLOCKED_REPLY: REFUSAL });
