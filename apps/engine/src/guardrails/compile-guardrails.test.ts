@@ -210,4 +210,18 @@ describe('compileGuardrails', () => {
     expect((await check(guardrails, 'input', text)).blocked).toBeUndefined();
     expect((await check(guardrails, 'input', `${text}${'a'.repeat(5)}b`)).blocked).toMatchObject({ found: 'regex' });
   }, 10_000);
+
+  it('runs regexes that cannot share one alternation (a group named alike) one by one', async () => {
+    const guardrails = compile([
+      {
+        name: 'ids',
+        kind: 'pattern',
+        regexes: ['(?<id>A[0-9]{3})', '(?<id>B[0-9]{3})'],
+        case_sensitive: true,
+        position: 'input',
+        action: 'redact',
+      },
+    ]);
+    expect((await check(guardrails, 'input', 'A123 and B456')).text).toBe('[REDACTED:ids] and [REDACTED:ids]');
+  });
 });

@@ -1,5 +1,11 @@
 // Compiles an agent's guardrails (engine_config.guardrails) into the checks its runs apply: once per
 // config snapshot, so no run compiles a pattern.
+//
+// Theirs: re2js runs the tenants' regular expressions (linear time, so no pattern can backtrack
+// catastrophically), ibantools checks IBANs, @eslint-community/regexpp bounds a pattern's longest
+// match (contracts). Ours: the PII detectors and their checks (Luhn and card prefixes, SSN ranges,
+// NINO prefixes, DNI letters, key shapes), the prompt-injection heuristic, the whole-text checks and
+// the streamed output filter with its bounded hold-back.
 import { GUARDRAIL_POSITIONS, type TEngineGuardrail, type TGuardrailPosition } from '@agentplane/contracts';
 import { checkWholeText } from './check-text.js';
 import { type CompiledRule, compileRule } from './compiled-rule.js';
@@ -29,8 +35,12 @@ export function compileGuardrails(
   );
   return {
     checks: (position) => checked.has(position),
-    checkText: (position, text, report, signal) =>
-      checkWholeText(byPosition.get(position) ?? [], text, judge, report, signal),
+    checkText: (position, text, report, signal, rules = 'all') => {
+      const selected = byPosition.get(position) ?? [];
+      const applied =
+        rules === 'all' ? selected : selected.filter((rule) => (rule.type === 'judge') === (rules === 'judges'));
+      return checkWholeText(applied, text, judge, report, signal);
+    },
     filterOutput:
       outputRules === undefined
         ? (events) => events

@@ -34,12 +34,24 @@ export type JudgeRule = {
 
 export type CompiledRule = MatchRule | LengthRule | JudgeRule;
 
+/**
+ * One RE2 alternation of all the rule's regular expressions, or one each when they cannot share one
+ * (two that name a group alike).
+ */
+function regexDetectors(regexes: readonly string[], caseSensitive: boolean): TextDetector[] {
+  try {
+    return [regexDetector(regexes, caseSensitive)];
+  } catch {
+    return regexes.map((source) => regexDetector([source], caseSensitive));
+  }
+}
+
 function ruleDetectors(rule: TGuardrailRule): TextDetector[] {
   switch (rule.kind) {
     case 'pattern': {
       const detectors: TextDetector[] = [];
       if (rule.phrases.length > 0) detectors.push(phraseDetector(rule.phrases, rule.case_sensitive));
-      if (rule.regexes.length > 0) detectors.push(regexDetector(rule.regexes, rule.case_sensitive));
+      if (rule.regexes.length > 0) detectors.push(...regexDetectors(rule.regexes, rule.case_sensitive));
       return detectors;
     }
     case 'pii':

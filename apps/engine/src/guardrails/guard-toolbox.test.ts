@@ -11,7 +11,7 @@ import { engineGuardrail, recordHits } from '../testing/guardrail-rules.js';
 import { createLoopbackEgress } from '../testing/loopback-egress.js';
 import { compileGuardrails } from './compile-guardrails.js';
 import { guardToolbox } from './guard-toolbox.js';
-import type { AgentGuardrails } from './guardrail-types.js';
+import type { AgentGuardrails, ModelJudge } from './guardrail-types.js';
 
 const logger = createLogger({ name: 'guard-toolbox-test', level: 'silent' });
 const never = new AbortController().signal;
@@ -118,5 +118,48 @@ describe('guardToolbox', () => {
       { name: 'words', kind: 'pattern', phrases: ['x'], position: 'output', action: 'block' },
     ]);
     expect(guardToolbox(toolset, guardrails, () => {})).toBe(toolset);
+  });
+
+  it("has a model judge read a call's arguments once, as a whole, after the other rules", async () => {
+    const judged: string[] = [];
+    const judge: ModelJudge = async ({ text }) => {
+      judged.push(text);
+      return text.includes('delete');
+    };
+    const guardrails = compileGuardrails(
+      [
+        engineGuardrail([
+          { name: 'mail', kind: 'pii', entities: ['email'], position: 'tool_arguments', action: 'redact' },
+          {
+            name: 'intent',
+            kind: 'model_judge',
+            rubric: 'No destructive calls',
+            position: 'tool_arguments',
+            action: 'block',
+          },
+        ]),
+      ],
+      { judge },
+    );
+    if (guardrails === undefined) throw new Error('no guardrails');
+    const calls: unknown[] = [];
+    const recording: AgentToolbox = {
+      tools: [],
+      call: async (_name, callArgs) => {
+        calls.push(callArgs);
+        return { text: 'done', isError: false };
+      },
+    };
+    const guarded = guardToolbox(recording, guardrails, () => {});
+    expect(await guarded.call('mail', { to: 'a@example.org', body: 'hello', cc: ['b@example.org'] }, never)).toEqual({
+      text: 'done',
+      isError: false,
+    });
+    expect(judged).toEqual(['{"to":"[REDACTED:email]","body":"hello","cc":["[REDACTED:email]"]}']);
+    expect(await guarded.call('admin', { action: 'delete', what: 'everything' }, never)).toEqual({
+      isError: true,
+      text: 'The call was refused by guardrail "Policy" (rule "intent").',
+    });
+    expect(calls).toHaveLength(1);
   });
 });

@@ -42,16 +42,20 @@ export async function guardToolArguments(
   signal: AbortSignal,
 ): Promise<{ args: Record<string, unknown> } | { blocked: GuardrailHit }> {
   const check: CheckString = async (text) => {
-    const verdict = await guardrails.checkText('tool_arguments', text, report, signal);
+    const verdict = await guardrails.checkText('tool_arguments', text, report, signal, 'without_judges');
     if (verdict.blocked !== undefined) throw new Blocked(verdict.blocked);
     return verdict.text;
   };
+  let checked: Record<string, unknown>;
   try {
-    return { args: (await checkStrings(args, check)) as Record<string, unknown> };
+    checked = (await checkStrings(args, check)) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof Blocked) return { blocked: error.hit };
     throw error;
   }
+  // A model judge reads the whole call once (as the rules before it left it), not each string.
+  const judged = await guardrails.checkText('tool_arguments', JSON.stringify(checked), report, signal, 'judges');
+  return judged.blocked === undefined ? { args: checked } : { blocked: judged.blocked };
 }
 
 /**

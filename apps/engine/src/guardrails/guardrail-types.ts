@@ -25,6 +25,9 @@ export type ModelJudge = (
   signal: AbortSignal,
 ) => Promise<boolean>;
 
+/** The rules a whole-text check applies: all, all but the model judges, or only those. */
+export type TextRuleSelection = 'all' | 'without_judges' | 'judges';
+
 /** A position other than the streamed output: checked as whole texts. */
 export type WholeTextPosition = Exclude<TGuardrailPosition, 'output'>;
 
@@ -45,6 +48,11 @@ export type AgentGuardrails = {
     text: string,
     report: ReportGuardrailHit,
     signal: AbortSignal,
+    /**
+     * Which rules: all of them (the default), all but the model judges, or only the judges. A tool
+     * call's arguments are checked string by string but judged once, as a whole.
+     */
+    rules?: TextRuleSelection,
   ) => Promise<TextVerdict>;
   /**
    * Filters one run's AG-UI events: text and tool-call argument deltas are held back by at most

@@ -337,4 +337,39 @@ describe('filterOutput', () => {
     });
     await verify(out);
   });
+
+  it('opens a chunked tool call whose first arguments it holds back, and filters reasoning messages', async () => {
+    const guardrails = blockBanned();
+    const events: BaseEvent[] = [
+      { type: EventType.RUN_STARTED, ...RUN },
+      { type: EventType.REASONING_MESSAGE_START, messageId: 'r1', role: 'reasoning' } as BaseEvent,
+      { type: EventType.REASONING_MESSAGE_CONTENT, messageId: 'r1', delta: 'an insi' } as BaseEvent,
+      { type: EventType.REASONING_MESSAGE_CONTENT, messageId: 'r1', delta: 'der tip' } as BaseEvent,
+      { type: EventType.REASONING_MESSAGE_END, messageId: 'r1' } as BaseEvent,
+      { type: EventType.RUN_FINISHED, ...RUN },
+    ];
+    const reasoning = await filter(guardrails, events);
+    expect(reasoning.out.at(-1)).toMatchObject({ type: EventType.RUN_ERROR, code: GUARDRAIL_BLOCKED_CODE });
+    expectNeverSent(deltasOf(reasoning.out, EventType.REASONING_MESSAGE_CONTENT), BANNED);
+
+    const chunked = await filter(guardrails, [
+      { type: EventType.RUN_STARTED, ...RUN },
+      { type: EventType.TOOL_CALL_CHUNK, toolCallId: 'tc', toolCallName: 'search', delta: '{"q":' } as BaseEvent,
+      { type: EventType.TOOL_CALL_CHUNK, delta: '"cats"}' } as BaseEvent,
+      { type: EventType.RUN_FINISHED, ...RUN },
+    ]);
+    expect(chunked.out[1]).toEqual({ type: EventType.TOOL_CALL_CHUNK, toolCallId: 'tc', toolCallName: 'search' });
+    const client = await verify(chunked.out);
+    expect(client.find((event) => event.type === EventType.TOOL_CALL_START)).toMatchObject({ toolCallName: 'search' });
+    expect(deltasOf(client, EventType.TOOL_CALL_ARGS).join('')).toBe('{"q":"cats"}');
+  });
+
+  it("sends what it held of open streams before the agent's own RUN_ERROR", async () => {
+    const guardrails = blockBanned();
+    const events = runEvents(['partial answer']).filter((event) => event.type !== EventType.TEXT_MESSAGE_END);
+    events.splice(-1, 1, { type: EventType.RUN_ERROR, message: 'model failed', code: 'agent_error' } as BaseEvent);
+    const { out } = await filter(guardrails, events);
+    expect(deltasOf(out, EventType.TEXT_MESSAGE_CONTENT).join('')).toBe('partial answer');
+    expect(out.at(-1)).toMatchObject({ type: EventType.RUN_ERROR, code: 'agent_error' });
+  });
 });

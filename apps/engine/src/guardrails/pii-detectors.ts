@@ -55,8 +55,11 @@ const PII_EXPRESSIONS: Record<Exclude<TPiiEntity, 'email'>, { source: string; fl
   },
 };
 
-/** One character of look-ahead past the longest match (text-detector.ts). */
-const LOOK_AHEAD_CHARS = 1;
+/**
+ * The characters past a match its expression or check reads (text-detector.ts): two, for a separator
+ * and a digit that would make a number longer (`(?![ .\-]?\d)`).
+ */
+const LOOK_AHEAD_CHARS = 2;
 
 const isSeparator = (code: number) => code === 32 || code === 45;
 const isDigit = (code: number) => code >= 48 && code <= 57;

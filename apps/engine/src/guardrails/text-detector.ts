@@ -11,7 +11,8 @@ export type VisitMatch = (start: number, end: number, found: string) => boolean 
 export type TextDetector = {
   /**
    * The most characters, from a match's first one, that decide whether and how it matches: its longest
-   * match plus one character of look-ahead (a word boundary, a digit that would make a number longer).
+   * match plus the characters of look-ahead it reads after it (a word boundary, a digit that would make
+   * a number longer).
    * Text starting this far before the end of what has arrived can no longer change its verdict.
    */
   readonly windowChars: number;
