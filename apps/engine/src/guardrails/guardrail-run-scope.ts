@@ -19,11 +19,6 @@ export function currentGuardrailScope(): GuardrailRunScope | undefined {
   return scopes.getStore();
 }
 
-/** Runs `work` inside the run's scope. */
-export function inGuardrailScope<T>(scope: GuardrailRunScope, work: () => T): T {
-  return scopes.run(scope, work);
-}
-
 /** Pulls `source` inside the run's scope, one event at a time, so all the work each pull does is the run's. */
 export async function* pullInGuardrailScope<T>(scope: GuardrailRunScope, source: AsyncIterable<T>): AsyncGenerator<T> {
   const iterator = scopes.run(scope, () => source[Symbol.asyncIterator]());
