@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { RunningEngine } from '../start-engine.js';
 import { type FakeGraphApi, startFakeGraphApi } from '../testing/fake-graph-api.js';
+import { engineGuardrail } from '../testing/guardrail-rules.js';
 import { startTestIssuer, type TestIssuer } from '../testing/oidc-issuer.js';
 import { startTestEngine } from '../testing/test-engine.js';
 import {
@@ -78,6 +79,37 @@ let engine: RunningEngine;
 let poolEngine: RunningEngine;
 let token: string;
 const whatsapp = makeWhatsAppConfig();
+const FUZZ_GUARDRAIL = engineGuardrail(
+  [
+    {
+      name: 'in-pii',
+      kind: 'pii',
+      position: 'input',
+      action: 'redact',
+      entities: ['email', 'payment_card', 'api_key'],
+    },
+    {
+      name: 'in-regex',
+      kind: 'pattern',
+      position: 'input',
+      action: 'log',
+      phrases: ['ignore'],
+      regexes: ['(a{1,10}){1,10}b'],
+    },
+    { name: 'in-injection', kind: 'prompt_injection', position: 'input', action: 'log' },
+    {
+      name: 'out-words',
+      kind: 'pattern',
+      position: 'output',
+      action: 'redact',
+      phrases: ['said'],
+      regexes: ['\\d{3,12}'],
+    },
+    { name: 'out-pii', kind: 'pii', position: 'output', action: 'redact', entities: ['email', 'phone', 'iban'] },
+    { name: 'out-length', kind: 'max_length', position: 'output', action: 'redact', max_chars: 2000 },
+  ],
+  'fuzzed',
+);
 // Ids that name something, so that requests get past the lookups: the agent, a finished run and its thread.
 const known = { agentId: '', runIds: [] as string[], threadIds: [] as string[], cursors: [] as string[] };
 
@@ -91,6 +123,8 @@ const TARGETS: Target[] = [
 beforeAll(async () => {
   [database, issuer, graph] = await Promise.all([createTestDatabase(), startTestIssuer(), startFakeGraphApi()]);
   const agent = await publishWhatsAppAgent(database, whatsapp);
+  // Fuzzed runs pass the guardrails of every position: hostile text must not make them fail either.
+  await agent.publish({ ...agent.configWith(whatsapp), guardrails: [FUZZ_GUARDRAIL] });
   known.agentId = agent.agentId;
   const auth = { ENGINE_AUTH: 'oidc', ENGINE_OIDC_ISSUER: issuer.issuer, ENGINE_OIDC_AUDIENCE: issuer.audience };
   engine = await startWhatsAppEngine(database, agent, graph, auth);

@@ -1,5 +1,6 @@
 // One run of the agent from its first event to its stored end, shared by the streaming /agent/run and
-// the runs this replica starts from a thread's queue: its events numbered, logged and sent on; a run
+// the runs this replica starts from a thread's queue: its events guarded (guarded-run.ts: the AG-UI
+// order, and the agent's guardrails), numbered, logged and sent on; a run
 // stopped by a requested cancel ends with that cancel's RUN_ERROR, and one stopped by its client
 // leaving with a cancel's, so a rejoin or a follower always sees an end; the thread keeps what the run
 // produced when it finished or was interrupted, and nothing when it was cancelled or rolled back.
@@ -18,7 +19,7 @@ import type { RunTrace } from '../tracing/run-trace.js';
 import { traceRun } from '../tracing/traced-events.js';
 import type { ActiveRun } from './active-runs.js';
 import { createMessageCollector } from './collect-messages.js';
-import { guardEventOrder } from './event-order-guard.js';
+import { type RunGuardrails, startGuardedRun } from './guarded-run.js';
 import type { RecordedRun, RunStore, StoredWork } from './recorded-run.js';
 import { cancellationEvent } from './run-control-records.js';
 
@@ -39,6 +40,8 @@ export type DrivenRun = {
   trace: RunTrace | undefined;
   /** The tool policy and who follows the run: what its calls needing approval do (interrupts/run-approvals.ts). */
   approvals: Pick<ApprovalContext, 'policy' | 'watched' | 'counter'>;
+  /** The agent's guardrails (its config snapshot's), when it has any. */
+  guardrails: RunGuardrails | undefined;
 };
 
 /** The tool approvals a run ended waiting for, to keep with its thread (the LLM agent's interrupts). */
@@ -94,8 +97,12 @@ export async function driveRun(run: DrivenRun): Promise<void> {
       trace: run.trace,
       approvals: await runApprovals(input, { ...run.approvals, stored, trace: run.trace }),
     };
-    const guarded = guardEventOrder(run.runtime.run(request), input, signal, log);
-    const events = traceRun(guarded, run.trace, { signal, code: () => cancellationEvent(stopReason()).code });
+    const started = startGuardedRun(run.runtime, request, run.guardrails, {
+      trace: run.trace,
+      keep: recorded.keepGuardrailAction,
+      log,
+    });
+    const events = traceRun(started.events, run.trace, { signal, code: () => cancellationEvent(stopReason()).code });
     for await (const event of events) {
       collector.observe(event);
       state.observe(event);
@@ -110,7 +117,9 @@ export async function driveRun(run: DrivenRun): Promise<void> {
     // Stored with the run's final status (recorded-run.ts), so the thread's next run sees this one.
     // RUN_FINISHED is already sent, so a storage failure can only be logged.
     if (run.thread !== undefined && (finished || run.active?.cancelled() === 'interrupt')) {
-      const { store, thread } = run.thread;
+      const { store } = run.thread;
+      // The thread keeps the input as the model got it: redacted where a guardrail said so.
+      const thread = { ...run.thread.thread, input: started.input() };
       const produced = { produced: collector.messages(), state: state.state() };
       const raised = raisedApprovals(last);
       storeThread = async (db) => {
