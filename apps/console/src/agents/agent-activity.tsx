@@ -1,8 +1,24 @@
 // What the agent has been doing: its recent runs, as the manager records them, each opening its run view.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import type { Schemas } from '../api/api-client';
 import { EmptyState } from '../ui/empty-state';
 import { agentKeys, listAgentRuns } from './agent-api';
+
+/** The guardrail rules that fired in a run: which rule, where, what it did and what it found. */
+function GuardrailActions({ actions }: { actions: Schemas['GuardrailActionRecord'][] }) {
+  if (actions.length === 0) return null;
+  return (
+    <ul className="guardrail-actions">
+      {actions.map((action, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a run's record never reorders, and one rule may fire twice in a millisecond
+        <li key={index}>
+          {action.guardrail} / {action.rule}: {action.action} at {action.position} ({action.found})
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -28,6 +44,7 @@ export function AgentRuns({ agentId }: { agentId: string }) {
               <th scope="col">Source</th>
               <th scope="col">Thread</th>
               <th scope="col">Error</th>
+              <th scope="col">Guardrails</th>
             </tr>
           </thead>
           <tbody>
@@ -42,6 +59,9 @@ export function AgentRuns({ agentId }: { agentId: string }) {
                 <td>{run.source}</td>
                 <td>{run.thread_id}</td>
                 <td>{run.error ?? ''}</td>
+                <td>
+                  <GuardrailActions actions={run.guardrail_actions ?? []} />
+                </td>
               </tr>
             ))}
           </tbody>
