@@ -35,7 +35,13 @@ import { requireJsonBody, requireTrustedOrigin, securityHeaders } from './http/s
 import { addInvitationRoutes } from './invitations/invitation-routes.js';
 import type { ManagerMetrics } from './metrics/manager-metrics.js';
 import { addOpenApiRoutes } from './openapi/openapi-routes.js';
-import { INTEGRATIONS, MCP_SERVERS, OBSERVABILITY_CONFIGS, SSO_CONFIGS } from './resources/resource-kinds.js';
+import {
+  GUARDRAILS,
+  INTEGRATIONS,
+  MCP_SERVERS,
+  OBSERVABILITY_CONFIGS,
+  SSO_CONFIGS,
+} from './resources/resource-kinds.js';
 import { addResourceRoutes } from './resources/resource-routes.js';
 import { SigningKeys } from './tokens/signing-keys.js';
 import { addAgentTokenRoute, wellKnownRouter } from './tokens/token-routes.js';
@@ -121,8 +127,6 @@ export function createManagerApp({
     }),
   });
   addSessionRoutes(api, { db, config });
-  addWorkspaceRoutes(api, { db, enginePools: config.engines.pools });
-  addInvitationRoutes(api, { db, ttlSeconds: config.invitationTtlSeconds });
   const box = createSecretBox(config.secretsKey.current, config.secretsKey.previous);
   const agentKeys = createAgentKeyring(config.secretsKey.current, config.secretsKey.previous);
   const resources = {
@@ -136,10 +140,13 @@ export function createManagerApp({
     enginePools: config.engines.pools,
     publishMetrics: metrics?.publish,
   };
+  addWorkspaceRoutes(api, resources);
+  addInvitationRoutes(api, { db, ttlSeconds: config.invitationTtlSeconds });
   addResourceRoutes(api, resources, INTEGRATIONS);
   addResourceRoutes(api, resources, MCP_SERVERS);
   addResourceRoutes(api, resources, SSO_CONFIGS);
   addResourceRoutes(api, resources, OBSERVABILITY_CONFIGS);
+  addResourceRoutes(api, resources, GUARDRAILS);
   addAgentRoutes(api, {
     ...resources,
     managerOrigins: [config.publicOrigin, config.issuer].filter((origin) => origin !== undefined),

@@ -5,9 +5,10 @@ import type { TAgentResources } from '@agentplane/contracts';
 import type { Tx } from '@agentplane/db';
 import { AppError, type FieldError } from '@agentplane/server-kit';
 
-type Table = 'integrations' | 'mcp_servers' | 'sso_configs' | 'observability_configs';
+type Table = 'integrations' | 'mcp_servers' | 'sso_configs' | 'observability_configs' | 'guardrails';
 
-async function lockExisting(tx: Tx, table: Table, workspaceId: string, ids: string[]): Promise<Set<string>> {
+/** Locks FOR SHARE the rows of `ids` that `table` holds in the workspace, and says which those are. */
+export async function lockExisting(tx: Tx, table: Table, workspaceId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   // The table name comes from the fixed union above, never from input.
   const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
@@ -28,6 +29,7 @@ export async function lockReferencedResources(tx: Tx, workspaceId: string, resou
   };
   await check('integrations', resources.integration_ids, (i) => `resources.integration_ids[${i}]`, 'integration');
   await check('mcp_servers', resources.mcp_server_ids, (i) => `resources.mcp_server_ids[${i}]`, 'MCP server');
+  await check('guardrails', resources.guardrail_ids, (i) => `resources.guardrail_ids[${i}]`, 'guardrail');
   if (resources.sso_id) await check('sso_configs', [resources.sso_id], () => 'resources.sso_id', 'SSO config');
   if (resources.observability_id) {
     await check(

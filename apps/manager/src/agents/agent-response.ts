@@ -22,6 +22,7 @@ export const WITH_LINKS = {
     orderBy: [{ integration: { createdAt: 'asc' } }, { integrationId: 'asc' }],
   },
   mcpServers: { select: { mcpServerId: true }, orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }] },
+  guardrails: { select: { guardrailId: true }, orderBy: [{ guardrail: { createdAt: 'asc' } }, { guardrailId: 'asc' }] },
   engineConfig: { select: { config: true, version: true } },
 } satisfies Prisma.AgentInclude;
 
@@ -46,6 +47,7 @@ type AgentWithLinks = {
   updatedAt: Date;
   integrations: { integrationId: string }[];
   mcpServers: { mcpServerId: string }[];
+  guardrails: { guardrailId: string }[];
   engineConfig: { config?: unknown; version: bigint } | null;
 };
 
@@ -81,6 +83,7 @@ export function toAgentResponse(
     resources: {
       integration_ids: agent.integrations.map((link) => link.integrationId),
       mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
+      guardrail_ids: agent.guardrails.map((link) => link.guardrailId),
       sso_id: agent.ssoId,
       observability_id: agent.observabilityId,
     },

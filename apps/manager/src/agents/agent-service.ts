@@ -24,6 +24,7 @@ import { describeCallersOf } from '../agent-calls/callee-references.js';
 import { refusePrivateUrls, type TenantUrl } from '../egress/refuse-private-urls.js';
 import { columnsOf, poolOf } from '../engine-pools/deployments.js';
 import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
+import { refuseJudgesWithoutModel } from '../guardrails/model-judges.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import { checkAgentAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { notifyEngines, publishEngineConfigs } from '../publishing/publish-engine-configs.js';
@@ -96,6 +97,16 @@ function withMaskedSecretsKept(
   return { ...body, agent } as TAgentCreate;
 }
 
+/** Checks (422) and locks FOR SHARE what the agent references, then what its guardrails need of it. */
+async function lockReferences(tx: Tx, ctx: AgentContext, body: TAgentCreate): Promise<void> {
+  await lockReferencedResources(tx, ctx.workspaceId, body.resources);
+  await refuseJudgesWithoutModel(tx, {
+    workspaceId: ctx.workspaceId,
+    framework: body.framework,
+    guardrailIds: body.resources.guardrail_ids,
+  });
+}
+
 export function notFound(): AppError {
   return new AppError('not_found', 'No such agent.');
 }
@@ -148,6 +159,7 @@ function agentData(body: TAgentCreate, deployment: TDeployment, box: SecretBox) 
     observabilityId: body.resources.observability_id,
     integrations: { create: body.resources.integration_ids.map((integrationId) => ({ integrationId })) },
     mcpServers: { create: body.resources.mcp_server_ids.map((mcpServerId) => ({ mcpServerId })) },
+    guardrails: { create: body.resources.guardrail_ids.map((guardrailId) => ({ guardrailId })) },
   };
 }
 
@@ -158,7 +170,7 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
     await refuseAgentPastCap(tx, ctx.workspaceId, ctx.maxAgentsPerWorkspace);
     const deployment = await deploymentForCreate(tx, ctx, body);
     refuseEngineUrlOnPool(ctx, deployment, body.engine_url, undefined);
-    await lockReferencedResources(tx, ctx.workspaceId, body.resources);
+    await lockReferences(tx, ctx, body);
     const agent = await tx.agent.create({
       data: { workspaceId: ctx.workspaceId, ...agentData(kept, deployment, ctx.box) },
       select: { id: true },
@@ -181,9 +193,10 @@ export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): 
     const { deployment, moved } = deploymentForUpdate(ctx, existing, body);
     refuseEngineUrlOnPool(ctx, deployment, body.engine_url, id);
     const kept = withMaskedSecretsKept(body, existing, ctx.box);
-    await lockReferencedResources(tx, ctx.workspaceId, body.resources);
+    await lockReferences(tx, ctx, body);
     await tx.agentIntegration.deleteMany({ where: { agentId: id } });
     await tx.agentMcpServer.deleteMany({ where: { agentId: id } });
+    await tx.agentGuardrail.deleteMany({ where: { agentId: id } });
     await tx.agent.update({
       where: { id },
       data: agentData(kept, deployment, ctx.box),

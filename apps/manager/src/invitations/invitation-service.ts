@@ -5,6 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { TInvitation, TInvitationCreated, TRole, TWorkspace } from '@agentplane/contracts';
 import { type Db, inTransaction, isForeignKeyViolation, isUniqueViolation } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
+import { WITH_DEFAULT_GUARDRAILS } from '../guardrails/workspace-guardrails.js';
 import { type Actor, requireOwnerForOwnership } from '../workspaces/member-service.js';
 import { lockWorkspace, toWorkspaceResponse } from '../workspaces/workspace-service.js';
 
@@ -122,7 +123,7 @@ export async function acceptInvitation(db: Db, options: { token: string; userId:
       if (count === 0) throw new AppError('not_found', GONE);
       const membership = await tx.membership.create({
         data: { workspaceId, userId: options.userId, role },
-        select: { role: true, workspace: true },
+        select: { role: true, workspace: { include: WITH_DEFAULT_GUARDRAILS } },
       });
       return toWorkspaceResponse(membership.workspace, membership.role);
     });

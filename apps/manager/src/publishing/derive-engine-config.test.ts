@@ -59,6 +59,7 @@ describe('deriveEngineConfig', () => {
         observability,
         budgets,
         agentCalls: null,
+        guardrails: [],
       }),
     ).toEqual({
       agent: {
@@ -75,6 +76,7 @@ describe('deriveEngineConfig', () => {
       observability,
       budgets,
       agent_calls: null,
+      guardrails: [],
     });
   });
 
@@ -88,6 +90,7 @@ describe('deriveEngineConfig', () => {
         observability: null,
         budgets: NO_BUDGETS,
         agentCalls: null,
+        guardrails: [],
       });
     expect(derive).toThrow(ZodError);
     expect(derive).toThrow(

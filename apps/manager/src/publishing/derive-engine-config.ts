@@ -3,6 +3,7 @@ import {
   type TEngineAgentCalls,
   type TEngineBudgets,
   type TEngineConfig,
+  type TEngineGuardrail,
   type TIntegrationConfig,
   type TMcpServerConfig,
   type TObservabilityConfig,
@@ -26,6 +27,8 @@ export type EngineConfigSources = {
   budgets: TEngineBudgets;
   /** The agents it calls as tools, and the credential it asks for their tokens with (publishing/agent-calls.ts). */
   agentCalls: TEngineAgentCalls | null;
+  /** The agent's own guardrails, then its workspace's defaults (guardrails/engine-guardrails.ts). */
+  guardrails: TEngineGuardrail[];
 };
 
 /** The config an agent's engine runs: the agent plus the resolved resources it references, in plaintext. */
@@ -47,5 +50,6 @@ export function deriveEngineConfig(sources: EngineConfigSources): TEngineConfig 
     observability: sources.observability,
     budgets: sources.budgets,
     agent_calls: sources.agentCalls,
+    guardrails: sources.guardrails,
   });
 }

@@ -15,6 +15,7 @@ import { type AgentKeyring, isSealed, isSealedWithOtherKey, type SecretBox, type
 import { AppError, TRACER_NAME } from '@agentplane/server-kit';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { engineBudgetsOf } from '../budgets/engine-budgets.js';
+import { engineGuardrailsOf } from '../guardrails/engine-guardrails.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import { INTEGRATIONS, MCP_SERVERS, OBSERVABILITY_CONFIGS, SSO_CONFIGS } from '../resources/resource-kinds.js';
 import type { ModelPrices } from '../usage/model-prices.js';
@@ -102,6 +103,11 @@ async function publish(
       observability: agent.observability ? OBSERVABILITY_CONFIGS.fromRow(agent.observability, options.box) : null,
       budgets: engineBudgetsOf(agent, agent.workspaceBudget, options.prices),
       agentCalls: await agentCallsFor(tx, agent, { agentBox, poolUrls: options.poolUrls }),
+      guardrails: engineGuardrailsOf(
+        agent.framework as TAgentFramework,
+        agent.guardrails.map((link) => link.guardrail),
+        agent.defaultGuardrails,
+      ),
     });
     if (
       current &&

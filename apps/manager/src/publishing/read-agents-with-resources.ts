@@ -4,16 +4,18 @@
 // is its own query, one after the other, and the rows are joined here.
 import type { Tx } from '@agentplane/db';
 
-/** Rows grouped by agent, each group in the order of `rows`: one pass, however many agents share a resource. */
-function groupByAgent<T extends { agentId: string }>(rows: T[]): Map<string, T[]> {
+/** Rows grouped by `keyOf`, each group in the order of `rows`: one pass, however many agents share a resource. */
+function groupBy<T>(rows: T[], keyOf: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
-    const group = groups.get(row.agentId);
+    const group = groups.get(keyOf(row));
     if (group) group.push(row);
-    else groups.set(row.agentId, [row]);
+    else groups.set(keyOf(row), [row]);
   }
   return groups;
 }
+
+const groupByAgent = <T extends { agentId: string }>(rows: T[]) => groupBy(rows, (row) => row.agentId);
 
 /** The resources that agents reference by a column of their own (at most one each), without repeats. */
 function distinctIds<K extends string>(agents: Record<K, string | null>[], column: K): string[] {
@@ -52,6 +54,13 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
       orderBy: [{ mcpServer: { createdAt: 'asc' } }, { mcpServerId: 'asc' }],
     }),
   );
+  const guardrails = groupByAgent(
+    await tx.agentGuardrail.findMany({
+      where,
+      include: { guardrail: true },
+      orderBy: [{ guardrail: { createdAt: 'asc' } }, { guardrailId: 'asc' }],
+    }),
+  );
   const ssos = byId(await tx.ssoConfig.findMany({ where: { id: { in: distinctIds(agents, 'ssoId') } } }));
   const observabilities = byId(
     await tx.observabilityConfig.findMany({ where: { id: { in: distinctIds(agents, 'observabilityId') } } }),
@@ -61,6 +70,15 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
       where: { id: { in: distinctIds(agents, 'workspaceId') } },
       select: { id: true, budget: true },
     }),
+  );
+  // Every agent of a workspace applies its defaults (guardrails/engine-guardrails.ts).
+  const defaultGuardrails = groupBy(
+    await tx.workspaceGuardrail.findMany({
+      where: { workspaceId: { in: [...workspaces.keys()] } },
+      include: { guardrail: true },
+      orderBy: [{ guardrail: { createdAt: 'asc' } }, { guardrailId: 'asc' }],
+    }),
+    (link) => link.workspaceId,
   );
   const configs = new Map((await tx.engineConfig.findMany({ where })).map((row) => [row.agentId, row]));
   const callees = byId(
@@ -75,6 +93,8 @@ export async function readAgentsWithResources(tx: Tx, agentIds: string[]) {
     ...agent,
     integrations: integrations.get(agent.id) ?? [],
     mcpServers: mcpServers.get(agent.id) ?? [],
+    guardrails: guardrails.get(agent.id) ?? [],
+    defaultGuardrails: (defaultGuardrails.get(agent.workspaceId) ?? []).map((link) => link.guardrail),
     sso: agent.ssoId ? (ssos.get(agent.ssoId) ?? null) : null,
     observability: agent.observabilityId ? (observabilities.get(agent.observabilityId) ?? null) : null,
     engineConfig: configs.get(agent.id) ?? null,

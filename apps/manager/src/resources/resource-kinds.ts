@@ -4,10 +4,14 @@ import {
   mapIntegrationSecrets,
   mapMcpServerSecrets,
   mapObservabilitySecrets,
+  type TGuardrailConfig,
   type TIntegrationConfig,
   type TMcpServerConfig,
   type TObservabilityConfig,
   type TSsoConfig,
+  ZGuardrail,
+  ZGuardrailCreate,
+  ZGuardrailUpdate,
   ZIntegration,
   ZIntegrationCreate,
   ZIntegrationUpdate,
@@ -25,6 +29,8 @@ import type { Db, Prisma, SecretBox, Tx } from '@agentplane/db';
 import type { z } from 'zod';
 import { calleeOf, lockCallee } from '../agent-calls/callee-references.js';
 import type { TenantUrl } from '../egress/refuse-private-urls.js';
+import { guardrailUsesByWorkspace } from '../guardrails/guardrail-uses.js';
+import { refuseJudgesForAgentsWithoutModel } from '../guardrails/model-judges.js';
 import { checkMcpServerAllowed, type OperatorPolicy } from '../operator-policy/operator-policy.js';
 import type { MapSecrets } from '../secrets/keep-masked-secrets.js';
 
@@ -46,6 +52,9 @@ export type ResourceDelegate = {
   update(args: object): Promise<unknown>;
   deleteMany(args: object): Promise<{ count: number }>;
 };
+
+/** A use that refuses a delete (409), for its detail: "This guardrail {what}; {undo} first." */
+export type ResourceUse = { what: string; undo: string };
 
 export type ResourceKind<Typed> = {
   /** Singular, for messages: "integration". */
@@ -70,8 +79,18 @@ export type ResourceKind<Typed> = {
   toColumns: (typed: Typed, box: SecretBox) => Record<string, unknown>;
   /** The typed object from a stored row, secrets opened. */
   fromRow: (row: Record<string, unknown>, box: SecretBox) => Typed;
-  /** Which agents reference a resource of this kind. */
+  /** Which agents reference a resource of this kind (agent_count counts them). */
   agentsReferencing: (id: string) => Prisma.AgentWhereInput;
+  /** Which agents' engine configs carry it, when more than those referencing it: a PATCH republishes them. */
+  agentsApplying?: (id: string) => Prisma.AgentWhereInput;
+  /** What else keeps it from being deleted besides agents referencing it, in words for the 409. */
+  otherUses?: (db: Db | Tx, id: string) => Promise<ResourceUse[]>;
+  /** The OpenAPI description of the delete's 409, when otherUses adds to "agents use it". */
+  inUseDescription?: string;
+  /** Said in the OpenAPI responses when agent_count is not all the agents it applies to. */
+  agentCountNote?: string;
+  /** Refuses (422), in a PATCH's transaction, a replacement that an agent referencing it could not run. */
+  checkForAgents?: (tx: Tx, id: string, typed: Typed) => Promise<void>;
   /** Refuses (422) what the operator does not let tenants configure, before anything is written. */
   checkAllowed?: (typed: Typed, policy: OperatorPolicy) => void;
   /** The URLs in the typed object an engine will connect to, for the egress check at write time. */
@@ -181,4 +200,39 @@ export const OBSERVABILITY_CONFIGS: ResourceKind<TObservabilityConfig> = {
       ? { path: 'observability.host', url: typed.host }
       : { path: 'observability.endpoint', url: typed.endpoint },
   ],
+};
+
+export const GUARDRAILS: ResourceKind<TGuardrailConfig> = {
+  label: 'guardrail',
+  segment: 'guardrails',
+  key: 'guardrail',
+  operationName: 'Guardrail',
+  createBody: ZGuardrailCreate,
+  updateBody: ZGuardrailUpdate,
+  response: ZGuardrail,
+  delegate: (db) => asDelegate(db.guardrail),
+  storage: {
+    table: 'guardrails',
+    typedColumns: 'r.config',
+    agentLinks: { table: 'agent_guardrails', column: 'guardrail_id' },
+  },
+  // Rules are words, patterns and rubrics: nothing to seal or mask.
+  mapSecrets: (typed) => typed,
+  toColumns: (typed) => ({ config: typed }),
+  fromRow: (row) => row.config as TGuardrailConfig,
+  agentsReferencing: (id) => ({ guardrails: { some: { guardrailId: id } } }),
+  // A workspace's default applies to every agent of it.
+  agentsApplying: (id) => ({
+    OR: [
+      { guardrails: { some: { guardrailId: id } } },
+      { workspace: { defaultGuardrails: { some: { guardrailId: id } } } },
+    ],
+  }),
+  otherUses: guardrailUsesByWorkspace,
+  agentCountNote:
+    'agent_count counts the agents that name it in resources.guardrail_ids; a default guardrail of the workspace (GET /api/v1/workspaces/{id}, default_guardrail_ids) also applies to every agent of it, which agent_count does not count',
+  inUseDescription:
+    "Agents reference it, or it is one of its workspace's default guardrails; the detail says which (and names up to 5 agents)",
+  checkForAgents: refuseJudgesForAgentsWithoutModel,
+  tenantUrls: () => [],
 };

@@ -68,6 +68,8 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
         422: "Body failed validation, or configures what the operator's settings do not allow (the detail names the setting)",
       }
     : {};
+  const counted = (description: string) =>
+    kind.agentCountNote === undefined ? description : `${description}. ${kind.agentCountNote}`;
   const refusedUpdate = {
     422: `${refused[422] ?? 'Body failed validation'}, or would make the engine_config of an agent using it larger than ${ENGINE_CONFIG_MAX_BYTES / 1024} KiB (path engine_config)`,
   };
@@ -100,7 +102,7 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       access: { kind: 'workspace', minRole: 'viewer' },
       query: ZListQuery,
       responses: {
-        200: { description: 'A page', schema: z.array(kind.response), headers: ZTotalCountHeader },
+        200: { description: counted('A page'), schema: z.array(kind.response), headers: ZTotalCountHeader },
       },
     },
     async ({ query }, req, res) => {
@@ -118,7 +120,7 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       access: { kind: 'workspace', minRole: 'viewer' },
       params: ZIdParams,
       query: ZSecretsQuery,
-      responses: { 200: { description: `The ${kind.label}`, schema: kind.response } },
+      responses: { 200: { description: counted(`The ${kind.label}`), schema: kind.response } },
       problems: notFound,
     },
     async ({ params, query }, req, res) => {
@@ -155,7 +157,7 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
       access: { kind: 'workspace', minRole: 'member' },
       params: ZIdParams,
       responses: { 204: { description: 'Deleted' } },
-      problems: { ...notFound, 409: 'Agents still use it; the detail says how many' },
+      problems: { ...notFound, 409: kind.inUseDescription ?? 'Agents still use it; the detail says how many' },
     },
     async ({ params }, req, res) => {
       await deleteResource(kind, contextOf(req), params.id);

@@ -17,7 +17,7 @@ import { publishEngineConfigs } from '../publishing/publish-engine-configs.js';
 import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
 import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
 import type { ModelPrices } from '../usage/model-prices.js';
-import type { ResourceKind, ResourceRow } from './resource-kinds.js';
+import type { ResourceKind, ResourceRow, ResourceUse } from './resource-kinds.js';
 import { loadResource, lockResource, readResource, readResourcePage } from './resource-reads.js';
 
 export type ResourceContext = {
@@ -120,8 +120,10 @@ export async function updateResource<T>(
       at: [kind.key],
     });
     await kind.lockReferences?.(tx, ctx.workspaceId, typed);
+    await kind.checkForAgents?.(tx, id, typed);
     await kind.delegate(tx).update({ where: { id }, data: { name: body.name, ...kind.toColumns(typed, ctx.box) } });
-    const agents = await tx.agent.findMany({ where: kind.agentsReferencing(id), select: { id: true } });
+    const applying = kind.agentsApplying ?? kind.agentsReferencing;
+    const agents = await tx.agent.findMany({ where: applying(id), select: { id: true } });
     await publishEngineConfigs(tx, {
       agentIds: agents.map((agent) => agent.id),
       box: ctx.box,
@@ -139,22 +141,39 @@ export async function updateResource<T>(
 // Enough for a person to find the agents; the rest are counted.
 const AGENTS_NAMED_MAX = 5;
 
-type References = { count: number; names: string[] };
+/** `count` agents reference it (`names` the first of them); `others`: its other uses (ResourceKind.otherUses). */
+type References = { count: number; names: string[]; others: ResourceUse[] };
 
-function stillReferenced<T>(kind: ResourceKind<T>, { count, names }: References): AppError {
+const isReferenced = ({ count, others }: References) => count > 0 || others.length > 0;
+
+function stillReferenced<T>(kind: ResourceKind<T>, { count, names, others }: References): AppError {
   const more = count > names.length ? ` and ${count - names.length} more` : '';
   const named = names.length > 0 ? ` (${names.map((name) => JSON.stringify(name)).join(', ')}${more})` : '';
-  return new AppError(
-    'conflict',
-    `This ${kind.label} is used by ${count} agent${count === 1 ? '' : 's'}${named}; detach it from ${count === 1 ? 'that agent' : 'them'} first.`,
-  );
+  const byAgents: ResourceUse[] =
+    count > 0
+      ? [
+          {
+            what: `is used by ${count} agent${count === 1 ? '' : 's'}${named}`,
+            undo: `detach it from ${count === 1 ? 'that agent' : 'them'}`,
+          },
+        ]
+      : [];
+  const uses = [...byAgents, ...others];
+  // The foreign key refused the delete for an attach that is not visible yet.
+  if (uses.length === 0) return new AppError('conflict', `This ${kind.label} was attached meanwhile; detach it first.`);
+  const whats = uses.map((use) => use.what).join(' and ');
+  const undos = uses.map((use) => use.undo).join(' and ');
+  return new AppError('conflict', `This ${kind.label} ${whats}; ${undos} first.`);
 }
 
-/** Refused with 409 while any agent references it; the RESTRICT foreign keys make that hold under races too. */
+/**
+ * Refused with 409 while any agent references it (or, for a guardrail, while it is a workspace default);
+ * the RESTRICT foreign keys make that hold under races too.
+ */
 export async function deleteResource<T>(kind: ResourceKind<T>, ctx: ResourceContext, id: string): Promise<void> {
   const readReferences = async (): Promise<References> => {
     const where = kind.agentsReferencing(id);
-    const [count, agents] = await Promise.all([
+    const [count, agents, others] = await Promise.all([
       ctx.db.agent.count({ where }),
       ctx.db.agent.findMany({
         where,
@@ -162,11 +181,12 @@ export async function deleteResource<T>(kind: ResourceKind<T>, ctx: ResourceCont
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
         take: AGENTS_NAMED_MAX,
       }),
+      kind.otherUses?.(ctx.db, id) ?? [],
     ]);
-    return { count, names: agents.map((agent) => agent.name) };
+    return { count, names: agents.map((agent) => agent.name), others };
   };
   const references = await readReferences();
-  if (references.count > 0) {
+  if (isReferenced(references)) {
     const exists = await kind.delegate(ctx.db).count({ where: { id, workspaceId: ctx.workspaceId } });
     throw exists ? stillReferenced(kind, references) : notFound(kind);
   }
@@ -174,11 +194,8 @@ export async function deleteResource<T>(kind: ResourceKind<T>, ctx: ResourceCont
     const { count } = await kind.delegate(ctx.db).deleteMany({ where: { id, workspaceId: ctx.workspaceId } });
     if (count === 0) throw notFound(kind);
   } catch (error) {
-    // An agent attached it between the count and the delete.
-    if (isForeignKeyViolation(error)) {
-      const raced = await readReferences();
-      throw stillReferenced(kind, { ...raced, count: Math.max(1, raced.count) });
-    }
+    // Something attached it between the count and the delete.
+    if (isForeignKeyViolation(error)) throw stillReferenced(kind, await readReferences());
     throw error;
   }
 }

@@ -4,6 +4,7 @@ import {
   type TAgentResources,
   type TEngineConfig,
   ZAgent,
+  ZGuardrail,
   ZIntegration,
   ZMcpServer,
   ZObservability,
@@ -20,7 +21,14 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, mcpServerBody, observabilityBody, ssoBody, whatsappBody } from '../testing/resource-fixtures.js';
+import {
+  agentBody,
+  guardrailBody,
+  mcpServerBody,
+  observabilityBody,
+  ssoBody,
+  whatsappBody,
+} from '../testing/resource-fixtures.js';
 
 type KindCase = {
   segment: string;
@@ -91,6 +99,23 @@ const KINDS: KindCase[] = [
     link: (id) => ({ observability_id: id }),
     linked: (resources) => [resources.observability_id],
     published: (config) => config.observability,
+  },
+  {
+    segment: 'guardrails',
+    key: 'guardrail',
+    body: guardrailBody,
+    schema: ZGuardrail,
+    change: {
+      description: 'Changed',
+      rules: [{ name: 'long', kind: 'max_length', max_chars: 500, position: 'input', action: 'block' }],
+    },
+    defaults: {
+      description: null,
+      rules: [expect.objectContaining({ phrases: ['insider tip'], regexes: [], case_sensitive: false })],
+    },
+    link: (id) => ({ guardrail_ids: [id] }),
+    linked: (resources) => resources.guardrail_ids,
+    published: (config) => config.guardrails[0],
   },
 ];
 

@@ -49,6 +49,17 @@ export function observabilityBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** One pattern rule on the output; `overrides` replace fields of the guardrail (its rules, its description). */
+export function guardrailBody(overrides: Record<string, unknown> = {}) {
+  return {
+    name: `guardrail-${suffix()}`,
+    guardrail: {
+      rules: [{ name: 'topics', kind: 'pattern', phrases: ['insider tip'], position: 'output', action: 'block' }],
+      ...overrides,
+    },
+  };
+}
+
 export function agentBody(resources: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) {
   return {
     name: `agent-${suffix()}`,

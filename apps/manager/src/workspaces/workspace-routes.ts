@@ -10,10 +10,10 @@ import {
 } from '@agentplane/contracts';
 import type { Db } from '@agentplane/db';
 import { z } from 'zod';
-import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentActor, currentUserId, currentWorkspace } from '../http/request-context.js';
+import type { ResourceRouteDependencies } from '../resources/resource-routes.js';
 import { changeMemberRole, listMembers, removeMember } from './member-service.js';
 import {
   createWorkspace,
@@ -26,10 +26,14 @@ import {
 const TAG = 'workspaces';
 const NOT_FOUND = { 404: 'No such workspace, or you are not a member' };
 
-export function addWorkspaceRoutes(
-  api: ApiRouter,
-  { db, enginePools }: { db: Db; enginePools: EnginePoolSettings },
-): void {
+/** What a change of the default guardrails republishes the workspace's agents with. */
+export type WorkspaceRouteDependencies = Pick<
+  ResourceRouteDependencies,
+  'db' | 'box' | 'agentKeys' | 'prices' | 'enginePools' | 'publishMetrics'
+>;
+
+export function addWorkspaceRoutes(api: ApiRouter, deps: WorkspaceRouteDependencies): void {
+  const { db } = deps;
   api.add(
     {
       method: 'get',
@@ -85,7 +89,8 @@ export function addWorkspaceRoutes(
       method: 'patch',
       path: '/workspaces/:id',
       operationId: 'updateWorkspace',
-      summary: 'Rename a workspace, or set where its new agents are served (admin or owner)',
+      summary:
+        'Rename a workspace, set where its new agents are served, or set the guardrails all its agents apply (admin or owner)',
       tag: TAG,
       access: { kind: 'workspace-path', minRole: 'admin' },
       params: ZWorkspaceIdParams,
@@ -94,7 +99,7 @@ export function addWorkspaceRoutes(
       problems: {
         ...NOT_FOUND,
         403: 'You are not an admin or owner of the workspace',
-        422: 'Body failed validation, or default_deployment names a pool the operator does not serve',
+        422: "Body failed validation, default_deployment names a pool the operator does not serve, default_guardrail_ids names a guardrail not in the workspace, or an agent's engine_config would be too large (path engine_config)",
       },
     },
     async ({ body }, req, res) => {
@@ -102,7 +107,14 @@ export function addWorkspaceRoutes(
         ...currentWorkspace(req),
         name: body.name,
         defaultDeployment: body.default_deployment,
-        poolUrls: enginePools.urls,
+        defaultGuardrailIds: body.default_guardrail_ids,
+        publish: {
+          box: deps.box,
+          agentKeys: deps.agentKeys,
+          prices: deps.prices,
+          poolUrls: deps.enginePools.urls,
+          metrics: deps.publishMetrics,
+        },
       });
       res.json(workspace);
     },

@@ -7,8 +7,20 @@ import {
   refuseUnknownPool,
   workspaceDeploymentOf,
 } from '../engine-pools/deployments.js';
+import {
+  type PublishOptions,
+  setDefaultGuardrails,
+  WITH_DEFAULT_GUARDRAILS,
+} from '../guardrails/workspace-guardrails.js';
 
-type WorkspaceRow = DefaultDeploymentColumns & { id: string; name: string; createdAt: Date; updatedAt: Date };
+type WorkspaceRow = DefaultDeploymentColumns & {
+  id: string;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Read with WITH_DEFAULT_GUARDRAILS. */
+  defaultGuardrails: { guardrailId: string }[];
+};
 
 export function toWorkspaceResponse(workspace: WorkspaceRow, role: TRole): TWorkspace {
   return {
@@ -16,6 +28,7 @@ export function toWorkspaceResponse(workspace: WorkspaceRow, role: TRole): TWork
     name: workspace.name,
     role,
     default_deployment: workspaceDeploymentOf(workspace),
+    default_guardrail_ids: workspace.defaultGuardrails.map((link) => link.guardrailId),
     created_at: workspace.createdAt.toISOString(),
     updated_at: workspace.updatedAt.toISOString(),
   };
@@ -29,7 +42,7 @@ export async function listWorkspaces(db: Db, options: { userId: string; limit: n
       orderBy: [{ workspace: { createdAt: 'asc' } }, { workspaceId: 'asc' }],
       take: options.limit,
       skip: options.offset,
-      select: { role: true, workspace: true },
+      select: { role: true, workspace: { include: WITH_DEFAULT_GUARDRAILS } },
     }),
     db.membership.count({ where }),
   ]);
@@ -39,12 +52,13 @@ export async function listWorkspaces(db: Db, options: { userId: string; limit: n
 export async function createWorkspace(db: Db, options: { userId: string; name: string }): Promise<TWorkspace> {
   const workspace = await db.workspace.create({
     data: { name: options.name, memberships: { create: { userId: options.userId, role: 'owner' } } },
+    include: WITH_DEFAULT_GUARDRAILS,
   });
   return toWorkspaceResponse(workspace, 'owner');
 }
 
 export async function getWorkspace(db: Db, options: { id: string; role: TRole }): Promise<TWorkspace> {
-  const workspace = await db.workspace.findUnique({ where: { id: options.id } });
+  const workspace = await db.workspace.findUnique({ where: { id: options.id }, include: WITH_DEFAULT_GUARDRAILS });
   if (!workspace) throw new AppError('not_found', 'No such workspace.');
   return toWorkspaceResponse(workspace, options.role);
 }
@@ -54,7 +68,8 @@ const RECORD_NOT_FOUND = 'P2025';
 
 /**
  * Renames the workspace and, when `defaultDeployment` is given, sets where its new agents go (null: the
- * operator's default). A pool it names must be one the operator serves.
+ * operator's default). A pool it names must be one the operator serves. When `defaultGuardrailIds` is
+ * given, they replace the workspace's default guardrails and its agents are republished.
  */
 export async function updateWorkspace(
   db: Db,
@@ -63,20 +78,33 @@ export async function updateWorkspace(
     role: TRole;
     name: string;
     defaultDeployment?: TDeployment | null | undefined;
-    poolUrls: ReadonlyMap<string, string>;
+    defaultGuardrailIds?: string[] | undefined;
+    publish: PublishOptions;
   },
 ): Promise<TWorkspace> {
-  const { defaultDeployment } = options;
-  if (defaultDeployment) refuseUnknownPool(defaultDeployment, options.poolUrls, 'default_deployment.pool');
+  const { defaultDeployment, defaultGuardrailIds } = options;
+  if (defaultDeployment) {
+    refuseUnknownPool(defaultDeployment, options.publish.poolUrls, 'default_deployment.pool');
+  }
   try {
-    const workspace = await db.workspace.update({
-      where: { id: options.id },
-      data: {
-        name: options.name,
-        ...(defaultDeployment === undefined ? {} : defaultColumnsOf(defaultDeployment)),
-      },
+    return await inTransaction(db, async (tx) => {
+      // The update comes first: its row lock is what agent writes wait for (setDefaultGuardrails).
+      await tx.workspace.update({
+        where: { id: options.id },
+        data: {
+          name: options.name,
+          ...(defaultDeployment === undefined ? {} : defaultColumnsOf(defaultDeployment)),
+        },
+      });
+      if (defaultGuardrailIds !== undefined) {
+        await setDefaultGuardrails(tx, options.id, defaultGuardrailIds, options.publish);
+      }
+      const workspace = await tx.workspace.findUniqueOrThrow({
+        where: { id: options.id },
+        include: WITH_DEFAULT_GUARDRAILS,
+      });
+      return toWorkspaceResponse(workspace, options.role);
     });
-    return toWorkspaceResponse(workspace, options.role);
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === RECORD_NOT_FOUND) {
       throw new AppError('not_found', 'No such workspace.');

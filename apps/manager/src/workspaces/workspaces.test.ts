@@ -1,4 +1,5 @@
 import { ZMe, ZMember, ZWorkspace } from '@agentplane/contracts';
+import { createAgentKeyring, createSecretBox } from '@agentplane/db';
 import {
   makeAgent,
   makeIntegration,
@@ -369,7 +370,12 @@ describe('a workspace deleted between the access check and the write', () => {
       id: workspace.id,
       role: 'owner',
       name: 'Too late',
-      poolUrls: new Map(),
+      publish: {
+        box: createSecretBox(ctx.config.secretsKey.current),
+        agentKeys: createAgentKeyring(ctx.config.secretsKey.current),
+        prices: ctx.config.modelPrices,
+        poolUrls: new Map(),
+      },
     });
     await expect(rename).rejects.toMatchObject({ constructor: AppError, code: 'not_found' });
   });
