@@ -1,24 +1,9 @@
 // What the agent has been doing: its recent runs, as the manager records them, each opening its run view.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { Schemas } from '../api/api-client';
+import { GuardrailActions } from '../run-view/guardrail-actions';
 import { EmptyState } from '../ui/empty-state';
 import { agentKeys, listAgentRuns } from './agent-api';
-
-/** The guardrail rules that fired in a run: which rule, where, what it did and what it found. */
-function GuardrailActions({ actions }: { actions: Schemas['GuardrailActionRecord'][] }) {
-  if (actions.length === 0) return null;
-  return (
-    <ul className="guardrail-actions">
-      {actions.map((action, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: a run's record never reorders, and one rule may fire twice in a millisecond
-        <li key={index}>
-          {action.guardrail} / {action.rule}: {action.action} at {action.position} ({action.found})
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { resourceFormOf } from '../resources/resource-forms';
 import { RESOURCE_KINDS, type ResourceKind } from '../resources/resource-kinds';
 import { errorAt, Field } from '../ui/field';
+import { linesError } from '../ui/list-fields';
 
 // A picker offers the first page; a workspace with more than this names the rest by editing the body.
 const PICKER_LIMIT = '100';
@@ -33,7 +34,8 @@ export function CheckboxGroup(props: {
 }) {
   const options = useOptions(props.kind);
   const kind = kindOf(props.kind);
-  const error = errorAt(props.form.formState.errors, props.name);
+  // The server names a refused id by its place in the list (resources.guardrail_ids[1]).
+  const error = linesError(props.form.formState.errors, props.name, () => '');
   return (
     <fieldset>
       <legend>{props.legend ?? kind.title}</legend>

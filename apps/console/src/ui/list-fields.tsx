@@ -12,8 +12,15 @@ const lines = (text: string) =>
 
 type ErrorNode = { message?: unknown; root?: { message?: unknown } } | undefined;
 
-/** A list field's own error (too many items), else its first bad item's, with the line it is on. */
-export function linesError(errors: FieldErrors<FieldValues>, name: string): string | undefined {
+/**
+ * A list field's own error (too many items), else its first bad item's, said with the item: by default
+ * the line it is on in a one-per-line textarea.
+ */
+export function linesError(
+  errors: FieldErrors<FieldValues>,
+  name: string,
+  itemPrefix = (index: number) => `Line ${index + 1}: `,
+): string | undefined {
   const node = name
     .split('.')
     .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], errors);
@@ -21,7 +28,7 @@ export function linesError(errors: FieldErrors<FieldValues>, name: string): stri
   if (typeof own === 'string') return own;
   if (!Array.isArray(node)) return undefined;
   const line = node.findIndex((item: ErrorNode) => typeof item?.message === 'string');
-  return line < 0 ? undefined : `Line ${line + 1}: ${String((node[line] as ErrorNode)?.message)}`;
+  return line < 0 ? undefined : `${itemPrefix(line)}${String((node[line] as ErrorNode)?.message)}`;
 }
 
 type ListProps<T extends FieldValues> = {
