@@ -113,6 +113,33 @@ describe('guardrails in the console', () => {
     expect(kept.body.agent_count).toBe(1);
   });
 
+  it("shows the manager's refusal of a guardrail the agent cannot apply at the guardrail picker", async () => {
+    const { page } = await platform.newVisitor();
+    await signUp(page);
+    const judged = await callApiFromPage(page, 'POST', '/guardrails/', {
+      body: {
+        name: 'Judged',
+        guardrail: {
+          rules: [{ name: 'tone', kind: 'model_judge', rubric: 'Rude replies', position: 'input', action: 'block' }],
+        },
+      },
+    });
+    expect(judged.status).toBe(201);
+
+    await navigateTo(page, 'Agents');
+    await control(page, 'Create agent').click();
+    await arriveAt(page, 'New agent');
+    await field(page, 'Name').fill('Custom agent');
+    await field(page, 'Framework').selectOption('CUSTOM');
+    await field(page, 'Module').fill('./agents/custom.mjs:createAgent');
+    await page.getByRole('checkbox', { name: 'Judged', exact: true }).check();
+    await page.getByRole('button', { name: 'Create agent', exact: true }).click();
+    // Only the manager knows the guardrail holds a model judge, which a custom agent has no model for.
+    const picker = page.getByRole('group', { name: 'Guardrails', exact: true });
+    await shown(picker.getByText(/model_judge rule "tone"/), "the judge's refusal at the guardrail picker");
+    expect((await callApiFromPage<unknown[]>(page, 'GET', '/agents/')).body).toEqual([]);
+  });
+
   it("picks the workspace's default guardrails on its settings page", async () => {
     const { page } = await platform.newVisitor();
     await signUp(page);
