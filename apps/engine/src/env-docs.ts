@@ -169,6 +169,10 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
     description:
       "Reply to a WhatsApp message while a budget is spent, when neither the agent's nor the workspace's budget sets its own `whatsapp_reply` (see [Budgets](/concepts/agents#budgets))",
   },
+  WHATSAPP_GUARDRAIL_BLOCKED_REPLY: {
+    description:
+      "Reply to a WhatsApp message when one of the agent's guardrails blocked the message or the agent's reply; the thread keeps nothing of that turn",
+  },
   AGENT_KEY_FILE: {
     description: 'A file holding `AGENT_KEY` (recommended: it keeps the key out of the process environment)',
   },

@@ -160,6 +160,7 @@ describe('loadEngineEnv', () => {
       leaseMs: 300_000,
       unsupportedMessageReply: expect.stringMatching(/text/),
       budgetExceededReply: expect.stringMatching(/cannot answer/),
+      guardrailBlockedReply: "Sorry, I can't help with that message.",
       retentionMs: 7 * 24 * 60 * 60 * 1000,
     });
     const custom = loadEngineEnv({
@@ -168,6 +169,7 @@ describe('loadEngineEnv', () => {
       WHATSAPP_MAX_ATTEMPTS: '2',
       WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: 'Text only.',
       WHATSAPP_BUDGET_EXCEEDED_REPLY: 'Out of budget.',
+      WHATSAPP_GUARDRAIL_BLOCKED_REPLY: 'Not that.',
       WHATSAPP_RETENTION_DAYS: '30',
     }).whatsapp;
     expect(custom).toMatchObject({
@@ -175,9 +177,13 @@ describe('loadEngineEnv', () => {
       maxAttempts: 2,
       unsupportedMessageReply: 'Text only.',
       budgetExceededReply: 'Out of budget.',
+      guardrailBlockedReply: 'Not that.',
       retentionMs: 30 * 24 * 60 * 60 * 1000,
     });
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_RETENTION_DAYS: '0' })).toThrow(/WHATSAPP_RETENTION_DAYS/);
+    expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_GUARDRAIL_BLOCKED_REPLY: ' ' })).toThrow(
+      /WHATSAPP_GUARDRAIL_BLOCKED_REPLY/,
+    );
     expect(() => loadEngineEnv({ ...DATABASE, GRAPH_API_BASE_URL: 'ftp://graph' })).toThrow(/GRAPH_API_BASE_URL/);
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
   });

@@ -156,6 +156,12 @@ export const ZEngineEnv = z.object({
     .min(1)
     .max(4096)
     .default('Sorry, I cannot answer right now. Please try again later.'),
+  WHATSAPP_GUARDRAIL_BLOCKED_REPLY: z
+    .string()
+    .trim()
+    .min(1)
+    .max(4096)
+    .default("Sorry, I can't help with that message."),
   AGENT_KEY: z
     .string()
     .refine(isSecretKey, "must be this agent's key (32 bytes, base64) from its engine credentials")
@@ -187,6 +193,8 @@ export type WhatsAppSettings = {
   unsupportedMessageReply: string;
   /** Sent instead of running the agent while a budget is spent, when the budget names no reply of its own. */
   budgetExceededReply: string;
+  /** Sent instead of the agent's answer when a guardrail blocked the message or the reply. */
+  guardrailBlockedReply: string;
   /** How long a finished message (done, failed, skipped) is kept before it is pruned. */
   retentionMs: number;
 };
@@ -388,6 +396,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       leaseMs: parsed.WHATSAPP_LEASE_MS,
       unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
       budgetExceededReply: parsed.WHATSAPP_BUDGET_EXCEEDED_REPLY,
+      guardrailBlockedReply: parsed.WHATSAPP_GUARDRAIL_BLOCKED_REPLY,
       retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     },
     runs: {

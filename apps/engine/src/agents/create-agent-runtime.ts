@@ -55,7 +55,11 @@ function createRefusedChatModel(): ChatModel {
   };
 }
 
-function createChatModel(config: TLlmAgentConfig, { models, logger, egressFetch }: AgentRuntimeOptions): ChatModel {
+/** What a model client needs of the engine: the operator's keys, the log, and the egress policy's fetch. */
+export type ChatModelOptions = Pick<AgentRuntimeOptions, 'models' | 'logger' | 'egressFetch'>;
+
+/** The LLM agent's model client, as its runs use it (and as a guardrail's model judge does). */
+export function createChatModel(config: TLlmAgentConfig, { models, logger, egressFetch }: ChatModelOptions): ChatModel {
   const { model } = config;
   if (model.provider === 'mock') return createMockChatModel();
   let credentials: ModelCredentials;

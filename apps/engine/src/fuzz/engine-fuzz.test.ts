@@ -8,7 +8,7 @@
 // but the agent is a 4xx; afterwards both engines are healthy. The seed is fixed (FUZZ_SEED overrides
 // it, FUZZ_RUNS the number of runs per route), so a failure replays exactly.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { RUN_INPUT_MAX_BYTES_DEFAULT } from '@agentplane/contracts';
+import { RUN_INPUT_MAX_BYTES_DEFAULT, type TEngineGuardrail } from '@agentplane/contracts';
 import { createTestDatabase, issueTestPoolCredentials, type TestDatabase } from '@agentplane/db/testing';
 import {
   applyMutations,
@@ -78,6 +78,41 @@ let engine: RunningEngine;
 let poolEngine: RunningEngine;
 let token: string;
 const whatsapp = makeWhatsAppConfig();
+const FUZZ_GUARDRAIL: TEngineGuardrail = {
+  id: randomUUID(),
+  name: 'fuzzed',
+  description: null,
+  rules: [
+    {
+      name: 'in-pii',
+      kind: 'pii',
+      position: 'input',
+      action: 'redact',
+      entities: ['email', 'payment_card', 'api_key'],
+    },
+    {
+      name: 'in-regex',
+      kind: 'pattern',
+      position: 'input',
+      action: 'log',
+      phrases: ['ignore'],
+      regexes: ['(a{1,10}){1,10}b'],
+      case_sensitive: false,
+    },
+    { name: 'in-injection', kind: 'prompt_injection', position: 'input', action: 'log' },
+    {
+      name: 'out-words',
+      kind: 'pattern',
+      position: 'output',
+      action: 'redact',
+      phrases: ['said'],
+      regexes: ['\\d{3,12}'],
+      case_sensitive: false,
+    },
+    { name: 'out-pii', kind: 'pii', position: 'output', action: 'redact', entities: ['email', 'phone', 'iban'] },
+    { name: 'out-length', kind: 'max_length', position: 'output', action: 'redact', max_chars: 2000 },
+  ],
+};
 // Ids that name something, so that requests get past the lookups: the agent, a finished run and its thread.
 const known = { agentId: '', runIds: [] as string[], threadIds: [] as string[], cursors: [] as string[] };
 
@@ -91,6 +126,8 @@ const TARGETS: Target[] = [
 beforeAll(async () => {
   [database, issuer, graph] = await Promise.all([createTestDatabase(), startTestIssuer(), startFakeGraphApi()]);
   const agent = await publishWhatsAppAgent(database, whatsapp);
+  // Fuzzed runs pass the guardrails of every position: hostile text must not make them fail either.
+  await agent.publish({ ...agent.configWith(whatsapp), guardrails: [FUZZ_GUARDRAIL] });
   known.agentId = agent.agentId;
   const auth = { ENGINE_AUTH: 'oidc', ENGINE_OIDC_ISSUER: issuer.issuer, ENGINE_OIDC_AUDIENCE: issuer.audience };
   engine = await startWhatsAppEngine(database, agent, graph, auth);

@@ -82,6 +82,7 @@ export function createServedAgent(options: {
         logger,
         toolCalls: metrics.toolCalls,
         toolRefusals: metrics.toolRefusals,
+        guardrailActions: metrics.guardrailActions,
         budgets: store === undefined ? undefined : { db: store.db, logger },
       }),
     logger,

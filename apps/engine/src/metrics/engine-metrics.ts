@@ -24,6 +24,8 @@ export type EngineMetrics = {
   /** Interrupts raised and answered, and approval-needing calls decided without a human (interrupts/run-approvals.ts). */
   interrupts: Counter<'reason' | 'outcome'>;
   whatsappRetries: Counter;
+  /** Guardrail rules that fired, by rule kind, position and action (guardrails/guardrail-recorder.ts). */
+  guardrailActions: Counter<'kind' | 'position' | 'action'>;
 };
 
 const SECONDS_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -108,6 +110,14 @@ export function createEngineMetrics(): EngineMetrics {
     whatsappRetries: new Counter({
       name: `${METRIC_PREFIX}whatsapp_retries_total`,
       help: 'WhatsApp messages put back on the queue to be tried again after a failed attempt.',
+      registers,
+    }),
+    guardrailActions: new Counter({
+      name: `${METRIC_PREFIX}guardrail_actions_total`,
+      help:
+        'Guardrail rules that fired in runs, by rule kind (pattern, pii, prompt_injection, max_length, model_judge), ' +
+        'position (input, tool_arguments, tool_result, output) and action (block, redact, log).',
+      labelNames: ['kind', 'position', 'action'] as const,
       registers,
     }),
   };

@@ -18,7 +18,7 @@ import type { RunTrace } from '../tracing/run-trace.js';
 import { traceRun } from '../tracing/traced-events.js';
 import type { ActiveRun } from './active-runs.js';
 import { createMessageCollector } from './collect-messages.js';
-import { guardEventOrder } from './event-order-guard.js';
+import { type RunGuardrails, startGuardedRun } from './guarded-run.js';
 import type { RecordedRun, RunStore, StoredWork } from './recorded-run.js';
 import { cancellationEvent } from './run-control-records.js';
 
@@ -39,6 +39,8 @@ export type DrivenRun = {
   trace: RunTrace | undefined;
   /** The tool policy and who follows the run: what its calls needing approval do (interrupts/run-approvals.ts). */
   approvals: Pick<ApprovalContext, 'policy' | 'watched' | 'counter'>;
+  /** The agent's guardrails (its config snapshot's), when it has any. */
+  guardrails: RunGuardrails | undefined;
 };
 
 /** The tool approvals a run ended waiting for, to keep with its thread (the LLM agent's interrupts). */
@@ -94,8 +96,12 @@ export async function driveRun(run: DrivenRun): Promise<void> {
       trace: run.trace,
       approvals: await runApprovals(input, { ...run.approvals, stored, trace: run.trace }),
     };
-    const guarded = guardEventOrder(run.runtime.run(request), input, signal, log);
-    const events = traceRun(guarded, run.trace, { signal, code: () => cancellationEvent(stopReason()).code });
+    const started = startGuardedRun(run.runtime, request, run.guardrails, {
+      trace: run.trace,
+      keep: recorded.keepGuardrailAction,
+      log,
+    });
+    const events = traceRun(started.events, run.trace, { signal, code: () => cancellationEvent(stopReason()).code });
     for await (const event of events) {
       collector.observe(event);
       state.observe(event);
@@ -110,7 +116,9 @@ export async function driveRun(run: DrivenRun): Promise<void> {
     // Stored with the run's final status (recorded-run.ts), so the thread's next run sees this one.
     // RUN_FINISHED is already sent, so a storage failure can only be logged.
     if (run.thread !== undefined && (finished || run.active?.cancelled() === 'interrupt')) {
-      const { store, thread } = run.thread;
+      const { store } = run.thread;
+      // The thread keeps the input as the model got it: redacted where a guardrail said so.
+      const thread = { ...run.thread.thread, input: started.input() };
       const produced = { produced: collector.messages(), state: state.state() };
       const raised = raisedApprovals(last);
       storeThread = async (db) => {

@@ -23,6 +23,7 @@ export function meterRun(recorded: RecordedRun, metrics: RunMetrics, source: Run
       metrics.outputTokens.inc(usage.outputTokens);
       recorded.countUsage(usage);
     },
+    keepGuardrailAction: recorded.keepGuardrailAction,
     finish: async (aborted, stopped, alongside) => {
       try {
         await recorded.finish(aborted, stopped, alongside);

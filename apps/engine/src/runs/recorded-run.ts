@@ -2,7 +2,7 @@
 // final status from how it ended. Without a database the events are numbered all the same (the SSE
 // ids carry the seq) and nothing is stored.
 import { type BaseEvent, EventType, type RunFinishedEvent } from '@ag-ui/core';
-import type { TEngineBudgets } from '@agentplane/contracts';
+import type { TEngineBudgets, TGuardrailActionRecord } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type { TokenUsage } from '../agents/agent-runtime.js';
 import { addRunSpend, type SpendScopes } from '../budgets/budget-spend.js';
@@ -58,6 +58,8 @@ export type RecordedRun = {
   record: (event: BaseEvent) => { id: string; data: string };
   /** Counts a model call's tokens into the run's usage (the runtime's reportUsage). */
   countUsage: (usage: TokenUsage) => void;
+  /** Keeps a guardrail rule that fired as a line of the run's record, stored with its end. */
+  keepGuardrailAction: (line: TGuardrailActionRecord) => void;
   /**
    * Stores the remaining events, `alongside` (the run's thread append) and the run's final status from
    * its last event, or from the cancel that stopped it.
@@ -110,6 +112,7 @@ export function unrecordedRun(runId: string): RecordedRun {
   return {
     record: (event) => ({ id: `${runId}:${++seq}`, data: sseData(event) }),
     countUsage: () => undefined,
+    keepGuardrailAction: () => undefined,
     finish: async () => undefined,
   };
 }
@@ -150,8 +153,12 @@ export function recordRun(
   let seq = 0;
   let last: BaseEvent | undefined;
   const usage = createUsageMeter();
+  const guardrailActions: TGuardrailActionRecord[] = [];
   return {
     countUsage: usage.add,
+    keepGuardrailAction: (line) => {
+      guardrailActions.push(line);
+    },
     record: (event) => {
       last = event;
       const data = sseData(event);
@@ -163,7 +170,7 @@ export function recordRun(
     // thread's next run has this run's messages.
     finish: async (aborted, stopped, alongside) => {
       const tail = await events.drain();
-      const outcome = { ...outcomeOf(last, aborted, stopped), usage: usage.total() };
+      const outcome = { ...outcomeOf(last, aborted, stopped), usage: usage.total(), guardrailActions };
       const spent = outcome.usage;
       const target = spent === undefined ? undefined : store.spendTarget();
       const parts: { work: StoredWork; failure: string }[] = [

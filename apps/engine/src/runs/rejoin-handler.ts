@@ -12,16 +12,16 @@ import { type EventStream, openEventStream } from './event-stream.js';
 import type { RunStore } from './recorded-run.js';
 import { REPLAY_PAGE, type RunProgress } from './run-follow-reads.js';
 import type { RunIdInput } from './run-id-param.js';
-import { findRun, isFinal, type RunRecord } from './run-records.js';
+import { type FoundRun, findRun, isFinal } from './run-records.js';
 
-async function findCallersRun(store: RunStore, runId: string, caller: ThreadCaller | undefined): Promise<RunRecord> {
+async function findCallersRun(store: RunStore, runId: string, caller: ThreadCaller | undefined): Promise<FoundRun> {
   const run = await findRun(store.pool, store.agentId, runId, caller);
   // Another caller's run is as unknown as a run that never was.
   if (run === undefined) throw new AppError('not_found', 'No run with this id.');
   return run;
 }
 
-export function findOwnRun(store: RunStore, runId: string, res: Response): Promise<RunRecord> {
+export function findOwnRun(store: RunStore, runId: string, res: Response): Promise<FoundRun> {
   return findCallersRun(store, runId, callerOf(res.locals.claims));
 }
 
@@ -139,6 +139,7 @@ export function handleRunRecord(store: RunStore) {
       finished_at: run.finished_at,
       caller_agent_id: run.caller_agent_id,
       caller_run_id: run.caller_run_id,
+      guardrail_actions: run.guardrail_actions,
     });
   };
 }

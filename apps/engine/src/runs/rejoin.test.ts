@@ -131,6 +131,7 @@ describe('a stream cut in the middle, with onDisconnect "continue"', () => {
       status: 'succeeded',
       source: 'stream',
       error: null,
+      guardrail_actions: [],
     });
     expect((await readSseFrames(await rejoin(second, body.runId))).map((frame) => frame.raw)).toEqual(
       live.map((frame) => frame.raw),
@@ -216,6 +217,19 @@ describe('whose runs', () => {
         issuer: 'https://other.example.com',
         subject: 'ada',
         source: 'stream',
+        // What fired in someone else's run is theirs too.
+        guardrailActions: [
+          {
+            guardrail_id: randomUUID(),
+            guardrail: 'g',
+            rule: 'r',
+            kind: 'pii',
+            position: 'input',
+            action: 'redact',
+            found: 'email',
+            at: new Date().toISOString(),
+          },
+        ],
       },
     });
     expect((await getRun(first, other)).status).toBe(404);

@@ -150,7 +150,7 @@ async function startClaimedStreamRun(
 
 export function handleRun({ keepaliveMs, store, metrics }: RunOptions) {
   return async (req: Request, res: Response): Promise<void> => {
-    const { runtime, loadFailure, toolset, config, tracing } = getSnapshot(res);
+    const { runtime, loadFailure, toolset, config, tracing, runGuardrails } = getSnapshot(res);
     // The agent's module did not load (the log says why); the next config version loads it afresh.
     if (runtime === undefined) throw new AppError('service_unavailable', describeLoadFailure(loadFailure));
     const request = parseRunRequest(req, config);
@@ -194,6 +194,7 @@ export function handleRun({ keepaliveMs, store, metrics }: RunOptions) {
         log,
         trace,
         approvals: { policy: config.agent.config.tools, watched: true, counter: metrics.interrupts },
+        guardrails: runGuardrails,
       });
     } finally {
       stream.end();

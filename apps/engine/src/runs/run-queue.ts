@@ -15,6 +15,7 @@ import { continueAguiThread } from '../threads/agui-threads.js';
 import type { AgentTracing } from '../tracing/agent-tracing.js';
 import { driveRun } from './drive-run.js';
 import type { FairRunSlots, RunSlot } from './fair-run-slots.js';
+import type { RunGuardrails } from './guarded-run.js';
 import { meterRun } from './metered-run.js';
 import { type RunStore, recordRun } from './recorded-run.js';
 import { type ClaimedRun, claimNextRun, hasPendingRuns } from './run-control-records.js';
@@ -43,7 +44,14 @@ async function executeClaimed(
     toolset,
     tracing,
     policy,
-  }: { runtime: AgentRuntime; toolset: McpToolset; tracing: AgentTracing; policy: TToolPolicy | undefined },
+    guardrails,
+  }: {
+    runtime: AgentRuntime;
+    toolset: McpToolset;
+    tracing: AgentTracing;
+    policy: TToolPolicy | undefined;
+    guardrails: RunGuardrails | undefined;
+  },
   claimed: ClaimedRun,
   logger: Logger,
 ) {
@@ -92,6 +100,7 @@ async function executeClaimed(
       watched: claimed.source === 'stream' || claimed.source === 'a2a' || claimed.source === 'mcp',
       counter: store.metrics.interrupts,
     },
+    guardrails,
   });
 }
 
@@ -114,7 +123,13 @@ export function startRunQueue(options: {
     const release = snapshot.lease();
     void executeClaimed(
       store,
-      { runtime, toolset: snapshot.toolset, tracing: snapshot.tracing, policy: snapshot.config.agent.config.tools },
+      {
+        runtime,
+        toolset: snapshot.toolset,
+        tracing: snapshot.tracing,
+        policy: snapshot.config.agent.config.tools,
+        guardrails: snapshot.runGuardrails,
+      },
       claimed,
       log,
     )

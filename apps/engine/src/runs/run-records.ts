@@ -1,6 +1,7 @@
 // A run's row in agent_runs (database mode): created `running` under this replica's lease, finished
 // once its events are stored, and read back for its caller only. Every change that a follower of the
 // run must see is announced on the agent's run channel (run-notifications.ts).
+import type { TGuardrailActionRecord } from '@agentplane/contracts';
 import type { DatabaseError } from 'pg';
 import { notifyOnRunChannel } from '../listen/agent-channels.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
@@ -106,7 +107,7 @@ const FINISH = {
   WITH finished AS (
     UPDATE agent_runs
     SET status = $4::"RunStatus", error = $5, usage = $6::jsonb, finished_at = now(), lease_expires_at = NULL,
-      last_seq = GREATEST(last_seq, $7)
+      last_seq = GREATEST(last_seq, $7), guardrail_actions = COALESCE($10::jsonb, guardrail_actions)
     WHERE agent_id = $1 AND id = $2 AND owner = $3 AND status = 'running'
     RETURNING id, thread_key, queue_waiters),
   appended AS (
@@ -126,7 +127,7 @@ const MAX_ERROR_LENGTH = 500;
 export async function finishRun(
   db: Queryable,
   run: Pick<NewRun, 'agentId' | 'runId' | 'owner'>,
-  outcome: { status: FinalStatus; error?: string; usage?: unknown },
+  outcome: { status: FinalStatus; error?: string; usage?: unknown; guardrailActions?: TGuardrailActionRecord[] },
   lastEvents: { seq: number; data: string }[] = [],
 ): Promise<void> {
   await db.query({
@@ -141,6 +142,10 @@ export async function finishRun(
       lastEvents.at(-1)?.seq ?? 0,
       lastEvents.map((event) => event.seq),
       lastEvents.map((event) => event.data),
+      // Most runs fire no rule: the column keeps its default rather than a copy of it.
+      outcome.guardrailActions === undefined || outcome.guardrailActions.length === 0
+        ? null
+        : JSON.stringify(outcome.guardrailActions),
     ],
   });
 }
@@ -153,15 +158,19 @@ export const RUN_RECORD_COLUMNS =
 /** The runs of the caller named by $2 (issuer) and $3 (subject): a client's own runs, never a channel's. */
 export const CALLERS_RUNS = `agent_id = $1 AND issuer IS NOT DISTINCT FROM $2 AND subject IS NOT DISTINCT FROM $3
     AND source <> 'whatsapp'`;
-const FIND = `SELECT ${RUN_RECORD_COLUMNS} FROM agent_runs WHERE ${CALLERS_RUNS} AND id = $4`;
+// One run's read also brings the guardrail rules that fired in it; lists leave them out.
+const FIND = `SELECT ${RUN_RECORD_COLUMNS}, guardrail_actions FROM agent_runs WHERE ${CALLERS_RUNS} AND id = $4`;
+
+/** A run read on its own: its record and the guardrail rules that fired in it. */
+export type FoundRun = RunRecord & { guardrail_actions: TGuardrailActionRecord[] };
 
 export async function findRun(
   db: Queryable,
   agentId: string,
   runId: string,
   caller: ThreadCaller | undefined,
-): Promise<RunRecord | undefined> {
-  const { rows } = await db.query<RunRecord>(FIND, [agentId, caller?.issuer ?? null, caller?.subject ?? null, runId]);
+): Promise<FoundRun | undefined> {
+  const { rows } = await db.query<FoundRun>(FIND, [agentId, caller?.issuer ?? null, caller?.subject ?? null, runId]);
   return rows[0];
 }
 

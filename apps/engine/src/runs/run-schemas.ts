@@ -1,5 +1,6 @@
 // What the run routes take and answer, for the engine's OpenAPI document.
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
+import { GUARDRAIL_ACTIONS_PER_RUN_MAX, ZGuardrailActionRecord } from '@agentplane/contracts';
 import { z } from 'zod';
 
 // AG-UI's own schema, as JSON Schema: the OpenAPI generator knows not some of its zod types (its
@@ -40,6 +41,9 @@ export const ZRunRecord = ZRunSummary.extend({
     description: 'The agent whose run called this one as a tool (an MCP server of transport "agent"), else null',
   }),
   caller_run_id: z.string().nullable().meta({ description: 'That calling run, else null' }),
+  guardrail_actions: z.array(ZGuardrailActionRecord).meta({
+    description: `The guardrail rules that fired in the run, oldest first (at most ${GUARDRAIL_ACTIONS_PER_RUN_MAX})`,
+  }),
 }).meta({ id: 'RunRecord' });
 
 export const ZRunAccepted = z

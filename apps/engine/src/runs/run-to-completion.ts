@@ -1,6 +1,6 @@
-// Runs the agent without a client stream (messaging webhooks): the same runtime, toolbox and event
-// order guard as /agent/run, collected into the messages and text the run produced, and recorded
-// as a run when given a record.
+// Runs the agent without a client stream (messaging webhooks): the same runtime, toolbox, guardrails
+// and event order guard as /agent/run (guarded-run.ts), collected into the messages and text the run
+// produced (filtered as a client's stream is), and recorded as a run when given a record.
 import { type BaseEvent, EventType, type Message, type RunAgentInput } from '@ag-ui/core';
 import type { Counter, Logger } from '@agentplane/server-kit';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
@@ -8,14 +8,15 @@ import { runApprovals } from '../interrupts/run-approvals.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { traceRun } from '../tracing/traced-events.js';
 import { createMessageCollector } from './collect-messages.js';
-import { guardEventOrder } from './event-order-guard.js';
+import { startGuardedRun } from './guarded-run.js';
 import { type RecordedRun, unrecordedRun } from './recorded-run.js';
 
 // What a run stopped before its end (its claim's lease lost, the engine stopping) ends with.
 const ABORTED = 'aborted';
 
 export type CompletedRun =
-  | { finished: true; messages: Message[]; text: string }
+  /** `input`: what the agent was given, its messages redacted where an input guardrail said so. */
+  | { finished: true; input: RunAgentInput; messages: Message[]; text: string }
   | { finished: false; code: string; message: string };
 
 export async function runToCompletion(
@@ -33,6 +34,7 @@ export async function runToCompletion(
   }
   const collector = createMessageCollector();
   let last: BaseEvent | undefined;
+  let given = input;
   try {
     const trace = snapshot.tracing.startRun(input);
     // Nobody watches these runs: a call needing approval is decided by the policy's `unattended`.
@@ -44,17 +46,22 @@ export async function runToCompletion(
       trace,
     });
     const request = { input, signal, toolbox: toolset, reportUsage: recorded.countUsage, trace, approvals };
-    const guarded = guardEventOrder(runtime.run(request), input, signal, logger);
-    for await (const event of traceRun(guarded, trace, { signal, code: () => ABORTED })) {
+    const started = startGuardedRun(runtime, request, snapshot.runGuardrails, {
+      trace,
+      keep: recorded.keepGuardrailAction,
+      log: logger,
+    });
+    for await (const event of traceRun(started.events, trace, { signal, code: () => ABORTED })) {
       collector.observe(event);
       recorded.record(event);
       last = event;
     }
+    given = started.input();
   } finally {
     await recorded.finish(signal.aborted);
   }
   if (last?.type === EventType.RUN_FINISHED) {
-    return { finished: true, messages: collector.messages(), text: collector.text() };
+    return { finished: true, input: given, messages: collector.messages(), text: collector.text() };
   }
   const error = last as { code?: string; message?: string } | undefined;
   return {

@@ -1,9 +1,9 @@
 // Everything one applied config needs at run time, built once at apply: the agent runtime, its MCP
-// connections and its authenticator. Runs lease the snapshot they start on, so a newer config never
+// connections, its authenticator and its compiled guardrails. Runs lease the snapshot they start on, so a newer config never
 // pulls the MCP connections from under them: a replaced snapshot closes once its last run is done.
 import type { TEngineConfig, TSsoConfig } from '@agentplane/contracts';
-import type { Logger } from '@agentplane/server-kit';
-import type { AgentRuntime } from '../agents/agent-runtime.js';
+import type { Counter, Logger } from '@agentplane/server-kit';
+import type { AgentRuntime, AgentToolbox } from '../agents/agent-runtime.js';
 import { type AgentLoadFailure, createAgentRuntime } from '../agents/create-agent-runtime.js';
 import type { ModelSettings } from '../agents/llm/model-credentials.js';
 import { type Authenticator, createAuthenticator } from '../auth/authenticator.js';
@@ -12,9 +12,16 @@ import { managerTokenSettings } from '../auth/manager-tokens.js';
 import { type BudgetLedger, enforceBudgets } from '../budgets/budget-guard.js';
 import type { AgentDb } from '../database/agent-db.js';
 import type { EgressPolicy } from '../egress/egress-policy.js';
+import { compileGuardrails } from '../guardrails/compile-guardrails.js';
+import { guardToolbox } from '../guardrails/guard-toolbox.js';
+import { createGuardrailRecorder } from '../guardrails/guardrail-recorder.js';
+import { currentGuardrailScope } from '../guardrails/guardrail-run-scope.js';
+import type { AgentGuardrails } from '../guardrails/guardrail-types.js';
+import { createModelJudge } from '../guardrails/model-judge.js';
 import { createAgentCallTokens } from '../mcp/agent-call-tokens.js';
 import { connectMcpToolset, type McpToolset, type McpToolsetOptions } from '../mcp/mcp-toolset.js';
 import type { StdioPolicy } from '../mcp/stdio-policy.js';
+import type { RunGuardrails } from '../runs/guarded-run.js';
 import { type AgentTracing, createAgentTracing } from '../tracing/agent-tracing.js';
 import type { SpanExportThread } from '../tracing/export-thread.js';
 
@@ -26,6 +33,10 @@ export type AgentSnapshot = {
   loadFailure: AgentLoadFailure | undefined;
   toolset: McpToolset;
   auth: Authenticator;
+  /** The config's guardrails, compiled once for all its runs; undefined when it has none. */
+  guardrails: AgentGuardrails | undefined;
+  /** The guardrails as a run applies them (runs/guarded-run.ts): with the counter and the content capture setting. */
+  runGuardrails: RunGuardrails | undefined;
   /** Where this config's runs send their spans (nowhere without an observability config). */
   tracing: AgentTracing;
   /** Keeps the snapshot open until the returned release is called. */
@@ -55,7 +66,37 @@ export type SnapshotDependencies = {
   budgets?: BudgetLedger | undefined;
   toolCalls?: McpToolsetOptions['toolCalls'];
   toolRefusals?: McpToolsetOptions['toolRefusals'];
+  /** Counts the guardrail rules that fire (agentplane_guardrail_actions_total). */
+  guardrailActions?: Counter<'kind' | 'position' | 'action'> | undefined;
 };
+
+/** The config's guardrails, compiled with a model judge when the agent has a model of the engine's to judge with. */
+function compileConfigGuardrails(config: TEngineConfig, deps: SnapshotDependencies, logger: Logger) {
+  if (config.guardrails.length === 0) return undefined;
+  const { agent } = config;
+  const judge =
+    agent.framework === 'LLM'
+      ? createModelJudge(agent.config, {
+          models: deps.models,
+          logger,
+          egressFetch: deps.egress.fetch,
+          countUsage: (usage) => currentGuardrailScope()?.countUsage?.(usage),
+        })
+      : undefined;
+  return compileGuardrails(config.guardrails, judge === undefined ? {} : { judge });
+}
+
+/**
+ * The toolbox LangGraph graphs and custom agents hold for the whole config (the LLM agent takes its
+ * run's): guarded as a run's is, reporting to the run whose events are being pulled, or, for a call
+ * made outside any run, to the counter and the log alone.
+ */
+function guardConfigToolbox(toolset: McpToolset, guardrails: RunGuardrails | undefined, logger: Logger): AgentToolbox {
+  if (guardrails === undefined) return toolset;
+  const { rules } = guardrails;
+  const outsideRuns = createGuardrailRecorder({ ...guardrails, trace: undefined, keep: undefined, log: logger });
+  return guardToolbox(toolset, rules, (hit) => (currentGuardrailScope()?.report ?? outsideRuns)(hit));
+}
 
 export async function createAgentSnapshot(
   config: TEngineConfig,
@@ -71,6 +112,12 @@ export async function createAgentSnapshot(
     resolvers: deps.resolvers,
     logger,
   });
+  // Compiled before anything is opened: a config whose rules do not compile leaves nothing to close.
+  const rules = compileConfigGuardrails(config, deps, logger);
+  const runGuardrails: RunGuardrails | undefined =
+    rules === undefined
+      ? undefined
+      : { rules, captureContent: config.observability?.capture_content ?? false, counter: deps.guardrailActions };
   // Tools first: agent modules may ask for them (getMcpTools) while they load.
   const toolset = await connectMcpToolset(config.mcp_servers, {
     logger,
@@ -94,7 +141,7 @@ export async function createAgentSnapshot(
     agentsDir: deps.agentsDir,
     db: deps.db,
     egressFetch: deps.egress.fetch,
-    toolbox: toolset,
+    toolbox: guardConfigToolbox(toolset, runGuardrails, logger),
   }).catch(async (error: unknown) => {
     await toolset.close();
     throw error;
@@ -131,6 +178,8 @@ export async function createAgentSnapshot(
     loadFailure: choice.runtime === undefined ? choice.loadFailure : undefined,
     toolset,
     auth,
+    guardrails: runGuardrails?.rules,
+    runGuardrails,
     tracing,
     lease: () => {
       leases++;

@@ -45,6 +45,7 @@ beforeAll(async () => {
     leaseMs: 60_000,
     unsupportedMessageReply: 'Text only, please.',
     budgetExceededReply: 'Over budget.',
+    guardrailBlockedReply: 'Not that, sorry.',
     retentionMs: 86_400_000,
   };
 });

@@ -5,13 +5,18 @@
 // finds the lease lost ends the work before another part is sent.
 import { randomUUID } from 'node:crypto';
 import type { Message, RunAgentInput } from '@ag-ui/core';
-import { BUDGET_EXCEEDED_CODE, type TEngineBudgets, type TEngineIntegration } from '@agentplane/contracts';
+import {
+  BUDGET_EXCEEDED_CODE,
+  GUARDRAIL_BLOCKED_CODE,
+  type TEngineBudgets,
+  type TEngineIntegration,
+} from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentDb } from '../database/agent-db.js';
 import type { WhatsAppSettings } from '../env.js';
 import { meterRun } from '../runs/metered-run.js';
 import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from '../runs/recorded-run.js';
-import { runToCompletion } from '../runs/run-to-completion.js';
+import { type CompletedRun, runToCompletion } from '../runs/run-to-completion.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { scopedThreadId } from '../threads/thread-scope.js';
 import { appendThreadMessages, loadThreadMessages, withTransaction } from '../threads/thread-store.js';
@@ -74,6 +79,18 @@ function budgetReplyOf(budgets: TEngineBudgets, fallback: string): string {
   return budgets.agent?.whatsapp_reply ?? budgets.workspace?.whatsapp_reply ?? fallback;
 }
 
+/**
+ * The fixed reply to a run that could not answer and would not answer on a retry either: a spent
+ * budget (the agent did not run), or a guardrail that blocked the message or the answer. The thread
+ * keeps nothing of such a turn.
+ */
+function refusalOf(run: CompletedRun, snapshot: AgentSnapshot, settings: WhatsAppSettings): string | undefined {
+  if (run.finished) return undefined;
+  if (run.code === BUDGET_EXCEEDED_CODE) return budgetReplyOf(snapshot.config.budgets, settings.budgetExceededReply);
+  if (run.code === GUARDRAIL_BLOCKED_CODE) return settings.guardrailBlockedReply;
+  return undefined;
+}
+
 /** The reply's run record; the queue answers a sender's messages one at a time, so the thread is ours. */
 async function recordRun(context: ClaimContext, input: RunAgentInput): Promise<RecordedRun> {
   if (context.runs === undefined) return unrecordedRun(input.runId);
@@ -115,18 +132,19 @@ async function answer(
   };
   const recorded = await recordRun(context, input);
   const run = await runToCompletion(snapshot, input, signal, log, recorded, context.runs?.metrics.interrupts);
-  // The agent did not run: the sender gets the budget's reply, and the thread keeps nothing of the turn.
-  if (!run.finished && run.code === BUDGET_EXCEEDED_CODE) {
-    const reply = budgetReplyOf(snapshot.config.budgets, context.settings.budgetExceededReply);
-    keepLease(await saveReply(pool, claim, reply), 'storing the reply');
-    return reply;
+  const refusal = refusalOf(run, snapshot, context.settings);
+  if (refusal !== undefined) {
+    keepLease(await saveReply(pool, claim, refusal), 'storing the reply');
+    return refusal;
   }
   if (!run.finished) {
     throw new RetryableError(`the agent run failed (${run.code}): ${run.message}`);
   }
+  // The message as the agent was given it: redacted where an input guardrail said so.
+  const asGiven = run.input.messages.find((message) => message.id === userMessage.id) ?? userMessage;
   // A lost lease rolls the turn back too: the new holder stores its own.
   await withTransaction(pool, async (client) => {
-    await appendThreadMessages(client, agentId, key, [userMessage, ...run.messages]);
+    await appendThreadMessages(client, agentId, key, [asGiven, ...run.messages]);
     keepLease(await saveReply(client, claim, run.text), 'storing the reply');
   });
   return run.text;

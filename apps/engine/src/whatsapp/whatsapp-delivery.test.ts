@@ -1,6 +1,7 @@
 // From webhook to reply against a real PostgreSQL, a fake Graph API and the mock or a fake OpenAI
-// model: one reply per message, de-duplication, restarts, Graph failures, threads and replicas.
+// model: one reply per message, de-duplication, restarts, Graph failures, threads, replicas and guardrails.
 import { randomUUID } from 'node:crypto';
+import type { TEngineGuardrail } from '@agentplane/contracts';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
@@ -443,5 +444,91 @@ describe('budgets', () => {
     ]);
     // The agent never saw the turns, so its thread keeps none of them.
     expect(await database.prisma.conversationMessage.count({ where: { agentId } })).toBe(0);
+  });
+});
+
+describe('guardrails', () => {
+  const REFUSAL = 'That is not something I can discuss.';
+  const guardrail: TEngineGuardrail = {
+    id: randomUUID(),
+    name: 'chat rules',
+    description: null,
+    rules: [
+      {
+        name: 'topic',
+        kind: 'pattern',
+        position: 'input',
+        action: 'block',
+        phrases: ['secret plans'],
+        regexes: [],
+        case_sensitive: false,
+      },
+      { name: 'emails-in', kind: 'pii', position: 'input', action: 'redact', entities: ['email'] },
+      {
+        name: 'no-spoilers',
+        kind: 'pattern',
+        position: 'output',
+        action: 'block',
+        phrases: ['the butler did it'],
+        regexes: [],
+        case_sensitive: false,
+      },
+      { name: 'emails-out', kind: 'pii', position: 'output', action: 'redact', entities: ['email'] },
+    ],
+  };
+
+  async function setUpGuarded(): Promise<Setup> {
+    const setup = await setUp(fakeModel(), undefined, { WHATSAPP_GUARDRAIL_BLOCKED_REPLY: REFUSAL });
+    await setup.agent.publish({ ...setup.agent.configWith(setup.whatsapp), guardrails: [guardrail] });
+    await waitUntil(async () => soleHolder(setup.engine).current()?.config.guardrails.length === 1, {
+      what: 'the guardrails to be applied',
+    });
+    return setup;
+  }
+
+  it('answers a blocked message or a blocked answer once with WHATSAPP_GUARDRAIL_BLOCKED_REPLY, never retried, the thread keeping nothing of it', async () => {
+    const setup = await setUpGuarded();
+    const { agentId } = setup.agent;
+    const before = model.requests.length;
+    await send(setup, { from: '491700000050', text: 'Tell me the SECRET PLANS.' });
+    await waitForStatus(agentId, 'done');
+    // The model was never asked.
+    expect(model.requests).toHaveLength(before);
+    model.script({ text: ['Spoiler: the butler ', 'did it.'] });
+    await send(setup, { from: '491700000050', text: 'Who did it?' });
+    await waitForStatus(agentId, 'done', 2);
+    expect(repliesTo(setup).map((request) => request.body.text?.body)).toEqual([REFUSAL, REFUSAL]);
+    expect((await rowsOf(agentId)).map((row) => [row.status, row.attempts, row.replyText])).toEqual([
+      ['done', 1, REFUSAL],
+      ['done', 1, REFUSAL],
+    ]);
+    const runs = await database.prisma.agentRun.findMany({ where: { agentId }, orderBy: { createdAt: 'asc' } });
+    expect(
+      runs.map((run) => [run.status, (run.guardrailActions as { rule: string }[]).map((line) => line.rule)]),
+    ).toEqual([
+      ['failed', ['topic']],
+      ['failed', ['no-spoilers']],
+    ]);
+    expect(await database.prisma.conversationMessage.count({ where: { agentId } })).toBe(0);
+  });
+
+  it('sends the answer redacted, and keeps the message in the thread as the agent was given it, redacted', async () => {
+    const setup = await setUpGuarded();
+    model.script({ text: ['Write to help', '@example.com instead.'] }, { text: ['ok'] });
+    const before = model.requests.length;
+    await send(setup, { from: '491700000051', text: 'Is ada@example.com right?' });
+    await waitForStatus(setup.agent.agentId, 'done');
+    const [reply] = repliesTo(setup).map((request) => request.body.text?.body ?? '');
+    expect(reply).not.toContain('help@example.com');
+    expect(reply).toMatch(/^Write to .*REDACTED.* instead\.$/);
+    await send(setup, { from: '491700000051', text: 'Thanks.' });
+    await waitForStatus(setup.agent.agentId, 'done', 2);
+    const history = model.requests[before + 1]?.body.messages ?? [];
+    expect(JSON.stringify(history)).not.toContain('@example.com');
+    expect(history.map(({ role, content }) => [role, content])).toEqual([
+      ['user', expect.stringMatching(/^Is .*REDACTED.* right\?$/)],
+      ['assistant', reply],
+      ['user', 'Thanks.'],
+    ]);
   });
 });

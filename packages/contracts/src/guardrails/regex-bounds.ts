@@ -2,7 +2,7 @@
 // holding back the last characters it has not sent: a match longer than that hold-back could leave
 // the engine half sent. So every pattern must have a bounded longest match, known at write time.
 import { RegExpParser } from '@eslint-community/regexpp';
-import type { Alternative, Element, Pattern } from '@eslint-community/regexpp/ast';
+import type { Alternative, CharacterClass, Element, Pattern } from '@eslint-community/regexpp/ast';
 
 /** The shortest and longest match of a pattern, in UTF-16 code units; max is Infinity when unbounded. */
 export type MatchBounds = { min: number; max: number };
@@ -31,12 +31,26 @@ function alternativesBounds(alternatives: readonly Alternative[]): MatchBounds {
   return { min: Number.isFinite(min) ? min : 0, max };
 }
 
+const BMP_MAX = 0xffff;
+
+function classMayMatchAstral(element: CharacterClass): boolean {
+  if (element.negate) return true;
+  return element.elements.some((member) => {
+    if (member.type === 'Character') return member.value > BMP_MAX;
+    if (member.type === 'CharacterClassRange') return member.max.value > BMP_MAX;
+    // \d, \s and \w match BMP characters only; a property escape may not.
+    return member.type !== 'CharacterSet' || member.kind === 'property';
+  });
+}
+
 function elementBounds(element: Element): MatchBounds {
   switch (element.type) {
     case 'Character':
       return element.value > 0xffff ? { min: 2, max: 2 } : { min: 1, max: 1 };
-    // A class or `.` may match an astral code point (two code units) in unicode mode.
+    // A class or `.` may match an astral code point (two code units) in unicode mode; a class of BMP
+    // characters only (`[a-z0-9_]`, `[\w.-]`) matches one.
     case 'CharacterClass':
+      return { min: 1, max: classMayMatchAstral(element) ? 2 : 1 };
     case 'ExpressionCharacterClass':
       return { min: 1, max: 2 };
     case 'CharacterSet':
