@@ -1,6 +1,7 @@
 // Guardrails through the console: a guardrail of two rules made in its rules editor (a regex the
-// contracts refuse shown on its line), picked in the agent form, refused deletion while an agent uses it,
-// and picked as one of the workspace's defaults.
+// contracts refuse shown on its line), picked in the agent form, applied to a reply in the playground and
+// shown in the runs list, refused deletion while an agent uses it, and picked as one of the workspace's
+// defaults.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
@@ -14,6 +15,7 @@ import {
   field,
   inspect,
   navigateTo,
+  openTab,
   shown,
 } from './console/console-ui.js';
 import { type ConsolePlatform, startConsolePlatform } from './testing/console-platform.js';
@@ -84,6 +86,16 @@ async function createGuardrail(page: Page): Promise<Guardrail> {
   return stored;
 }
 
+/** Waits for the agent's newest run to be recorded with the guardrail rules that fired in it. */
+async function recordedGuardrailActions(page: Page, agentId: string): Promise<void> {
+  for (;;) {
+    type Run = { guardrail_actions: unknown[] };
+    const runs = await callApiFromPage<Run[]>(page, 'GET', `/agents/${agentId}/runs`);
+    if ((runs.body[0]?.guardrail_actions.length ?? 0) > 0) return;
+    await page.waitForTimeout(100);
+  }
+}
+
 describe('guardrails in the console', () => {
   it('makes a guardrail of two rules, attaches it in the agent form, and refuses its deletion while attached', async () => {
     const { page } = await platform.newVisitor();
@@ -100,7 +112,23 @@ describe('guardrails in the console', () => {
     await page.getByRole('button', { name: 'Create agent', exact: true }).click();
     await arriveAt(page, 'Guarded agent');
     const agents = (await callApiFromPage<Agent[]>(page, 'GET', '/agents/')).body;
-    expect(agents.find((agent) => agent.name === 'Guarded agent')?.resources.guardrail_ids).toEqual([guardrail.id]);
+    const agent = agents.find((candidate) => candidate.name === 'Guarded agent');
+    expect(agent?.resources.guardrail_ids).toEqual([guardrail.id]);
+
+    // In the playground, the card number the mock model echoes is redacted before it leaves the engine,
+    // and the run's record names the rule, which the Runs tab shows.
+    await field(page, 'Message').fill('my card is 4111 1111 1111 1111');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const conversation = page.getByRole('log', { name: 'Conversation' });
+    await shown(conversation.getByText('You said: my card is [REDACTED:payment_card]'), 'the redacted reply');
+    await shown(page.getByRole('button', { name: 'Send', exact: true, disabled: false }), 'Send, enabled again');
+    await recordedGuardrailActions(page, agent?.id ?? '');
+    await openTab(page, 'Runs');
+    const runs = page.getByRole('region', { name: 'Recent runs' });
+    await shown(
+      runs.getByText('Customer data / cards: redact at output (payment_card)', { exact: true }),
+      'the guardrail action in the runs list',
+    );
 
     await navigateTo(page, 'Guardrails');
     await page.getByRole('main').getByRole('link', { name: 'Customer data', exact: true }).click();
