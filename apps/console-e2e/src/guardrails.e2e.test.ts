@@ -129,6 +129,13 @@ describe('guardrails in the console', () => {
       runs.getByText('Customer data / cards: redact at output (payment_card)', { exact: true }),
       'the guardrail action in the runs list',
     );
+    // And the run's view, from the engine's record of it.
+    await runs.getByRole('row').nth(1).getByRole('link').click();
+    await arriveAt(page, /^Run [0-9a-f]{8}$/);
+    await shown(
+      page.getByRole('definition').getByText('Customer data / cards: redact at output (payment_card)', { exact: true }),
+      'the guardrail action in the run view',
+    );
 
     await navigateTo(page, 'Guardrails');
     await page.getByRole('main').getByRole('link', { name: 'Customer data', exact: true }).click();
