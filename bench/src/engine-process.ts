@@ -32,6 +32,13 @@ export async function createRunnableAgent(client: ManagerClient, body: Record<st
   return { id, headers: await runHeaders(client, id), credentials: await issueEngineCredentials(id) };
 }
 
+/** An agent, a token to run it, and an engine of its own (benchmarks 4 and 11). */
+export async function startAgentEngine(client: ManagerClient, managerUrl: string, body: Record<string, unknown>) {
+  const agent = await createRunnableAgent(client, body);
+  const engine = await startEngine({ credentials: agent.credentials, managerIssuer: managerUrl });
+  return { agentId: agent.id, engine, headers: agent.headers };
+}
+
 /** An engine process for one agent, with that agent's own credentials, trusting the manager's tokens. */
 export function startEngine(options: {
   credentials: TEngineCredentials;

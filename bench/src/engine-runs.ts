@@ -6,7 +6,7 @@
 import { ManagerClient } from '@agentplane/manager-client';
 import { startOtlpReceiver } from '@agentplane/testing';
 import { type ContenderFigures, compareEngines, soleAgentRuns, timeToFirstEvent } from './engine-comparison.js';
-import { createRunnableAgent, currentRssMiB, MOCK_AGENT, peakRssMiB, startEngine } from './engine-process.js';
+import { currentRssMiB, MOCK_AGENT, peakRssMiB, startAgentEngine } from './engine-process.js';
 import type { Service } from './service-process.js';
 import { startStalledModel } from './stalled-model.js';
 import { waitForConfigVersion } from './traced-config.js';
@@ -21,13 +21,6 @@ export type EngineRunsResult = {
 // After a switch, the spans of the runs before it are flushed by the exporter being retired (at most a
 // second's worth): given time to go before the next round starts, they are not counted against it.
 const SETTLE_MS = 500;
-
-/** An agent, a token to run it, and an engine of its own. */
-async function startAgentEngine(client: ManagerClient, managerUrl: string, body: Record<string, unknown>) {
-  const agent = await createRunnableAgent(client, body);
-  const engine = await startEngine({ credentials: agent.credentials, managerIssuer: managerUrl });
-  return { agentId: agent.id, engine, headers: agent.headers };
-}
 
 /** Peak RSS of a fresh engine holding `streams` runs open on a model that never answers. */
 async function measureOpenStreams(

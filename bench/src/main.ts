@@ -1,7 +1,7 @@
 // `pnpm bench`: every figure docs/pages/performance/ quotes, measured on loopback in one bounded run.
 // Numbers after it run only those benchmarks (`pnpm bench 5 6`); 5 and 6 share their agent and run
 // together; 7 to 10
-// measure pool engines.
+// measure pool engines; 11 is benchmark 4's setup with guardrails off and on.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { findFreePort } from '@agentplane/db/embedded';
@@ -11,6 +11,7 @@ import { benchConfigPropagation } from './config-propagation.js';
 import type { IdleActivity } from './database-activity.js';
 import { type ContenderFigures, change, firstEventRises, pairedChange } from './engine-comparison.js';
 import { benchEngineRuns } from './engine-runs.js';
+import { benchGuardrailRuns, GUARDRAIL_PATTERN_RULES } from './guardrail-runs.js';
 import { median, percentile } from './load.js';
 import { benchManagerRead } from './manager-read.js';
 import { signUpPlatformOperator } from './platform-operator.js';
@@ -35,6 +36,8 @@ const COLD_START_TARGET_MS = 50;
 const POOL_RUNS_TARGET_RATIO = 0.9;
 const CREATION_TARGET_MS = 2000;
 const NOTIFY_TARGET_MS = 100;
+const GUARDRAIL_RUNS_TARGET_PERCENT = 5;
+const GUARDRAIL_FIRST_EVENT_TARGET_MS = 1;
 
 /** A switch from the environment: unset is off, and anything but on or off stops the bench before it starts. */
 function onOff(name: string): boolean {
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
     if (included('8')) await printPoolColdStart(pools);
     if (included('9')) await printPoolThroughput(pools);
     if (included('10')) await printPoolCreation(pools);
+    if (included('11')) await printGuardrailRuns(manager.url);
   } finally {
     await manager.stop();
     await database.stop();
@@ -279,6 +283,39 @@ async function printPoolCreation(setup: PoolBenchSetup): Promise<void> {
     `   PATCH sent -> the pool serves the new version (${creation.patches} PATCHes): p50 ${round(patched.p50Ms)} ms, p99 ${round(patched.p99Ms)} ms (benchmark 3's bound, p99 <= ${NOTIFY_TARGET_MS} ms: ${verdict(patched.p99Ms <= NOTIFY_TARGET_MS)})`,
   );
   console.log(`   delete response -> the pool answers 404 for the agent's routes:       ${line(creation.deleted)}`);
+}
+
+async function printGuardrailRuns(managerUrl: string): Promise<void> {
+  const runs = await benchGuardrailRuns({
+    managerUrl,
+    rounds: 24,
+    roundSeconds: Math.max(1, Math.round(DURATION_SECONDS / 10)),
+  });
+  const { on, off } = runs;
+  console.log(
+    `\n11. POST /agent/run on one engine, mock model, each run a new thread (benchmark 4's setup): guardrails off and on in turns (the agent references a guardrail of ${GUARDRAIL_PATTERN_RULES} pattern rules and a PII rule of every entity, ${runs.rules} rules all on the output, or none), ${runs.rounds} interleaved rounds`,
+  );
+  if (!runs.applied) {
+    console.log(
+      '   WARNING: a reply holding a banned phrase was not blocked with the guardrails on: this engine does not apply them, so the figures below measure nothing',
+    );
+  }
+  console.log(
+    `   runs/s (20 connections), medians: off ${round(off.runsPerSecond)}, on ${round(on.runsPerSecond)}; on / off ${(on.runsPerSecond / off.runsPerSecond).toFixed(3)}`,
+  );
+  console.log(`   runs/s by round:           off ${roundRates(off)}; on ${roundRates(on)}`);
+  console.log(
+    `   time to first event (${off.firstEvent.runs} runs each, 10 at a time): p50 off ${round(off.firstEvent.p50Ms)} ms, on ${round(on.firstEvent.p50Ms)} ms (${signed(on.firstEvent.p50Ms - off.firstEvent.p50Ms, 2)} ms); p99 ${round(off.firstEvent.p99Ms)} ms, ${round(on.firstEvent.p99Ms)} ms`,
+  );
+  const drop = -pairedChange(on, off);
+  const rises = firstEventRises(on, off);
+  const rise = median(rises);
+  console.log(
+    `   guardrails' cost, medians of the rounds' back-to-back pairs: ${drop.toFixed(1)} % fewer runs/s (target <= ${GUARDRAIL_RUNS_TARGET_PERCENT} %: ${verdict(runs.applied && drop <= GUARDRAIL_RUNS_TARGET_PERCENT)}), time to first event p50 ${signed(rise, 2)} ms (target <= ${GUARDRAIL_FIRST_EVENT_TARGET_MS} ms: ${verdict(runs.applied && rise <= GUARDRAIL_FIRST_EVENT_TARGET_MS)})`,
+  );
+  console.log(
+    `   time to first event p50 rise by pair: middle half ${signed(percentile(rises, 0.25), 2)} to ${signed(percentile(rises, 0.75), 2)} ms`,
+  );
 }
 
 main().then(

@@ -41,6 +41,7 @@ export const router = createBrowserRouter([
       },
       { path: 'usage', lazy: page(() => import('./usage/workspace-usage-page'), 'WorkspaceUsagePage') },
       ...resourceRoutes,
+      { path: 'workspace', lazy: page(() => import('./workspaces/workspace-settings-page'), 'WorkspaceSettingsPage') },
       { path: 'members', lazy: page(() => import('./workspaces/members-page'), 'MembersPage') },
       { path: 'workspaces/new', lazy: page(() => import('./workspaces/create-workspace-page'), 'CreateWorkspacePage') },
       {

@@ -44,6 +44,7 @@ export default defineConfig({
           { text: 'Workspaces and members', link: '/concepts/workspaces' },
           { text: 'Resources', link: '/concepts/resources' },
           { text: 'Agents', link: '/concepts/agents' },
+          { text: 'Guardrails', link: '/concepts/guardrails' },
           { text: 'Placement', link: '/concepts/placement' },
           { text: 'The engine', link: '/concepts/engine' },
           { text: 'Protocols: AG-UI, MCP, A2A', link: '/concepts/protocols' },

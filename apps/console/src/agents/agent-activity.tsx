@@ -1,6 +1,7 @@
 // What the agent has been doing: its recent runs, as the manager records them, each opening its run view.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { GuardrailActions } from '../run-view/guardrail-actions';
 import { EmptyState } from '../ui/empty-state';
 import { agentKeys, listAgentRuns } from './agent-api';
 
@@ -28,6 +29,7 @@ export function AgentRuns({ agentId }: { agentId: string }) {
               <th scope="col">Source</th>
               <th scope="col">Thread</th>
               <th scope="col">Error</th>
+              <th scope="col">Guardrails</th>
             </tr>
           </thead>
           <tbody>
@@ -42,6 +44,9 @@ export function AgentRuns({ agentId }: { agentId: string }) {
                 <td>{run.source}</td>
                 <td>{run.thread_id}</td>
                 <td>{run.error ?? ''}</td>
+                <td>
+                  <GuardrailActions actions={run.guardrail_actions ?? []} />
+                </td>
               </tr>
             ))}
           </tbody>

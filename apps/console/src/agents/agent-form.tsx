@@ -16,7 +16,7 @@ const BLANK_AGENT = {
   description: null,
   framework: 'LLM',
   agent: blankAgentConfig('LLM'),
-  resources: { integration_ids: [], mcp_server_ids: [], sso_id: null, observability_id: null },
+  resources: { integration_ids: [], mcp_server_ids: [], guardrail_ids: [], sso_id: null, observability_id: null },
   engine_url: null,
 };
 

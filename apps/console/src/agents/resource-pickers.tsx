@@ -1,10 +1,12 @@
-// Which managed resources the agent uses: a checkbox per integration and MCP server, one SSO config.
+// Which managed resources the agent uses: a checkbox per integration, MCP server and guardrail, one SSO
+// config, one observability config.
 import { useQuery } from '@tanstack/react-query';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import { resourceFormOf } from '../resources/resource-forms';
 import { RESOURCE_KINDS, type ResourceKind } from '../resources/resource-kinds';
 import { errorAt, Field } from '../ui/field';
+import { linesError } from '../ui/list-fields';
 
 // A picker offers the first page; a workspace with more than this names the rest by editing the body.
 const PICKER_LIMIT = '100';
@@ -23,13 +25,20 @@ function useOptions(id: ResourceKind['id']) {
   });
 }
 
-function CheckboxGroup(props: { form: UseFormReturn<FieldValues>; kind: ResourceKind['id']; name: string }) {
+/** A checkbox per resource of a kind in the workspace, for a list of ids (legend: the kind's title). */
+export function CheckboxGroup(props: {
+  form: UseFormReturn<FieldValues>;
+  kind: ResourceKind['id'];
+  name: string;
+  legend?: string;
+}) {
   const options = useOptions(props.kind);
   const kind = kindOf(props.kind);
-  const error = errorAt(props.form.formState.errors, props.name);
+  // The server names a refused id by its place in the list (resources.guardrail_ids[1]).
+  const error = linesError(props.form.formState.errors, props.name, () => '');
   return (
     <fieldset>
-      <legend>{kind.title}</legend>
+      <legend>{props.legend ?? kind.title}</legend>
       {options.data?.items.length === 0 && (
         <p className="note">
           None in this workspace yet: create one on the <Link to={`/${kind.route}`}>{kind.title}</Link> page, then pick
@@ -82,6 +91,7 @@ export function ResourcePickers({ form }: { form: UseFormReturn<FieldValues> }) 
     <>
       <CheckboxGroup form={form} kind="integrations" name="resources.integration_ids" />
       <CheckboxGroup form={form} kind="mcp-servers" name="resources.mcp_server_ids" />
+      <CheckboxGroup form={form} kind="guardrails" name="resources.guardrail_ids" />
       <SinglePicker
         form={form}
         kind="sso"

@@ -1,26 +1,12 @@
 // The agent's tool policy (agent.tools): three lists of `<server>__<tool>` patterns, one per line.
-import type { FieldErrors, FieldValues, UseFormReturn } from 'react-hook-form';
-import { LinesField } from '../ui/list-fields';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { LinesField, linesError } from '../ui/list-fields';
 
 const LISTS = [
   { key: 'allow', label: 'Allowed tools', hint: 'When set, only these are offered to the model' },
   { key: 'deny', label: 'Denied tools', hint: 'Never offered, and refused if called anyway' },
   { key: 'approval', label: 'Tools needing approval', hint: 'Stored for now: no run pauses on it yet' },
 ] as const;
-
-type ErrorNode = { message?: unknown; root?: { message?: unknown } } | undefined;
-
-/** The list's own error (too many patterns), else its first bad pattern's, with the line it is on. */
-function listError(errors: FieldErrors<FieldValues>, name: string): string | undefined {
-  const node = name
-    .split('.')
-    .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], errors);
-  const own = (node as ErrorNode)?.message ?? (node as ErrorNode)?.root?.message;
-  if (typeof own === 'string') return own;
-  if (!Array.isArray(node)) return undefined;
-  const line = node.findIndex((item: ErrorNode) => typeof item?.message === 'string');
-  return line < 0 ? undefined : `Line ${line + 1}: ${String((node[line] as ErrorNode)?.message)}`;
-}
 
 export function ToolPolicyFields({ form }: { form: UseFormReturn<FieldValues> }) {
   return (
@@ -33,7 +19,7 @@ export function ToolPolicyFields({ form }: { form: UseFormReturn<FieldValues> })
           name={`agent.tools.${key}`}
           label={label}
           hint={`${hint}. One "server__tool" pattern per line; * matches any characters`}
-          error={listError(form.formState.errors, `agent.tools.${key}`)}
+          error={linesError(form.formState.errors, `agent.tools.${key}`)}
           emptyAsAbsent
         />
       ))}

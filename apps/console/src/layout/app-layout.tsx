@@ -11,6 +11,7 @@ const NAV = [
   { to: '/agents', label: 'Agents' },
   { to: '/usage', label: 'Usage' },
   ...RESOURCE_KINDS.map((kind) => ({ to: `/${kind.route}`, label: kind.title })),
+  { to: '/workspace', label: 'Workspace settings' },
   { to: '/members', label: 'Members' },
   { to: '/account', label: 'Account' },
 ];

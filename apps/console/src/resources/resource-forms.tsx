@@ -2,6 +2,7 @@
 // validated with, the fields of its typed object, a blank body, a summary for the list, and its calls.
 import {
   MCP_TRANSPORTS,
+  ZGuardrailCreate,
   ZIntegrationCreate,
   ZMcpServerCreate,
   ZObservabilityCreate,
@@ -13,6 +14,7 @@ import type { z } from 'zod';
 import { api, expectOk, expectPage, type Schemas } from '../api/api-client';
 import { errorAt, Field, optionalNumber, optionalText } from '../ui/field';
 import { LinesField, MapField } from '../ui/list-fields';
+import { blankGuardrail, GuardrailFields, guardrailSummary } from './guardrail-fields';
 import { blankObservability, ObservabilityFields } from './observability-fields';
 import type { ResourceKind } from './resource-kinds';
 
@@ -25,13 +27,20 @@ export type Resource = {
 } & Record<string, unknown>;
 
 type Query = { limit?: string; offset?: string; secrets?: 'masked' };
-type ResourcePath = '/api/v1/integrations/' | '/api/v1/mcp-servers/' | '/api/v1/sso/' | '/api/v1/observability/';
+type ResourcePath =
+  | '/api/v1/integrations/'
+  | '/api/v1/mcp-servers/'
+  | '/api/v1/sso/'
+  | '/api/v1/observability/'
+  | '/api/v1/guardrails/';
 
 export type ResourceForm = {
   schema: z.ZodType<FieldValues, FieldValues>;
   /** The typed object's key in bodies and responses. */
-  key: 'integration' | 'mcp_server' | 'sso' | 'observability';
+  key: 'integration' | 'mcp_server' | 'sso' | 'observability' | 'guardrail';
   blank: () => Record<string, unknown>;
+  /** The list's column about the typed object: its heading, and a cell. */
+  summaryHeader?: string;
   summary: (resource: Resource) => string;
   Fields: (props: { form: UseFormReturn<FieldValues> }) => ReactNode;
   list: (query: Query) => Promise<{ items: Resource[]; total: number }>;
@@ -41,7 +50,7 @@ export type ResourceForm = {
   remove: (id: string) => Promise<unknown>;
 };
 
-// The three kinds answer the same verbs on their own collection; their types come from the schema.
+// The kinds answer the same verbs on their own collection; their types come from the schema.
 function callsOf(collection: ResourcePath) {
   const item = `${collection}{id}` as '/api/v1/mcp-servers/{id}';
   const base = collection as '/api/v1/mcp-servers/';
@@ -239,6 +248,15 @@ const FORMS: Record<ResourceKind['id'], ResourceForm> = {
     },
     Fields: ObservabilityFields,
     ...callsOf('/api/v1/observability/'),
+  },
+  guardrails: {
+    schema: ZGuardrailCreate,
+    key: 'guardrail',
+    blank: blankGuardrail,
+    summaryHeader: 'Rules',
+    summary: (resource) => guardrailSummary(resource.guardrail as Parameters<typeof guardrailSummary>[0]),
+    Fields: GuardrailFields,
+    ...callsOf('/api/v1/guardrails/'),
   },
 };
 

@@ -4,7 +4,7 @@ import { useLocation } from 'react-router';
 // (schema, fields, API calls) is in resource-forms.tsx, loaded with its pages; a new kind is one entry
 // in each.
 export type ResourceKind = {
-  id: 'integrations' | 'mcp-servers' | 'sso' | 'observability';
+  id: 'integrations' | 'mcp-servers' | 'sso' | 'observability' | 'guardrails';
   /** The page's path, and its heading and nav link. */
   route: string;
   title: string;
@@ -41,6 +41,14 @@ export const RESOURCE_KINDS: ResourceKind[] = [
     title: 'Observability',
     singular: 'observability config',
     purpose: 'An observability config sends the traces of the agents that use it to your tracing backend.',
+  },
+  {
+    id: 'guardrails',
+    route: 'guardrails',
+    title: 'Guardrails',
+    singular: 'guardrail',
+    purpose:
+      'A guardrail holds rules the agents that use it apply to their input, their tool calls and their streamed replies, whatever the prompt says.',
   },
 ];
 

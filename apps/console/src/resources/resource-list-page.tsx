@@ -25,7 +25,7 @@ export function ResourceListPage() {
         fetchPage={(offset, limit) => form.list({ limit: String(limit), offset: String(offset), secrets: 'masked' })}
         columns={[
           { header: 'Name', cell: (resource) => <Link to={`/${kind.route}/${resource.id}`}>{resource.name}</Link> },
-          { header: 'Configuration', cell: form.summary },
+          { header: form.summaryHeader ?? 'Configuration', cell: form.summary },
           { header: 'Agents using it', cell: (resource) => resource.agent_count },
           { header: 'Updated', cell: (resource) => new Date(resource.updated_at).toLocaleString() },
         ]}

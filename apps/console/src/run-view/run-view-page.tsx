@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAgentOfPage } from '../agents/agent-of-page';
 import { engineTokenSource } from '../playground/engine-token';
+import { GuardrailActions } from './guardrail-actions';
 import { readRunEvents, type StoredRunEvent } from './run-events';
 import { type EngineRun, isFinal, readRunRecord } from './run-record';
 import { buildTimeline } from './run-timeline';
@@ -34,6 +35,14 @@ function RunFacts({ run }: { run: EngineRun }) {
       <dd>{usage?.model_calls ?? '—'}</dd>
       <dt>Tokens in / out</dt>
       <dd>{usage ? `${usage.input_tokens ?? 0} / ${usage.output_tokens ?? 0}` : '—'}</dd>
+      {run.guardrail_actions && run.guardrail_actions.length > 0 && (
+        <>
+          <dt>Guardrails</dt>
+          <dd>
+            <GuardrailActions actions={run.guardrail_actions} />
+          </dd>
+        </>
+      )}
       {usage?.model && (
         <>
           <dt>Model</dt>

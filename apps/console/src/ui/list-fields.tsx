@@ -1,6 +1,6 @@
 // Controls for the list and map fields of a config, shown as one entry per line: arrays of strings
 // ("args", "allowedEmails") and string maps ("headers": one "Name: value" per line).
-import type { Control, FieldValues, Path } from 'react-hook-form';
+import type { Control, FieldErrors, FieldValues, Path } from 'react-hook-form';
 import { Controller } from 'react-hook-form';
 import { Field } from './field';
 
@@ -9,6 +9,27 @@ const lines = (text: string) =>
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
+
+type ErrorNode = { message?: unknown; root?: { message?: unknown } } | undefined;
+
+/**
+ * A list field's own error (too many items), else its first bad item's, said with the item: by default
+ * the line it is on in a one-per-line textarea.
+ */
+export function linesError(
+  errors: FieldErrors<FieldValues>,
+  name: string,
+  itemPrefix = (index: number) => `Line ${index + 1}: `,
+): string | undefined {
+  const node = name
+    .split('.')
+    .reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], errors);
+  const own = (node as ErrorNode)?.message ?? (node as ErrorNode)?.root?.message;
+  if (typeof own === 'string') return own;
+  if (!Array.isArray(node)) return undefined;
+  const line = node.findIndex((item: ErrorNode) => typeof item?.message === 'string');
+  return line < 0 ? undefined : `${itemPrefix(line)}${String((node[line] as ErrorNode)?.message)}`;
+}
 
 type ListProps<T extends FieldValues> = {
   control: Control<T>;
