@@ -111,7 +111,7 @@ async function measureRound(contender: Contender, seconds: number, firstEventRun
 }
 
 /**
- * Every contender warmed up for `warmUpSeconds`, then measured in `rounds` interleaved rounds, each of
+ * Every contender warmed up for `warmUpSeconds`, or with `warmUpRuns` runs when given, then measured in `rounds` interleaved rounds, each of
  * `seconds` of load and `firstEventRuns` runs timed to their first event.
  */
 export async function compareEngines<Name extends string>(
@@ -121,7 +121,8 @@ export async function compareEngines<Name extends string>(
     seconds,
     firstEventRuns = 200,
     warmUpSeconds = 2,
-  }: { rounds: number; seconds: number; firstEventRuns?: number; warmUpSeconds?: number },
+    warmUpRuns,
+  }: { rounds: number; seconds: number; firstEventRuns?: number; warmUpSeconds?: number; warmUpRuns?: number },
 ): Promise<Record<Name, ContenderFigures>> {
   const names = Object.keys(contenders) as Name[];
   const warmUpRates = new Map<Name, number>();
@@ -134,7 +135,7 @@ export async function compareEngines<Name extends string>(
       targets: contender.runs,
       body: () => runBody('warm up'),
       connections: 10,
-      durationSeconds: warmUpSeconds,
+      ...(warmUpRuns === undefined ? { durationSeconds: warmUpSeconds } : { runs: warmUpRuns }),
     });
     warmUpRates.set(name, warmUp.requestsPerSecond);
   }

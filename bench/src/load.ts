@@ -31,17 +31,18 @@ function varying(targets: Target[] | undefined, makeBody: (() => string) | undef
 }
 
 /** A bounded autocannon run against loopback. */
-export async function runLoad(options: {
-  url: string;
-  method?: 'GET' | 'POST';
-  /** A function makes a new body for every request. */
-  body?: string | (() => string);
-  headers?: Record<string, string>;
-  /** Requests go to these in turn instead of to the url's own path. */
-  targets?: Target[];
-  connections: number;
-  durationSeconds: number;
-}): Promise<LoadResult> {
+export async function runLoad(
+  options: {
+    url: string;
+    method?: 'GET' | 'POST';
+    /** A function makes a new body for every request. */
+    body?: string | (() => string);
+    headers?: Record<string, string>;
+    /** Requests go to these in turn instead of to the url's own path. */
+    targets?: Target[];
+    connections: number;
+  } & ({ durationSeconds: number } | { runs: number }),
+): Promise<LoadResult> {
   const { body, targets } = options;
   const result = await autocannon({
     url: options.url,
@@ -52,7 +53,7 @@ export async function runLoad(options: {
       : {}),
     headers: options.headers ?? {},
     connections: options.connections,
-    duration: options.durationSeconds,
+    ...('runs' in options ? { amount: options.runs } : { duration: options.durationSeconds }),
   });
   return {
     requestsPerSecond: result.requests.average,

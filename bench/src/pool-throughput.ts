@@ -8,7 +8,8 @@ import { createRunnableAgent, MOCK_AGENT, startEngine } from './engine-process.j
 import { type PoolBenchSetup, poolRuns, startBenchPoolEngine } from './pool-engine.js';
 import type { Service } from './service-process.js';
 
-const POOL_WARM_UP_SECONDS = 10;
+/** Runs each of the pool's agents serves before the rounds. */
+const WARM_UP_RUNS_PER_AGENT = 30;
 
 export type PoolThroughputResult = {
   agents: number;
@@ -38,8 +39,14 @@ export async function benchPoolThroughput(
       // PostgreSQL plans a pool's statements once per agent's role on each connection, and settles on a
       // statement's generic plan after five runs of it (role-statements.ts): the rounds measure the
       // pool once each of its agents has served some 30 runs, as a pool serving them for a while does.
-      // The warm-up's own rate is printed too.
-      { rounds: options.rounds, seconds: options.roundSeconds, warmUpSeconds: POOL_WARM_UP_SECONDS },
+      // Counted in runs, not seconds: on a slower day 10 s gave each agent only half of them, and the
+      // first rounds were still warming up. The dedicated engine warms up with as many runs. The
+      // warm-up's own rate is printed too.
+      {
+        rounds: options.rounds,
+        seconds: options.roundSeconds,
+        warmUpRuns: WARM_UP_RUNS_PER_AGENT * options.agents,
+      },
     );
     return { agents: options.agents, rounds: options.rounds, ...figures };
   } finally {
