@@ -113,6 +113,26 @@ describe('guardToolbox', () => {
     ]);
   });
 
+  it('checks and keeps an argument named __proto__, as JSON.parse gives it', async () => {
+    const guardrails = compile([
+      { name: 'mail', kind: 'pii', entities: ['email'], position: 'tool_arguments', action: 'redact' },
+    ]);
+    const called: unknown[] = [];
+    const recording: AgentToolbox = {
+      tools: [],
+      call: async (_name, callArgs) => {
+        called.push(callArgs);
+        return { text: 'ok', isError: false };
+      },
+    };
+    const guarded = guardToolbox(recording, guardrails, recordHits().report);
+    const args = JSON.parse('{"__proto__": {"to": "c@example.org"}, "n": 1}') as Record<string, unknown>;
+    await guarded.call('db', args, never);
+    expect(called.map((callArgs) => JSON.stringify(callArgs))).toEqual([
+      '{"__proto__":{"to":"[REDACTED:email]"},"n":1}',
+    ]);
+  });
+
   it('leaves a toolbox alone when no rule checks a tool position', () => {
     const guardrails = compile([
       { name: 'words', kind: 'pattern', phrases: ['x'], position: 'output', action: 'block' },

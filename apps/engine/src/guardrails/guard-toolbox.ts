@@ -27,9 +27,11 @@ async function checkStrings(value: unknown, check: CheckString): Promise<unknown
     return items;
   }
   if (typeof value === 'object' && value !== null) {
-    const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = await checkStrings(item, check);
-    return copy;
+    const entries: [string, unknown][] = [];
+    for (const [key, item] of Object.entries(value)) entries.push([key, await checkStrings(item, check)]);
+    // fromEntries defines each key: assigning a parsed `__proto__` key would set the copy's prototype
+    // instead, and that argument would vanish from the call unchecked.
+    return Object.fromEntries(entries);
   }
   return value;
 }
