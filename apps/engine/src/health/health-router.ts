@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ConfigHolder } from '../config-source/config-holder.js';
 import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
 import { deliveryAcceptance } from '../whatsapp/delivery-auth.js';
+import { isWhatsApp } from '../whatsapp/whatsapp-integration.js';
 
 const ZError = { error: z.string().optional(), error_id: z.string().optional() };
 
@@ -62,7 +63,8 @@ export function addHealthRoutes(api: EngineApi, holder: ConfigHolder): void {
     const integrations = snapshot.config.integrations
       .filter((integration) => integration.enabled)
       .map((integration) => {
-        const deliveries = deliveryAcceptance(integration);
+        // Every other provider's deliveries are checked the provider's way, always.
+        const deliveries = isWhatsApp(integration) ? deliveryAcceptance(integration) : 'signature_required';
         return {
           id: integration.id,
           provider: integration.provider,

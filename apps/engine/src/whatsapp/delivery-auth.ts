@@ -2,14 +2,14 @@
 // secret of the Meta app the phone number belongs to, so the signature is checked under the secret of
 // the integration the delivery is routed to. An integration without an app secret cannot tell Meta
 // from anyone else, so it refuses every delivery unless its config opts out (allowUnsignedDeliveries).
-import type { TEngineIntegration } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import { hasValidSignature } from './verify-webhook.js';
+import type { WhatsAppIntegration } from './whatsapp-integration.js';
 
 /** How an integration takes deliveries; `refused` means it can receive none (see /health). */
 export type DeliveryAcceptance = 'signature_required' | 'unsigned_allowed' | 'refused';
 
-export function deliveryAcceptance(integration: TEngineIntegration): DeliveryAcceptance {
+export function deliveryAcceptance(integration: WhatsAppIntegration): DeliveryAcceptance {
   if (integration.config.appSecret !== undefined) return 'signature_required';
   return integration.config.allowUnsignedDeliveries === true ? 'unsigned_allowed' : 'refused';
 }
@@ -28,10 +28,10 @@ const badSignature = () => new AppError('unauthorized', 'X-Hub-Signature-256 is 
 export function authenticateDelivery(
   body: Buffer,
   signature: string | undefined,
-  targets: TEngineIntegration[],
-  integrations: TEngineIntegration[],
-): TEngineIntegration[] {
-  const signedFor = ({ config }: TEngineIntegration) =>
+  targets: WhatsAppIntegration[],
+  integrations: WhatsAppIntegration[],
+): WhatsAppIntegration[] {
+  const signedFor = ({ config }: WhatsAppIntegration) =>
     config.appSecret !== undefined && hasValidSignature(body, signature, config.appSecret);
   if (targets.length === 0) {
     // Nothing will be stored. It is acknowledged (so Meta stops retrying a number this agent no longer
@@ -39,7 +39,7 @@ export function authenticateDelivery(
     if (!integrations.some(signedFor)) throw badSignature();
     return [];
   }
-  const unsigned: TEngineIntegration[] = [];
+  const unsigned: WhatsAppIntegration[] = [];
   for (const target of targets) {
     const acceptance = deliveryAcceptance(target);
     if (acceptance === 'refused') {

@@ -5,12 +5,7 @@
 // finds the lease lost ends the work before another part is sent.
 import { randomUUID } from 'node:crypto';
 import type { Message, RunAgentInput } from '@ag-ui/core';
-import {
-  BUDGET_EXCEEDED_CODE,
-  GUARDRAIL_BLOCKED_CODE,
-  type TEngineBudgets,
-  type TEngineIntegration,
-} from '@agentplane/contracts';
+import { BUDGET_EXCEEDED_CODE, GUARDRAIL_BLOCKED_CODE, type TEngineBudgets } from '@agentplane/contracts';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentDb } from '../database/agent-db.js';
 import type { WhatsAppSettings } from '../env.js';
@@ -24,6 +19,7 @@ import type { ClaimOutcome } from './claim-outcome.js';
 import { GraphError, sendWhatsAppText } from './graph-client.js';
 import { type ClaimedMessage, savePartsSent, saveReply } from './inbound-queue.js';
 import { splitText } from './split-text.js';
+import { isWhatsApp, type WhatsAppIntegration } from './whatsapp-integration.js';
 
 export type ClaimContext = {
   pool: AgentDb;
@@ -62,9 +58,10 @@ function keepLease(held: boolean, during: string): void {
   if (!held) throw new LeaseLostError(during);
 }
 
-function findIntegration(snapshot: AgentSnapshot, id: string): TEngineIntegration | undefined {
+function findIntegration(snapshot: AgentSnapshot, id: string): WhatsAppIntegration | undefined {
   return snapshot.config.integrations.find(
-    (integration) => integration.id === id && integration.provider === 'WHATSAPP' && integration.enabled,
+    (integration): integration is WhatsAppIntegration =>
+      integration.id === id && isWhatsApp(integration) && integration.enabled,
   );
 }
 
@@ -162,7 +159,7 @@ async function produceReply(context: ClaimContext, claim: ClaimedMessage, snapsh
 async function deliver(
   context: ClaimContext,
   claim: ClaimedMessage,
-  integration: TEngineIntegration,
+  integration: WhatsAppIntegration,
   reply: string,
 ): Promise<void> {
   const { config } = integration;

@@ -1,8 +1,9 @@
 // Sorts one webhook delivery out by integration: each change names the phone number it is for
 // (metadata.phone_number_id), and that number picks the integration, whose app secret must have
 // signed the delivery and whose queue rows its messages become.
-import type { TEngineIntegration, TWhatsAppWebhookPayload } from '@agentplane/contracts';
+import type { TWhatsAppWebhookPayload } from '@agentplane/contracts';
 import type { NewInboundMessage } from './inbound-queue.js';
+import type { WhatsAppIntegration } from './whatsapp-integration.js';
 
 /**
  * Most messages and statuses one delivery may carry, in all its entries and changes. Meta batches a
@@ -13,7 +14,7 @@ export const MAX_DELIVERY_ITEMS = 100;
 
 export type RoutedDelivery = {
   /** The integrations at least one change is for, each once: the delivery must be signed for every one. */
-  targets: TEngineIntegration[];
+  targets: WhatsAppIntegration[];
   messages: NewInboundMessage[];
   /** Messages for a phone number id no integration has: dropped, with a warning. */
   unrouted: number;
@@ -23,14 +24,14 @@ export type RoutedDelivery = {
 
 function integrationFor(
   phoneNumberId: string | undefined,
-  integrations: TEngineIntegration[],
-): TEngineIntegration | undefined {
+  integrations: WhatsAppIntegration[],
+): WhatsAppIntegration | undefined {
   if (phoneNumberId === undefined) return integrations.length === 1 ? integrations[0] : undefined;
   return integrations.find((candidate) => candidate.config.phoneNumberId === phoneNumberId);
 }
 
-export function routeDelivery(payload: TWhatsAppWebhookPayload, integrations: TEngineIntegration[]): RoutedDelivery {
-  const targets = new Set<TEngineIntegration>();
+export function routeDelivery(payload: TWhatsAppWebhookPayload, integrations: WhatsAppIntegration[]): RoutedDelivery {
+  const targets = new Set<WhatsAppIntegration>();
   const messages: NewInboundMessage[] = [];
   let unrouted = 0;
   let items = 0;

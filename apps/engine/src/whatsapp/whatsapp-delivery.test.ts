@@ -188,8 +188,10 @@ describe('answering a text message', () => {
     const rotated = { ...setup.whatsapp, accessToken: 'rotated-access-token' };
     await setup.agent.publish(setup.agent.configWith(rotated));
     await waitUntil(
-      async () =>
-        soleHolder(setup.engine).current()?.config.integrations[0]?.config.accessToken === rotated.accessToken,
+      async () => {
+        const applied = soleHolder(setup.engine).current()?.config.integrations[0];
+        return applied?.provider === 'WHATSAPP' && applied.config.accessToken === rotated.accessToken;
+      },
       {
         what: 'the new token to be applied',
       },

@@ -19,6 +19,7 @@ import { authenticateDelivery } from './delivery-auth.js';
 import { enqueueInboundMessages } from './inbound-queue.js';
 import { MAX_DELIVERY_ITEMS, routeDelivery } from './route-delivery.js';
 import { equalsSecret } from './verify-webhook.js';
+import { isWhatsApp, type WhatsAppIntegration } from './whatsapp-integration.js';
 
 export const WHATSAPP_WEBHOOK_PATH = '/integrations/whatsapp/webhook';
 /** The handshake's query parameter that carries the integration's verify token, a secret. */
@@ -30,8 +31,8 @@ export type WhatsAppInbox = { pool: AgentDb; wake: () => void };
 const NO_QUEUE_DETAIL =
   "WhatsApp messages are processed from a durable queue in PostgreSQL, and this engine has no database: set DATABASE_URL to the agent's engine credentials (with ENGINE_CONFIG_FILE, or with AGENT_ID and AGENT_KEY).";
 
-function enabledIntegrations(integrations: TEngineIntegration[]): TEngineIntegration[] {
-  const enabled = integrations.filter((integration) => integration.provider === 'WHATSAPP' && integration.enabled);
+function enabledIntegrations(integrations: TEngineIntegration[]): WhatsAppIntegration[] {
+  const enabled = integrations.filter(isWhatsApp).filter((integration) => integration.enabled);
   if (enabled.length === 0) throw new AppError('not_found', 'This agent has no enabled WhatsApp integration.');
   return enabled;
 }

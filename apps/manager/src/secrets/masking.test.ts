@@ -303,7 +303,7 @@ describe('a PATCH that sends masks back', () => {
 
     const published = await engineConfigAsTheEngineReadsIt(ws);
     expectRealSecrets(published);
-    expect(published.integrations[0]?.config.phoneNumberId).toBe('1065550999');
+    expect(published.integrations[0]?.config).toMatchObject({ phoneNumberId: '1065550999' });
     expect(published.mcp_servers[0]?.timeoutSeconds).toBe(12);
     expect(published.agent.config).toMatchObject({ instructions: 'Be brief.' });
   });

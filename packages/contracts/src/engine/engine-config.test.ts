@@ -30,7 +30,7 @@ describe('ZEngineConfig', () => {
     const parsed = ZEngineConfig.parse(config);
     expect(parsed.agent.config).toMatchObject({ maxSteps: 10 });
     expect(parsed.mcp_servers[0]).toMatchObject({ timeoutSeconds: 30, args: [] });
-    expect(parsed.integrations[0]?.config.apiVersion).toBe('v21.0');
+    expect(parsed.integrations[0]?.config).toMatchObject({ apiVersion: 'v21.0' });
   });
 
   it('checks the agent config against its framework', () => {

@@ -7,7 +7,14 @@ import { ZEngineBudgets } from '../budgets/budget.js';
 import { AGENT_RESOURCE_IDS_MAX_ITEMS, DESCRIPTION_MAX_LENGTH } from '../common/limits.js';
 import { ZResourceName, ZUuid } from '../common/primitives.js';
 import { ZEngineGuardrail } from '../guardrails/guardrail-config.js';
-import { ZWhatsAppIntegrationConfig } from '../integrations/integration-config.js';
+import {
+  ZDiscordIntegrationConfig,
+  ZGoogleChatIntegrationConfig,
+  ZSlackIntegrationConfig,
+  ZTeamsIntegrationConfig,
+  ZTelegramIntegrationConfig,
+  ZWhatsAppIntegrationConfig,
+} from '../integrations/integration-config.js';
 import { ZMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
 import { ZObservabilityConfig } from '../observability/observability-config.js';
 import { ZSsoConfig } from '../sso/sso-config.js';
@@ -31,7 +38,14 @@ export const ZEngineAgent = z.discriminatedUnion('framework', [
 ]);
 export type TEngineAgent = z.infer<typeof ZEngineAgent>;
 
-export const ZEngineIntegration = z.discriminatedUnion('provider', [ZWhatsAppIntegrationConfig.extend({ id: ZUuid })]);
+export const ZEngineIntegration = z.discriminatedUnion('provider', [
+  ZWhatsAppIntegrationConfig.extend({ id: ZUuid }),
+  ZSlackIntegrationConfig.extend({ id: ZUuid }),
+  ZTelegramIntegrationConfig.extend({ id: ZUuid }),
+  ZDiscordIntegrationConfig.extend({ id: ZUuid }),
+  ZTeamsIntegrationConfig.extend({ id: ZUuid }),
+  ZGoogleChatIntegrationConfig.extend({ id: ZUuid }),
+]);
 export type TEngineIntegration = z.infer<typeof ZEngineIntegration>;
 
 export const ZEngineConfig = z

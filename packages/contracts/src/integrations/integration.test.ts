@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { formatZodIssues } from '../common/format-zod-issues.js';
 import type { TIntegration, TIntegrationCreate } from './integration.js';
 import { ZIntegration, ZIntegrationCreate, ZIntegrationUpdate } from './integration.js';
+import type { TIntegrationProvider } from './integration-config.js';
 
 // True only when A and B are the same type, so an envelope that degraded to any/unknown fails typecheck.
 type IsExact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -63,7 +64,7 @@ describe.each([
 
 describe('inferred types', () => {
   it('keep the typed integration object under its key', () => {
-    const providerIsTyped: IsExact<TIntegrationCreate['integration']['provider'], 'WHATSAPP'> = true;
+    const providerIsTyped: IsExact<TIntegrationCreate['integration']['provider'], TIntegrationProvider> = true;
     const countIsNumber: IsExact<TIntegration['agent_count'], number> = true;
     expect([providerIsTyped, countIsNumber]).toEqual([true, true]);
   });

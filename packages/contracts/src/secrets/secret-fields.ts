@@ -3,7 +3,12 @@
 // same fields.
 import type { TLlmAgentConfig } from '../agents/agent-frameworks.js';
 import type { TEngineAgent, TEngineConfig } from '../engine/engine-config.js';
-import type { TIntegrationConfig } from '../integrations/integration-config.js';
+import { DISCORD_SECRET_FIELDS } from '../integrations/discord-config.js';
+import { GOOGLE_CHAT_SECRET_FIELDS } from '../integrations/google-chat-config.js';
+import type { TIntegrationConfig, TIntegrationProvider } from '../integrations/integration-config.js';
+import { SLACK_SECRET_FIELDS } from '../integrations/slack-config.js';
+import { TEAMS_SECRET_FIELDS } from '../integrations/teams-config.js';
+import { TELEGRAM_SECRET_FIELDS } from '../integrations/telegram-config.js';
 import { WHATSAPP_SECRET_FIELDS } from '../integrations/whatsapp-config.js';
 import type { TMcpServerConfig } from '../mcp-servers/mcp-server-config.js';
 import type { TObservabilityConfig } from '../observability/observability-config.js';
@@ -12,7 +17,14 @@ import { mapUrlQuerySecret } from './secret-url.js';
 /** `path` locates the secret inside the object being mapped, e.g. `['config', 'accessToken']`. */
 export type SecretTransform = (value: string, path: readonly string[]) => string;
 
-const SECRET_FIELDS_BY_PROVIDER = { WHATSAPP: WHATSAPP_SECRET_FIELDS } as const;
+const SECRET_FIELDS_BY_PROVIDER = {
+  WHATSAPP: WHATSAPP_SECRET_FIELDS,
+  SLACK: SLACK_SECRET_FIELDS,
+  TELEGRAM: TELEGRAM_SECRET_FIELDS,
+  DISCORD: DISCORD_SECRET_FIELDS,
+  TEAMS: TEAMS_SECRET_FIELDS,
+  GOOGLE_CHAT: GOOGLE_CHAT_SECRET_FIELDS,
+} as const satisfies Record<TIntegrationProvider, readonly string[]>;
 
 function mapValues(field: string, record: Record<string, string>, transform: SecretTransform): Record<string, string> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, transform(value, [field, key])]));
