@@ -1,9 +1,11 @@
 // How to reach the agent from outside the console: its AG-UI, MCP and A2A endpoints, the route that
-// mints a token for them, and snippets for an MCP client and an A2A peer, each with a copy button.
+// mints a token for them, snippets for an MCP client and an A2A peer, and the webhook URL each of its
+// integrations gives its provider, each with a copy button.
 import type { TAgentEndpoints } from '@agentplane/contracts';
 import { CopyButton } from '../../ui/copy-button';
 import { useAgentOfPage } from '../agent-of-page';
 import { a2aCurl, mcpClientConfig, shellQuoted, tokenCurl } from '../connect-snippets';
+import { ChannelWebhooks } from './channel-webhooks';
 
 const PROTOCOLS: readonly { key: keyof TAgentEndpoints; label: string; what: string }[] = [
   { key: 'ag_ui', label: 'AG-UI', what: 'AG-UI endpoint' },
@@ -73,6 +75,9 @@ export function ConnectTab() {
             {shellQuoted(endpoints.mcp)} --header 'Authorization: Bearer &lt;token&gt;'.
           </p>
           <Snippet title="A2A from a terminal" what="A2A command" text={a2aCurl({ ...agent, endpoints })} />
+          {agent.engine_url && (
+            <ChannelWebhooks engineUrl={agent.engine_url} integrationIds={agent.resources.integration_ids} />
+          )}
         </>
       )}
     </section>
