@@ -28,7 +28,7 @@ const whatsappConfig = { accessToken: 'a', phoneNumberId: '1', verifyToken: 'v' 
 
 describe('integration bodies', () => {
   it.each([
-    ['a wrong provider', { provider: 'TELEGRAM', config: whatsappConfig }, 'integration.provider'],
+    ['a wrong provider', { provider: 'SIGNAL', config: whatsappConfig }, 'integration.provider'],
     [
       'no accessToken',
       { provider: 'WHATSAPP', config: { phoneNumberId: '1', verifyToken: 'v' } },
