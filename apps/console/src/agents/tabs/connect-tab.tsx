@@ -3,6 +3,7 @@
 // integrations gives its provider, each with a copy button.
 import type { TAgentEndpoints } from '@agentplane/contracts';
 import { CopyButton } from '../../ui/copy-button';
+import { UrlTable } from '../../ui/url-table';
 import { useAgentOfPage } from '../agent-of-page';
 import { a2aCurl, mcpClientConfig, shellQuoted, tokenCurl } from '../connect-snippets';
 import { ChannelWebhooks } from './channel-webhooks';
@@ -40,31 +41,12 @@ export function ConnectTab() {
             The agent answers three protocols. Each takes the same bearer tokens: one of the agent's SSO issuer, or one
             the manager mints for a member of this workspace. The agent card is public.
           </p>
-          <table>
-            <caption className="visually-hidden">Endpoints</caption>
-            <thead>
-              <tr>
-                <th scope="col">Protocol</th>
-                <th scope="col">URL</th>
-                <th scope="col">
-                  <span className="visually-hidden">Copy</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {PROTOCOLS.map((protocol) => (
-                <tr key={protocol.key}>
-                  <th scope="row">{protocol.label}</th>
-                  <td>
-                    <code>{endpoints[protocol.key]}</code>
-                  </td>
-                  <td>
-                    <CopyButton text={endpoints[protocol.key]} what={protocol.what} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <UrlTable
+            caption="Endpoints"
+            labelHeader="Protocol"
+            urlHeader="URL"
+            rows={PROTOCOLS.map(({ key, label, what }) => ({ key, label, what, url: endpoints[key] }))}
+          />
           <Snippet title="A token" what="token command" text={tokenCurl(window.location.origin, agent.id)} />
           <p className="note">
             With the session cookie of POST /api/v1/auth/login. The token is short-lived: mint another when it expires.
