@@ -30,6 +30,7 @@ export * from './integrations/discord-config.js';
 export * from './integrations/google-chat-config.js';
 export * from './integrations/integration.js';
 export * from './integrations/integration-config.js';
+export * from './integrations/integration-webhook.js';
 export * from './integrations/slack-config.js';
 export * from './integrations/teams-config.js';
 export * from './integrations/telegram-config.js';

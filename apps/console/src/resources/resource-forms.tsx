@@ -15,6 +15,7 @@ import { api, expectOk, expectPage, type Schemas } from '../api/api-client';
 import { errorAt, Field, optionalNumber, optionalText } from '../ui/field';
 import { LinesField, MapField } from '../ui/list-fields';
 import { blankGuardrail, GuardrailFields, guardrailSummary } from './guardrail-fields';
+import { blankIntegration, IntegrationFields, integrationSummary } from './integrations/integration-fields';
 import { blankObservability, ObservabilityFields } from './observability-fields';
 import type { ResourceKind } from './resource-kinds';
 
@@ -117,41 +118,6 @@ function McpServerFields({ form }: { form: UseFormReturn<FieldValues> }) {
   );
 }
 
-function IntegrationFields({ form }: { form: UseFormReturn<FieldValues> }) {
-  const { register } = form;
-  const errors = form.formState.errors;
-  const error = (name: string) => errorAt(errors, `integration.${name}`);
-  return (
-    <fieldset>
-      <legend>Integration</legend>
-      <Field label="Provider" error={error('provider')}>
-        <select {...register('integration.provider')}>
-          <option>WHATSAPP</option>
-        </select>
-      </Field>
-      <div className="checkbox">
-        <input id="integration-enabled" type="checkbox" {...register('integration.enabled')} />
-        <label htmlFor="integration-enabled">Enabled</label>
-      </div>
-      <Field label="Access token" error={error('config.accessToken')}>
-        <input autoComplete="off" {...register('integration.config.accessToken')} />
-      </Field>
-      <Field label="Phone number ID" error={error('config.phoneNumberId')}>
-        <input {...register('integration.config.phoneNumberId')} />
-      </Field>
-      <Field label="Verify token" error={error('config.verifyToken')}>
-        <input autoComplete="off" {...register('integration.config.verifyToken')} />
-      </Field>
-      <Field label="API version" error={error('config.apiVersion')} hint='Such as "v21.0"'>
-        <input {...register('integration.config.apiVersion', optionalText)} />
-      </Field>
-      <Field label="App secret" error={error('config.appSecret')} hint="Set it to check webhook signatures">
-        <input autoComplete="off" {...register('integration.config.appSecret', optionalText)} />
-      </Field>
-    </fieldset>
-  );
-}
-
 function SsoFields({ form }: { form: UseFormReturn<FieldValues> }) {
   const { register, control } = form;
   const errors = form.formState.errors;
@@ -215,18 +181,9 @@ const FORMS: Record<ResourceKind['id'], ResourceForm> = {
   integrations: {
     schema: ZIntegrationCreate,
     key: 'integration',
-    blank: () => ({
-      name: '',
-      integration: {
-        provider: 'WHATSAPP',
-        enabled: true,
-        config: { accessToken: '', phoneNumberId: '', verifyToken: '' },
-      },
-    }),
-    summary: (resource) => {
-      const integration = resource.integration as Schemas['IntegrationConfig'];
-      return `${integration.provider}${integration.enabled ? '' : ' (disabled)'}`;
-    },
+    blank: () => ({ name: '', integration: blankIntegration('WHATSAPP') }),
+    summaryHeader: 'Provider',
+    summary: (resource) => integrationSummary(resource.integration as Schemas['IntegrationConfig']),
     Fields: IntegrationFields,
     ...callsOf('/api/v1/integrations/'),
   },

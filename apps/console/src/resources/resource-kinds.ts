@@ -26,7 +26,8 @@ export const RESOURCE_KINDS: ResourceKind[] = [
     route: 'integrations',
     title: 'Integrations',
     singular: 'integration',
-    purpose: 'An integration connects agents to a channel, such as a WhatsApp number.',
+    purpose:
+      'An integration connects agents to a channel: a WhatsApp number, or a Slack, Telegram, Discord, Microsoft Teams or Google Chat app.',
   },
   {
     id: 'sso',

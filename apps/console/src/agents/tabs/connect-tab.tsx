@@ -1,9 +1,12 @@
 // How to reach the agent from outside the console: its AG-UI, MCP and A2A endpoints, the route that
-// mints a token for them, and snippets for an MCP client and an A2A peer, each with a copy button.
+// mints a token for them, snippets for an MCP client and an A2A peer, and the webhook URL each of its
+// integrations gives its provider, each with a copy button.
 import type { TAgentEndpoints } from '@agentplane/contracts';
 import { CopyButton } from '../../ui/copy-button';
+import { UrlTable } from '../../ui/url-table';
 import { useAgentOfPage } from '../agent-of-page';
 import { a2aCurl, mcpClientConfig, shellQuoted, tokenCurl } from '../connect-snippets';
+import { ChannelWebhooks } from './channel-webhooks';
 
 const PROTOCOLS: readonly { key: keyof TAgentEndpoints; label: string; what: string }[] = [
   { key: 'ag_ui', label: 'AG-UI', what: 'AG-UI endpoint' },
@@ -38,31 +41,12 @@ export function ConnectTab() {
             The agent answers three protocols. Each takes the same bearer tokens: one of the agent's SSO issuer, or one
             the manager mints for a member of this workspace. The agent card is public.
           </p>
-          <table>
-            <caption className="visually-hidden">Endpoints</caption>
-            <thead>
-              <tr>
-                <th scope="col">Protocol</th>
-                <th scope="col">URL</th>
-                <th scope="col">
-                  <span className="visually-hidden">Copy</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {PROTOCOLS.map((protocol) => (
-                <tr key={protocol.key}>
-                  <th scope="row">{protocol.label}</th>
-                  <td>
-                    <code>{endpoints[protocol.key]}</code>
-                  </td>
-                  <td>
-                    <CopyButton text={endpoints[protocol.key]} what={protocol.what} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <UrlTable
+            caption="Endpoints"
+            labelHeader="Protocol"
+            urlHeader="URL"
+            rows={PROTOCOLS.map(({ key, label, what }) => ({ key, label, what, url: endpoints[key] }))}
+          />
           <Snippet title="A token" what="token command" text={tokenCurl(window.location.origin, agent.id)} />
           <p className="note">
             With the session cookie of POST /api/v1/auth/login. The token is short-lived: mint another when it expires.
@@ -73,6 +57,9 @@ export function ConnectTab() {
             {shellQuoted(endpoints.mcp)} --header 'Authorization: Bearer &lt;token&gt;'.
           </p>
           <Snippet title="A2A from a terminal" what="A2A command" text={a2aCurl({ ...agent, endpoints })} />
+          {agent.engine_url && (
+            <ChannelWebhooks engineUrl={agent.engine_url} integrationIds={agent.resources.integration_ids} />
+          )}
         </>
       )}
     </section>
