@@ -8,6 +8,7 @@ import {
   METRICS_ENV_DOCS,
   SHARED_ENV_DOCS,
 } from '@agentplane/server-kit';
+import { GOOGLE_CHAT_ENV_DOCS } from './channels/google-chat/google-chat-env.js';
 import { ZEngineEnv } from './env.js';
 
 const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
@@ -101,6 +102,7 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   GRAPH_API_TIMEOUT_MS: {
     description: 'Timeout of one Graph API call; a timeout is retried',
   },
+  ...GOOGLE_CHAT_ENV_DOCS,
   WHATSAPP_MAX_ATTEMPTS: {
     description: 'Attempts per WhatsApp message before it is marked failed',
   },

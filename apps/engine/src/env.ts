@@ -26,6 +26,8 @@ import {
 import { z } from 'zod';
 import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-credentials.js';
 import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
+import { GOOGLE_CHAT_ENV_FIELDS, readGoogleChatSettings } from './channels/google-chat/google-chat-env.js';
+import type { GoogleChatSettings } from './channels/google-chat/google-chat-settings.js';
 import {
   GET_ENGINE_CREDENTIALS,
   GET_POOL_CREDENTIALS,
@@ -120,6 +122,7 @@ export const ZEngineEnv = z.object({
     .transform((value) => value.replace(/\/+$/, ''))
     .default('https://graph.facebook.com'),
   GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  ...GOOGLE_CHAT_ENV_FIELDS,
   WHATSAPP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   WHATSAPP_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
   WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
@@ -271,6 +274,8 @@ export type EngineEnv = {
   /** The origin clients reach the engine at (ENGINE_PUBLIC_URL); undefined: the one each request names. */
   publicOrigin: string | undefined;
   whatsapp: WhatsAppSettings;
+  /** Each channel provider's API URLs and timeouts (env.ts of each provider). */
+  channels: { googleChat: GoogleChatSettings };
   runs: RunSettings;
   /** How long a conversation thread without activity is kept before it is pruned (database mode). */
   threadRetentionMs: number;
@@ -399,6 +404,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       guardrailBlockedReply: parsed.WHATSAPP_GUARDRAIL_BLOCKED_REPLY,
       retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     },
+    channels: { googleChat: readGoogleChatSettings(parsed) },
     runs: {
       leaseMs: parsed.ENGINE_RUN_LEASE_MS,
       retentionMs: parsed.ENGINE_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
