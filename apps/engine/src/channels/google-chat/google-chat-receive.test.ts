@@ -85,6 +85,12 @@ describe('Google Chat deliveries', () => {
     });
   });
 
+  it('reads the message of someone who added the app to a space by mentioning it', async () => {
+    const event = { ...chatMessageEvent('hello'), type: 'ADDED_TO_SPACE' };
+    const { items } = await adapter.receive(makeDelivery(event, await signed()), integration);
+    expect(items).toMatchObject([{ kind: 'message', providerMessageId: 'spaces/AAAA/messages/M1.M1', text: 'hello' }]);
+  });
+
   it('reads a press of an approval button as an approval by the presser', async () => {
     const event = chatCardClickEvent('interrupt-1', 'reject', { user: 'users/222' });
     const { items } = await adapter.receive(makeDelivery(event, await signed()), integration);

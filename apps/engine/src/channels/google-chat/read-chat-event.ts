@@ -1,7 +1,7 @@
 // Reads a Google Chat interaction event (the HTTP endpoint's JSON, already authenticated) into inbound
-// items. A MESSAGE is one message, de-duplicated by its resource name; a press of one of our approval
-// buttons (CARD_CLICKED) is one approval; everything else (ADDED_TO_SPACE, REMOVED_FROM_SPACE, other
-// apps' cards, messages from bots) needs no answer and gives none.
+// items. A MESSAGE (or the message an ADDED_TO_SPACE carries) is one message, de-duplicated by its
+// resource name; a press of one of our approval buttons (CARD_CLICKED) is one approval; everything else
+// (a bare ADDED_TO_SPACE, REMOVED_FROM_SPACE, other apps' cards, messages from bots) gives none.
 //
 // Names are checked against their documented shapes (chat-resource-names.ts) before they are stored
 // as a reply address.
@@ -184,6 +184,8 @@ function readClick(event: ChatEvent): InboundItem[] {
 export function readChatEvent(rawBody: Buffer): InboundItem[] {
   const event = parseEvent(rawBody);
   if (event.type === 'MESSAGE') return readMessage(event);
+  // Someone who adds the app by @mentioning it in a space sends their message with the event.
+  if (event.type === 'ADDED_TO_SPACE' && event.message !== undefined) return readMessage(event);
   if (event.type === 'CARD_CLICKED') return readClick(event);
   return [];
 }
