@@ -2,6 +2,7 @@
 // builds them, and the signature Discord puts on each delivery (X-Signature-Ed25519 over the timestamp
 // and the body), made by node's crypto, the Ed25519 that discord-interactions checks with.
 import { generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
+import type { DiscordMessageBody, FakeDiscordApi } from './fake-discord-api.js';
 
 export type DiscordApplication = {
   applicationId: string;
@@ -83,3 +84,24 @@ export const buttonPress = (
   message: { id: message.id, content: message.content, components: [] },
   data: { custom_id: customId, component_type: 2 },
 });
+
+type Delivered = { status: number; answer: { type: number; data?: DiscordMessageBody } | undefined };
+
+/**
+ * Does what Discord does with an interaction: signs it, posts it to the webhook `url`, and hands the
+ * engine's answer to the fake API (so a deferred answer becomes the "thinking…" original there).
+ */
+export async function deliverInteraction(
+  url: string,
+  application: DiscordApplication,
+  interaction: { token: string; message?: { id: string } },
+  discord: FakeDiscordApi,
+  timestampSeconds?: number,
+): Promise<Delivered> {
+  const signed = signInteraction(application, JSON.stringify(interaction), timestampSeconds);
+  const response = await fetch(url, { method: 'POST', headers: signed.headers, body: signed.body });
+  const answer = response.ok ? ((await response.json()) as Delivered['answer']) : undefined;
+  if (!response.ok) await response.body?.cancel();
+  if (answer !== undefined) discord.answered(interaction.token, answer, interaction.message?.id);
+  return { status: response.status, answer };
+}

@@ -25,8 +25,10 @@ export type FakeDiscordMessage = {
 };
 
 export type DiscordScript = {
+  /** Answers the next call of this method only ('PATCH'); unset: the next call. */
+  method?: string;
   status: number;
-  /** Sent as Retry-After (whole seconds) and as the body's retry_after. */
+  /** Sent as the body's retry_after and, rounded up as Discord does, as Retry-After. */
   retryAfterSeconds?: number;
   code?: number;
   gate?: Promise<unknown>;
@@ -41,7 +43,7 @@ export type FakeDiscordApi = {
   answered: (token: string, answer: { type: number; data?: DiscordMessageBody }, componentMessageId?: string) => void;
   /** Messages the app posted or filled (not the "thinking…" originals nobody answered). */
   replies: () => FakeDiscordMessage[];
-  /** Answers the next calls with these, in order, then 200s again. */
+  /** Answers the next calls (of each one's method) with these, in order, then as Discord would again. */
   script: (...responses: DiscordScript[]) => void;
   close: () => Promise<void>;
 };
@@ -118,7 +120,8 @@ export async function startFakeDiscordApi(): Promise<FakeDiscordApi> {
     const method = req.method ?? '';
     const body = await readBody(req);
     calls.push({ method, path, body });
-    const next = scripts.shift();
+    const scripted = scripts.findIndex((script) => script.method === undefined || script.method === method);
+    const [next] = scripted === -1 ? [] : scripts.splice(scripted, 1);
     if (next?.gate !== undefined) await next.gate;
     if (res.destroyed) return;
     if (next !== undefined && next.status !== 200) {
@@ -127,7 +130,7 @@ export async function startFakeDiscordApi(): Promise<FakeDiscordApi> {
         res,
         next.status,
         { message: 'scripted failure', code: next.code ?? 0, retry_after: retryAfter, global: false },
-        retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) },
+        retryAfter === undefined ? {} : { 'Retry-After': String(Math.ceil(retryAfter)) },
       );
       return;
     }
