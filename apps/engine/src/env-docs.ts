@@ -103,6 +103,13 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
     description: 'Timeout of one Graph API call; a timeout is retried',
   },
   ...GOOGLE_CHAT_ENV_DOCS,
+  DISCORD_API_BASE_URL: {
+    description:
+      'Discord API base URL, version included (tests point it at a local fake): interaction replies, edits and follow-ups go to `<url>/webhooks/{application id}/{interaction token}`',
+  },
+  DISCORD_API_TIMEOUT_MS: {
+    description: 'Timeout of one Discord API call; a timeout is retried',
+  },
   CHANNEL_MAX_ATTEMPTS: {
     description: 'Attempts per channel message (WhatsApp, Slack, Telegram, …) before it is marked failed',
   },

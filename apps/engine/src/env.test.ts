@@ -170,11 +170,13 @@ describe('loadEngineEnv', () => {
         oidcJwksUrl: 'https://www.googleapis.com/oauth2/v3/certs',
         timeoutMs: 10_000,
       },
+      discord: { apiBaseUrl: 'https://discord.com/api/v10', timeoutMs: 10_000 },
     });
     const custom = loadEngineEnv({
       ...DATABASE,
       GRAPH_API_BASE_URL: 'http://127.0.0.1:9999/',
       GOOGLE_CHAT_API_BASE_URL: 'http://127.0.0.1:9998/',
+      DISCORD_API_BASE_URL: 'http://127.0.0.1:9998/api/v10/',
       CHANNEL_MAX_ATTEMPTS: '2',
       CHANNEL_UNSUPPORTED_MESSAGE_REPLY: 'Text only.',
       CHANNEL_BUDGET_EXCEEDED_REPLY: 'Out of budget.',
@@ -183,6 +185,7 @@ describe('loadEngineEnv', () => {
     }).channels;
     expect(custom.whatsapp.graphApiBaseUrl).toBe('http://127.0.0.1:9999');
     expect(custom.googleChat.apiBaseUrl).toBe('http://127.0.0.1:9998');
+    expect(custom.discord.apiBaseUrl).toBe('http://127.0.0.1:9998/api/v10');
     expect(custom.worker).toMatchObject({
       maxAttempts: 2,
       unsupportedMessageReply: 'Text only.',
@@ -195,6 +198,7 @@ describe('loadEngineEnv', () => {
       /CHANNEL_GUARDRAIL_BLOCKED_REPLY/,
     );
     expect(() => loadEngineEnv({ ...DATABASE, GRAPH_API_BASE_URL: 'ftp://graph' })).toThrow(/GRAPH_API_BASE_URL/);
+    expect(() => loadEngineEnv({ ...DATABASE, DISCORD_API_BASE_URL: 'discord' })).toThrow(/DISCORD_API_BASE_URL/);
     expect(() => loadEngineEnv({ ...DATABASE, CHANNEL_MAX_ATTEMPTS: '0' })).toThrow(/CHANNEL_MAX_ATTEMPTS/);
   });
 

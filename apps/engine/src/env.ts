@@ -127,6 +127,11 @@ export const ZEngineEnv = z.object({
     .default('https://graph.facebook.com'),
   GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   ...GOOGLE_CHAT_ENV_FIELDS,
+  DISCORD_API_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://discord.com/api/v10' })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .default('https://discord.com/api/v10'),
+  DISCORD_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // The channel worker's queue settings; each WHATSAPP_* name is the older name of the CHANNEL_* one,
   // still read when the CHANNEL_* one is unset (channelSetting below).
   CHANNEL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
@@ -203,6 +208,13 @@ export type ChannelWorkerSettings = {
   retentionMs: number;
 };
 
+/** Where the engine calls Discord's API (tests point it at a local fake). */
+export type DiscordSettings = {
+  apiBaseUrl: string;
+  /** One API call's timeout; a timeout is retried. */
+  timeoutMs: number;
+};
+
 /** Where the WhatsApp Cloud API (Graph API) is reached. */
 export type WhatsAppApiSettings = { graphApiBaseUrl: string; graphApiTimeoutMs: number };
 
@@ -214,6 +226,7 @@ export type ChannelSettings = {
   worker: ChannelWorkerSettings;
   whatsapp: WhatsAppApiSettings;
   googleChat: GoogleChatSettings;
+  discord: DiscordSettings;
 };
 
 /** How runs are kept (database mode). */
@@ -409,6 +422,7 @@ function readChannelSettings(parsed: ParsedEnv, set: Record<string, string | und
     },
     whatsapp: { graphApiBaseUrl: parsed.GRAPH_API_BASE_URL, graphApiTimeoutMs: parsed.GRAPH_API_TIMEOUT_MS },
     googleChat: readGoogleChatSettings(parsed),
+    discord: { apiBaseUrl: parsed.DISCORD_API_BASE_URL, timeoutMs: parsed.DISCORD_API_TIMEOUT_MS },
   };
 }
 

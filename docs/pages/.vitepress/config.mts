@@ -67,6 +67,7 @@ export default defineConfig({
         items: [
           { text: 'WhatsApp', link: '/channels/whatsapp' },
           { text: 'Google Chat', link: '/channels/google-chat' },
+          { text: 'Discord', link: '/channels/discord' },
         ],
       },
       {

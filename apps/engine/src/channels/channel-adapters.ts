@@ -4,6 +4,7 @@ import type { TIntegrationProvider } from '@agentplane/contracts';
 import type { ChannelSettings } from '../env.js';
 import { createWhatsAppAdapter } from '../whatsapp/whatsapp-adapter.js';
 import type { AnyChannelAdapter } from './channel-adapter.js';
+import { createDiscordAdapter } from './discord/discord-adapter.js';
 import { createGoogleChatAdapter } from './google-chat/google-chat-adapter.js';
 
 export type ChannelAdapters = {
@@ -17,7 +18,11 @@ export type ChannelAdapters = {
 
 /** Every provider's adapter, built from the operator's settings. */
 export function buildChannelAdapters(settings: ChannelSettings): AnyChannelAdapter[] {
-  return [createWhatsAppAdapter(settings.whatsapp), createGoogleChatAdapter(settings.googleChat)];
+  return [
+    createWhatsAppAdapter(settings.whatsapp),
+    createDiscordAdapter(settings.discord),
+    createGoogleChatAdapter(settings.googleChat),
+  ];
 }
 
 /**

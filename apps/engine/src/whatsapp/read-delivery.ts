@@ -2,34 +2,12 @@
 // (and refused when PostgreSQL could not store it), routed by phone number id, its signature checked
 // under each target's app secret, its size bounded. Both the WhatsApp route and its channel adapter read
 // deliveries this way.
-import {
-  formatZodIssues,
-  JSON_MAX_DEPTH,
-  type TWhatsAppWebhookPayload,
-  ZWhatsAppWebhookPayload,
-} from '@agentplane/contracts';
-import { AppError, refuseUnstorableBody } from '@agentplane/server-kit';
+import { ZWhatsAppWebhookPayload } from '@agentplane/contracts';
+import { AppError } from '@agentplane/server-kit';
+import { readJsonDelivery } from '../channels/read-json-delivery.js';
 import { authenticateDelivery } from './delivery-auth.js';
 import { MAX_DELIVERY_ITEMS, type RoutedDelivery, routeDelivery } from './route-delivery.js';
 import type { WhatsAppIntegration } from './whatsapp-integration.js';
-
-function parseDelivery(body: Buffer): TWhatsAppWebhookPayload {
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new AppError('bad_request', 'The body is not valid JSON.');
-  }
-  // Signed or not, a text, message id or sender PostgreSQL cannot store is refused before it is queued.
-  refuseUnstorableBody(json, { maxDepth: JSON_MAX_DEPTH });
-  const parsed = ZWhatsAppWebhookPayload.safeParse(json);
-  if (!parsed.success) {
-    throw new AppError('bad_request', 'The body is not a WhatsApp Cloud API webhook payload.', {
-      errors: formatZodIssues(parsed.error),
-    });
-  }
-  return parsed.data;
-}
 
 export type CheckedDelivery = Pick<RoutedDelivery, 'messages' | 'unrouted'> & {
   /** The integrations that took it unsigned through their opt-out (allowUnsignedDeliveries). */
@@ -42,7 +20,8 @@ export function readWhatsAppDelivery(
   integrations: WhatsAppIntegration[],
 ): CheckedDelivery {
   // Parsed before the signature is checked: the payload names the integration whose secret signs it.
-  const delivery = routeDelivery(parseDelivery(body), integrations);
+  const payload = readJsonDelivery(body, ZWhatsAppWebhookPayload, 'a WhatsApp Cloud API webhook payload');
+  const delivery = routeDelivery(payload, integrations);
   const unsigned = authenticateDelivery(body, signature, delivery.targets, integrations);
   if (delivery.items > MAX_DELIVERY_ITEMS) {
     throw new AppError(
