@@ -8,6 +8,7 @@ import {
   METRICS_ENV_DOCS,
   SHARED_ENV_DOCS,
 } from '@agentplane/server-kit';
+import { TEAMS_ENV_DOCS } from './channels/teams/teams-env.js';
 import { ZEngineEnv } from './env.js';
 
 const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
@@ -114,6 +115,7 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   WHATSAPP_LEASE_MS: {
     description: 'How long a claimed message stays locked; longer than the slowest agent run',
   },
+  ...TEAMS_ENV_DOCS,
   WHATSAPP_RETENTION_DAYS: {
     description:
       "Days a finished queue row (`done`, `failed`, `skipped`) is kept before the engine deletes it (1 to 3650). A message id Meta sends again after its row is gone is answered again, so keep it longer than Meta's retry window (up to 7 days)",

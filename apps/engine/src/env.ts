@@ -26,6 +26,8 @@ import {
 import { z } from 'zod';
 import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-credentials.js';
 import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
+import { readTeamsSettings, TEAMS_ENV_FIELDS } from './channels/teams/teams-env.js';
+import type { TeamsSettings } from './channels/teams/teams-settings.js';
 import {
   GET_ENGINE_CREDENTIALS,
   GET_POOL_CREDENTIALS,
@@ -125,6 +127,7 @@ export const ZEngineEnv = z.object({
   WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
   WHATSAPP_LEASE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  ...TEAMS_ENV_FIELDS,
   ENGINE_RUN_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(RUN_LEASE_MS_DEFAULT),
   ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ENGINE_THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(THREAD_RETENTION_DAYS_DEFAULT),
@@ -271,6 +274,8 @@ export type EngineEnv = {
   /** The origin clients reach the engine at (ENGINE_PUBLIC_URL); undefined: the one each request names. */
   publicOrigin: string | undefined;
   whatsapp: WhatsAppSettings;
+  /** The channels' provider endpoints (their API base URLs, key sets), each replaceable for tests. */
+  channels: { teams: TeamsSettings };
   runs: RunSettings;
   /** How long a conversation thread without activity is kept before it is pruned (database mode). */
   threadRetentionMs: number;
@@ -399,6 +404,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       guardrailBlockedReply: parsed.WHATSAPP_GUARDRAIL_BLOCKED_REPLY,
       retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     },
+    channels: { teams: readTeamsSettings(parsed) },
     runs: {
       leaseMs: parsed.ENGINE_RUN_LEASE_MS,
       retentionMs: parsed.ENGINE_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
