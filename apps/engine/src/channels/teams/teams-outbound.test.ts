@@ -33,6 +33,7 @@ beforeAll(async () => {
 beforeEach(() => {
   api.calls.length = 0;
   api.tokenRequests.length = 0;
+  api.delivered.length = 0;
 });
 
 afterAll(async () => {
@@ -71,6 +72,13 @@ describe('Teams replies', () => {
         granted: true,
       },
     ]);
+  });
+
+  it('share one token request among replies sent at once', async () => {
+    const outbound = adapter.outbound(makeIntegration());
+    await Promise.all([1, 2, 3].map((n) => outbound.post(address(), `reply ${n}`, signal)));
+    expect(api.tokenRequests).toHaveLength(1);
+    expect(api.delivered).toEqual(expect.arrayContaining(api.calls));
   });
 
   it("get a single-tenant bot's token from its own tenant", async () => {
