@@ -15,6 +15,8 @@ export type ConnectorCall = {
   /** The App ID whose token the call carried. */
   appId: string | undefined;
   body: { type?: string; text?: string; textFormat?: string; attachments?: CardAttachment[]; id?: string };
+  /** The id a POST was answered with: the message later edits name. */
+  replyId?: string;
 };
 
 type CardAttachment = { contentType?: string; content?: { actions?: { title?: string; data?: unknown }[] } };
@@ -124,8 +126,9 @@ export async function startFakeTeamsApi(): Promise<FakeTeamsApi> {
       sendJson(res, next.status, { error: { code: 'Scripted', message: 'scripted failure' } }, next.headers);
       return;
     }
+    if (call.method === 'POST') call.replyId = `reply-${++counter}`;
     res.on('finish', () => delivered.push(call));
-    sendJson(res, next.status, { id: req.method === 'POST' ? `reply-${++counter}` : call.activityId });
+    sendJson(res, next.status, { id: call.replyId ?? call.activityId });
   };
 
   const respond = async (req: IncomingMessage, res: ServerResponse) => {
