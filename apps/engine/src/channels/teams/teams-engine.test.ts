@@ -96,6 +96,15 @@ async function deliver(
 
 const deliveredIn = (conversationId: string) => api.delivered.filter((call) => call.conversationId === conversationId);
 
+/** The conversation got one message, 'Let me look.', and then only edits of it: returns the edits. */
+function editsOfOnePost(conversationId: string) {
+  const [post, ...edits] = deliveredIn(conversationId);
+  expect(post).toMatchObject({ method: 'POST', body: { text: 'Let me look.' } });
+  expect(edits.length).toBeGreaterThan(0);
+  expect(edits.every((call) => call.method === 'PUT' && call.activityId === post?.replyId)).toBe(true);
+  return edits;
+}
+
 describe('a Teams message signed by the Bot Framework', () => {
   it('is answered in its thread: a reply to the activity in its conversation, with the bot token', async () => {
     const setup = await setUp();
@@ -159,10 +168,7 @@ describe('a Teams reply', () => {
     await waitUntil(() => deliveredIn(conversation).length > 0, { what: 'the first text to be posted' });
     secondTurn.release();
     await waitForQueueStatus(database, setup.agent.agentId, 'done');
-    const [post, ...edits] = deliveredIn(conversation);
-    expect(post).toMatchObject({ method: 'POST', body: { text: 'Let me look.' } });
-    expect(edits.length).toBeGreaterThan(0);
-    expect(edits.every((call) => call.method === 'PUT' && call.activityId === post?.replyId)).toBe(true);
+    const edits = editsOfOnePost(conversation);
     expect(edits.at(-1)?.body.text).toBe('Let me look.\n\nFound it.');
   });
 
@@ -214,10 +220,7 @@ describe('an engine SIGKILLed mid-reply', () => {
     });
     await startChannelEngineProcess(database, setup.agent, env, processes);
     await waitForQueueStatus(database, setup.agent.agentId, 'done');
-    const [post, ...edits] = deliveredIn(conversation);
-    expect(post).toMatchObject({ method: 'POST', body: { text: 'Let me look.' } });
-    expect(edits.length).toBeGreaterThan(0);
-    expect(edits.every((call) => call.method === 'PUT' && call.activityId === post?.replyId)).toBe(true);
+    const edits = editsOfOnePost(conversation);
     // The run had ended before the kill: its stored answer is delivered, the agent is not run again.
     expect(edits.at(-1)?.body.text).toBe('Let me look.\n\nFound it.');
     expect(model.requests.length - requestsBefore).toBe(2);
