@@ -9,6 +9,7 @@ import {
   SHARED_ENV_DOCS,
 } from '@agentplane/server-kit';
 import { GOOGLE_CHAT_ENV_DOCS } from './channels/google-chat/google-chat-env.js';
+import { TEAMS_ENV_DOCS } from './channels/teams/teams-env.js';
 import { ZEngineEnv } from './env.js';
 
 const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
@@ -132,6 +133,7 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   WHATSAPP_POLL_MS: { description: 'The older name of `CHANNEL_POLL_MS`, read when that is unset' },
   WHATSAPP_LEASE_MS: { description: 'The older name of `CHANNEL_LEASE_MS`, read when that is unset' },
   WHATSAPP_RETENTION_DAYS: { description: 'The older name of `CHANNEL_RETENTION_DAYS`, read when that is unset' },
+  ...TEAMS_ENV_DOCS,
   ENGINE_RUN_LEASE_MS: {
     description:
       'How long a running run\'s lease holds (300 to 3600000); each replica renews its runs\' leases every third of it, and any replica marks a run whose lease expired `failed` ("engine lost")',

@@ -171,6 +171,8 @@ describe('loadEngineEnv', () => {
         timeoutMs: 10_000,
       },
       discord: { apiBaseUrl: 'https://discord.com/api/v10', timeoutMs: 10_000 },
+      // Each provider's own settings are tested beside it (channels/teams/teams-env.test.ts, …).
+      teams: expect.any(Object),
     });
     const custom = loadEngineEnv({
       ...DATABASE,

@@ -28,6 +28,8 @@ import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-
 import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
 import { GOOGLE_CHAT_ENV_FIELDS, readGoogleChatSettings } from './channels/google-chat/google-chat-env.js';
 import type { GoogleChatSettings } from './channels/google-chat/google-chat-settings.js';
+import { readTeamsSettings, TEAMS_ENV_FIELDS } from './channels/teams/teams-env.js';
+import type { TeamsSettings } from './channels/teams/teams-settings.js';
 import {
   GET_ENGINE_CREDENTIALS,
   GET_POOL_CREDENTIALS,
@@ -144,6 +146,7 @@ export const ZEngineEnv = z.object({
   WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).optional(),
   WHATSAPP_LEASE_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
   WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
+  ...TEAMS_ENV_FIELDS,
   ENGINE_RUN_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(RUN_LEASE_MS_DEFAULT),
   ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ENGINE_THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(THREAD_RETENTION_DAYS_DEFAULT),
@@ -228,6 +231,7 @@ export type ChannelSettings = {
   googleChat: GoogleChatSettings;
   discord: DiscordSettings;
 };
+export type ChannelSettings = { worker: ChannelWorkerSettings; whatsapp: WhatsAppApiSettings; teams: TeamsSettings };
 
 /** How runs are kept (database mode). */
 export type RunSettings = {
@@ -423,6 +427,7 @@ function readChannelSettings(parsed: ParsedEnv, set: Record<string, string | und
     whatsapp: { graphApiBaseUrl: parsed.GRAPH_API_BASE_URL, graphApiTimeoutMs: parsed.GRAPH_API_TIMEOUT_MS },
     googleChat: readGoogleChatSettings(parsed),
     discord: { apiBaseUrl: parsed.DISCORD_API_BASE_URL, timeoutMs: parsed.DISCORD_API_TIMEOUT_MS },
+    teams: readTeamsSettings(parsed),
   };
 }
 

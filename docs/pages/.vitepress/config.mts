@@ -68,6 +68,7 @@ export default defineConfig({
           { text: 'WhatsApp', link: '/channels/whatsapp' },
           { text: 'Google Chat', link: '/channels/google-chat' },
           { text: 'Discord', link: '/channels/discord' },
+          { text: 'Microsoft Teams', link: '/channels/teams' },
         ],
       },
       {

@@ -6,6 +6,7 @@ import { createWhatsAppAdapter } from '../whatsapp/whatsapp-adapter.js';
 import type { AnyChannelAdapter } from './channel-adapter.js';
 import { createDiscordAdapter } from './discord/discord-adapter.js';
 import { createGoogleChatAdapter } from './google-chat/google-chat-adapter.js';
+import { createTeamsAdapter } from './teams/teams-adapter.js';
 
 export type ChannelAdapters = {
   /** The adapter of a provider, by its integration provider ('SLACK'). */
@@ -22,6 +23,7 @@ export function buildChannelAdapters(settings: ChannelSettings): AnyChannelAdapt
     createWhatsAppAdapter(settings.whatsapp),
     createDiscordAdapter(settings.discord),
     createGoogleChatAdapter(settings.googleChat),
+    createTeamsAdapter(settings.teams),
   ];
 }
 
