@@ -24,7 +24,7 @@ export type ChannelInbox = { pool: AgentDb; wake: () => void };
  */
 export const MAX_DELIVERY_ITEMS = 100;
 
-export const NO_QUEUE_DETAIL =
+const NO_QUEUE_DETAIL =
   "Channel messages are processed from a durable queue in PostgreSQL, and this engine has no database: set DATABASE_URL to the agent's engine credentials (with ENGINE_CONFIG_FILE, or with AGENT_ID and AGENT_KEY).";
 
 const ZWebhookParams = z.object({
