@@ -230,8 +230,8 @@ export type ChannelSettings = {
   whatsapp: WhatsAppApiSettings;
   googleChat: GoogleChatSettings;
   discord: DiscordSettings;
+  teams: TeamsSettings;
 };
-export type ChannelSettings = { worker: ChannelWorkerSettings; whatsapp: WhatsAppApiSettings; teams: TeamsSettings };
 
 /** How runs are kept (database mode). */
 export type RunSettings = {
