@@ -101,6 +101,13 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   GRAPH_API_TIMEOUT_MS: {
     description: 'Timeout of one Graph API call; a timeout is retried',
   },
+  SLACK_API_BASE_URL: {
+    description:
+      'Slack Web API base URL, where `chat.postMessage` and `chat.update` are called (tests point it at a local fake)',
+  },
+  SLACK_API_TIMEOUT_MS: {
+    description: 'Timeout of one Slack Web API call; a timeout is retried',
+  },
   WHATSAPP_MAX_ATTEMPTS: {
     description: 'Attempts per WhatsApp message before it is marked failed',
   },

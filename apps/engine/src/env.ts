@@ -120,6 +120,12 @@ export const ZEngineEnv = z.object({
     .transform((value) => value.replace(/\/+$/, ''))
     .default('https://graph.facebook.com'),
   GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  // The Web API client appends method names to this base, so it always ends in a slash.
+  SLACK_API_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://slack.com/api/' })
+    .transform((value) => `${value.replace(/\/+$/, '')}/`)
+    .default('https://slack.com/api/'),
+  SLACK_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   WHATSAPP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   WHATSAPP_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
   WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
@@ -199,6 +205,11 @@ export type WhatsAppSettings = {
   retentionMs: number;
 };
 
+/** Where each messaging provider's API is reached: the real provider unless the operator points it elsewhere. */
+export type ChannelSettings = {
+  slack: { apiBaseUrl: string; apiTimeoutMs: number };
+};
+
 /** How runs are kept (database mode). */
 export type RunSettings = {
   /** How long a running run's lease holds: a run whose engine stopped renewing it is failed after this. */
@@ -271,6 +282,7 @@ export type EngineEnv = {
   /** The origin clients reach the engine at (ENGINE_PUBLIC_URL); undefined: the one each request names. */
   publicOrigin: string | undefined;
   whatsapp: WhatsAppSettings;
+  channels: ChannelSettings;
   runs: RunSettings;
   /** How long a conversation thread without activity is kept before it is pruned (database mode). */
   threadRetentionMs: number;
@@ -398,6 +410,9 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       budgetExceededReply: parsed.WHATSAPP_BUDGET_EXCEEDED_REPLY,
       guardrailBlockedReply: parsed.WHATSAPP_GUARDRAIL_BLOCKED_REPLY,
       retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    },
+    channels: {
+      slack: { apiBaseUrl: parsed.SLACK_API_BASE_URL, apiTimeoutMs: parsed.SLACK_API_TIMEOUT_MS },
     },
     runs: {
       leaseMs: parsed.ENGINE_RUN_LEASE_MS,
