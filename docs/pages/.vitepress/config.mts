@@ -62,7 +62,13 @@ export default defineConfig({
           ...reference('engine'),
         ],
       },
-      { text: 'Channels', items: [{ text: 'WhatsApp', link: '/channels/whatsapp' }] },
+      {
+        text: 'Channels',
+        items: [
+          { text: 'WhatsApp', link: '/channels/whatsapp' },
+          { text: 'Slack', link: '/channels/slack' },
+        ],
+      },
       {
         text: 'Reference',
         items: [
