@@ -4,6 +4,7 @@
 // in order per method, optionally held until a gate settles.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { listenOnLoopback } from '@agentplane/testing';
+import { nextSlackTs } from './slack-deliveries.js';
 
 export type SlackCall = {
   /** The Web API method: `chat.postMessage`, `chat.update`, … */
@@ -64,14 +65,12 @@ export async function startFakeSlackApi({ botToken }: { botToken: string }): Pro
   const delivered: SlackCall[] = [];
   const scripts = new Map<string, SlackResponseScript[]>();
   const messages = new Map<string, SlackMessage>();
-  let clock = 1_700_000_000_000_000;
 
   const perform = (call: SlackCall): { ok: true; [key: string]: unknown } | { ok: false; error: string } => {
     const { channel, text = '', ts, thread_ts: threadTs } = call.args;
     if (channel === undefined) return { ok: false, error: 'channel_not_found' };
     if (call.method === 'chat.postMessage') {
-      clock++;
-      const posted = { channel, ts: `${Math.floor(clock / 1e6)}.${String(clock % 1e6).padStart(6, '0')}` };
+      const posted = { channel, ts: nextSlackTs() };
       messages.set(`${channel}:${posted.ts}`, { ...posted, threadTs, text, blocks: call.args.blocks });
       return { ok: true, ...posted, message: { text, ts: posted.ts, thread_ts: threadTs } };
     }

@@ -22,7 +22,7 @@ export function urlVerificationRequest(challenge: string): SlackRequest {
 }
 
 let lastTs = 1_700_000_000_000_000;
-/** A fresh Slack message timestamp, as `1700000000.000001`. */
+/** A fresh Slack message timestamp, as `1700000000.000001`: unique in the test process, posted or received. */
 export function nextSlackTs(): string {
   lastTs++;
   return `${Math.floor(lastTs / 1e6)}.${String(lastTs % 1e6).padStart(6, '0')}`;
