@@ -5,6 +5,10 @@ import { createHmac, randomUUID } from 'node:crypto';
 
 export type SlackRequest = { body: string; contentType: string };
 
+/** Where an integration's Slack requests go on an engine (its agent's API base URL). */
+export const slackWebhookUrl = (agentApiUrl: string, integrationId: string) =>
+  `${agentApiUrl}/integrations/slack/webhook/${integrationId}`;
+
 export function signSlackRequest(
   body: string,
   signingSecret: string,
@@ -107,4 +111,26 @@ export function blockActionsRequest(options: BlockActionsOptions): SlackRequest 
     body: new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
     contentType: 'application/x-www-form-urlencoded',
   };
+}
+
+export type PostOptions = {
+  /** Signs the request with this secret; without it (and without `headers`) it goes unsigned. */
+  signingSecret?: string;
+  /** When it was signed, in seconds: now unless given (a stale or future one for refusals). */
+  timestampS?: number;
+  /** Headers that replace the signature, for forged or partial ones. */
+  headers?: Record<string, string>;
+};
+
+/** POSTs a request to an integration's webhook as Slack does. */
+export function postSlackRequest(url: string, request: SlackRequest, options: PostOptions = {}): Promise<Response> {
+  const signature =
+    options.signingSecret === undefined
+      ? {}
+      : signSlackRequest(request.body, options.signingSecret, options.timestampS);
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': request.contentType, ...signature, ...options.headers },
+    body: request.body,
+  });
 }
