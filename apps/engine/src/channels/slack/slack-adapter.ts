@@ -1,18 +1,12 @@
 // The SLACK provider: Events API and interactivity requests, verified with the integration's signing
 // secret, and replies through the Web API with its bot token.
+import type { SlackApiSettings } from '../../env.js';
 import type { ChannelAdapter } from '../channel-adapter.js';
 import { readSlackDelivery } from './read-slack-delivery.js';
 import { slackOutbound } from './slack-outbound.js';
 import { verifySlackSignature } from './verify-slack-signature.js';
 
-export type SlackAdapterSettings = {
-  /** SLACK_API_BASE_URL, ending in a slash. */
-  apiBaseUrl: string;
-  /** SLACK_API_TIMEOUT_MS: one Web API call's timeout. */
-  apiTimeoutMs: number;
-};
-
-export function createSlackAdapter(settings: SlackAdapterSettings): ChannelAdapter<'SLACK'> {
+export function createSlackAdapter(settings: SlackApiSettings): ChannelAdapter<'SLACK'> {
   return {
     provider: 'SLACK',
     slug: 'slack',

@@ -10,8 +10,8 @@ import {
   type WebAPIRateLimitedError,
   WebClient,
 } from '@slack/web-api';
-import { parseRetryAfter } from '../../whatsapp/graph-client.js';
 import { ChannelApiError } from '../channel-adapter.js';
+import { parseRetryAfter } from '../retry-after.js';
 
 export type SlackApiTarget = {
   /** Ends in a slash: the client appends the method name (SLACK_API_BASE_URL). */
@@ -63,7 +63,7 @@ function fromCodedError(
     }
     case ErrorCode.HTTPError: {
       const { statusCode, statusMessage, headers } = error as WebAPIHTTPError;
-      const retryAfterMs = parseRetryAfter(headers['retry-after'] ?? null);
+      const retryAfterMs = parseRetryAfter(headers['retry-after']);
       return new ChannelApiError(`HTTP ${statusCode}: ${statusMessage}`, statusCode >= 500, statusCode, retryAfterMs);
     }
     case ErrorCode.PlatformError: {
