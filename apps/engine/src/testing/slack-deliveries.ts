@@ -5,10 +5,6 @@ import { createHmac, randomUUID } from 'node:crypto';
 
 export type SlackRequest = { body: string; contentType: string };
 
-/** Where an integration's Slack requests go on an engine (its agent's API base URL). */
-export const slackWebhookUrl = (agentApiUrl: string, integrationId: string) =>
-  `${agentApiUrl}/integrations/slack/webhook/${integrationId}`;
-
 export function signSlackRequest(
   body: string,
   signingSecret: string,
