@@ -150,6 +150,18 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_AUTH: 'off' })).toThrow(/ENGINE_AUTH/);
   });
 
+  it("reads Slack's API base URL always ending in one slash, as the Web API client appends method names", () => {
+    for (const given of ['http://127.0.0.1:9999/api', 'http://127.0.0.1:9999/api/', 'http://127.0.0.1:9999/api//']) {
+      expect(loadEngineEnv({ ...DATABASE, SLACK_API_BASE_URL: given }).channels.slack.apiBaseUrl).toBe(
+        'http://127.0.0.1:9999/api/',
+      );
+    }
+    expect(() => loadEngineEnv({ ...DATABASE, SLACK_API_BASE_URL: 'ftp://slack.test/api' })).toThrow(
+      /SLACK_API_BASE_URL/,
+    );
+    expect(() => loadEngineEnv({ ...DATABASE, SLACK_API_TIMEOUT_MS: '5' })).toThrow(/SLACK_API_TIMEOUT_MS/);
+  });
+
   it('reads the channel settings with their defaults, and refuses a Graph base URL that is not http(s)', () => {
     expect(loadEngineEnv(DATABASE).channels).toEqual({
       worker: {
@@ -163,6 +175,7 @@ describe('loadEngineEnv', () => {
         retentionMs: 7 * 24 * 60 * 60 * 1000,
       },
       whatsapp: { graphApiBaseUrl: 'https://graph.facebook.com', graphApiTimeoutMs: 10_000 },
+      slack: { apiBaseUrl: 'https://slack.com/api/', apiTimeoutMs: 10_000 },
     });
     const custom = loadEngineEnv({
       ...DATABASE,
