@@ -99,6 +99,14 @@ describe('the Events API handshake', () => {
     expect(unsigned.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(await queueRows(database, setup.agent.agentId)).toEqual([]);
   });
+
+  it('is listed by /health as checking every delivery', async () => {
+    const setup = await setUp();
+    const health = (await (await fetch(`${setup.engine.url}/health`)).json()) as { integrations: unknown[] };
+    expect(health.integrations).toEqual([
+      { id: setup.agent.integrations[0]?.id, provider: 'SLACK', deliveries: 'signature_required' },
+    ]);
+  });
 });
 
 describe('a signed message', () => {
