@@ -150,6 +150,18 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_AUTH: 'off' })).toThrow(/ENGINE_AUTH/);
   });
 
+  it("reads Slack's API base URL always ending in one slash, as the Web API client appends method names", () => {
+    for (const given of ['http://127.0.0.1:9999/api', 'http://127.0.0.1:9999/api/', 'http://127.0.0.1:9999/api//']) {
+      expect(loadEngineEnv({ ...DATABASE, SLACK_API_BASE_URL: given }).channels.slack.apiBaseUrl).toBe(
+        'http://127.0.0.1:9999/api/',
+      );
+    }
+    expect(() => loadEngineEnv({ ...DATABASE, SLACK_API_BASE_URL: 'ftp://slack.test/api' })).toThrow(
+      /SLACK_API_BASE_URL/,
+    );
+    expect(() => loadEngineEnv({ ...DATABASE, SLACK_API_TIMEOUT_MS: '5' })).toThrow(/SLACK_API_TIMEOUT_MS/);
+  });
+
   it('reads the channel settings with their defaults, and refuses a Graph base URL that is not http(s)', () => {
     expect(loadEngineEnv(DATABASE).channels).toEqual({
       worker: {
@@ -173,6 +185,7 @@ describe('loadEngineEnv', () => {
       discord: { apiBaseUrl: 'https://discord.com/api/v10', timeoutMs: 10_000 },
       // Each provider's own settings are tested beside it (channels/teams/teams-env.test.ts, …).
       teams: expect.any(Object),
+      slack: { apiBaseUrl: 'https://slack.com/api/', apiTimeoutMs: 10_000 },
     });
     const custom = loadEngineEnv({
       ...DATABASE,

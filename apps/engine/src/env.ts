@@ -134,6 +134,12 @@ export const ZEngineEnv = z.object({
     .transform((value) => value.replace(/\/+$/, ''))
     .default('https://discord.com/api/v10'),
   DISCORD_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  // The Web API client appends method names to this base, so it always ends in a slash.
+  SLACK_API_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://slack.com/api/' })
+    .transform((value) => `${value.replace(/\/+$/, '')}/`)
+    .default('https://slack.com/api/'),
+  SLACK_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // The channel worker's queue settings; each WHATSAPP_* name is the older name of the CHANNEL_* one,
   // still read when the CHANNEL_* one is unset (channelSetting below).
   CHANNEL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
@@ -224,6 +230,9 @@ export type WhatsAppApiSettings = { graphApiBaseUrl: string; graphApiTimeoutMs: 
 /** WhatsApp's queue and API settings together, as its worker used to take them. */
 export type WhatsAppSettings = ChannelWorkerSettings & WhatsAppApiSettings;
 
+/** Where Slack's Web API is reached (SLACK_API_BASE_URL ends in a slash). */
+export type SlackApiSettings = { apiBaseUrl: string; apiTimeoutMs: number };
+
 /** The channel worker's settings, and each provider's API settings (their base URLs: tests point them at fakes). */
 export type ChannelSettings = {
   worker: ChannelWorkerSettings;
@@ -231,6 +240,7 @@ export type ChannelSettings = {
   googleChat: GoogleChatSettings;
   discord: DiscordSettings;
   teams: TeamsSettings;
+  slack: SlackApiSettings;
 };
 
 /** How runs are kept (database mode). */
@@ -428,6 +438,7 @@ function readChannelSettings(parsed: ParsedEnv, set: Record<string, string | und
     googleChat: readGoogleChatSettings(parsed),
     discord: { apiBaseUrl: parsed.DISCORD_API_BASE_URL, timeoutMs: parsed.DISCORD_API_TIMEOUT_MS },
     teams: readTeamsSettings(parsed),
+    slack: { apiBaseUrl: parsed.SLACK_API_BASE_URL, apiTimeoutMs: parsed.SLACK_API_TIMEOUT_MS },
   };
 }
 

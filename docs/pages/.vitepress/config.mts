@@ -69,6 +69,7 @@ export default defineConfig({
           { text: 'Google Chat', link: '/channels/google-chat' },
           { text: 'Discord', link: '/channels/discord' },
           { text: 'Microsoft Teams', link: '/channels/teams' },
+          { text: 'Slack', link: '/channels/slack' },
         ],
       },
       {

@@ -6,6 +6,7 @@ import { createWhatsAppAdapter } from '../whatsapp/whatsapp-adapter.js';
 import type { AnyChannelAdapter } from './channel-adapter.js';
 import { createDiscordAdapter } from './discord/discord-adapter.js';
 import { createGoogleChatAdapter } from './google-chat/google-chat-adapter.js';
+import { createSlackAdapter } from './slack/slack-adapter.js';
 import { createTeamsAdapter } from './teams/teams-adapter.js';
 
 export type ChannelAdapters = {
@@ -24,6 +25,7 @@ export function buildChannelAdapters(settings: ChannelSettings): AnyChannelAdapt
     createDiscordAdapter(settings.discord),
     createGoogleChatAdapter(settings.googleChat),
     createTeamsAdapter(settings.teams),
+    createSlackAdapter(settings.slack),
   ];
 }
 
