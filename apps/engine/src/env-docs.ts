@@ -101,6 +101,13 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   GRAPH_API_TIMEOUT_MS: {
     description: 'Timeout of one Graph API call; a timeout is retried',
   },
+  TELEGRAM_API_BASE_URL: {
+    description:
+      'Telegram Bot API base URL, without `/bot<token>` (a local Bot API server, or a fake in tests). See [Telegram](/channels/telegram)',
+  },
+  TELEGRAM_API_TIMEOUT_MS: {
+    description: 'Timeout of one Telegram Bot API call; a timeout is retried',
+  },
   WHATSAPP_MAX_ATTEMPTS: {
     description: 'Attempts per WhatsApp message before it is marked failed',
   },

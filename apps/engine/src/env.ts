@@ -26,6 +26,7 @@ import {
 import { z } from 'zod';
 import { type ModelSettings, OPENAI_DEFAULT_BASE_URL } from './agents/llm/model-credentials.js';
 import { OIDC_FAILURE_TTL_MS_DEFAULT } from './auth/jwks-resolver.js';
+import type { TelegramApiSettings } from './channels/telegram/telegram-api.js';
 import {
   GET_ENGINE_CREDENTIALS,
   GET_POOL_CREDENTIALS,
@@ -120,6 +121,11 @@ export const ZEngineEnv = z.object({
     .transform((value) => value.replace(/\/+$/, ''))
     .default('https://graph.facebook.com'),
   GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  TELEGRAM_API_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.telegram.org' })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .default('https://api.telegram.org'),
+  TELEGRAM_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   WHATSAPP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   WHATSAPP_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
   WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
@@ -271,6 +277,8 @@ export type EngineEnv = {
   /** The origin clients reach the engine at (ENGINE_PUBLIC_URL); undefined: the one each request names. */
   publicOrigin: string | undefined;
   whatsapp: WhatsAppSettings;
+  /** Each channel provider's API, at the operator's base URL (tests point them at local fakes). */
+  channels: { telegram: TelegramApiSettings };
   runs: RunSettings;
   /** How long a conversation thread without activity is kept before it is pruned (database mode). */
   threadRetentionMs: number;
@@ -398,6 +406,9 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       budgetExceededReply: parsed.WHATSAPP_BUDGET_EXCEEDED_REPLY,
       guardrailBlockedReply: parsed.WHATSAPP_GUARDRAIL_BLOCKED_REPLY,
       retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    },
+    channels: {
+      telegram: { apiBaseUrl: parsed.TELEGRAM_API_BASE_URL, apiTimeoutMs: parsed.TELEGRAM_API_TIMEOUT_MS },
     },
     runs: {
       leaseMs: parsed.ENGINE_RUN_LEASE_MS,

@@ -2,16 +2,11 @@
 // checked (signature, size), stored in the durable queue and acknowledged at once. The agent answers
 // afterwards, from the worker. The POST route reads the raw bytes itself: the signature covers the body
 // as sent.
-import {
-  formatZodIssues,
-  JSON_MAX_DEPTH,
-  type TEngineIntegration,
-  type TWhatsAppWebhookPayload,
-  ZWhatsAppWebhookPayload,
-} from '@agentplane/contracts';
-import { AppError, refuseUnstorableBody } from '@agentplane/server-kit';
+import { type TEngineIntegration, ZWhatsAppWebhookPayload } from '@agentplane/contracts';
+import { AppError } from '@agentplane/server-kit';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { parseJsonDelivery } from '../channels/parse-json-delivery.js';
 import type { AgentDb } from '../database/agent-db.js';
 import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
@@ -92,24 +87,6 @@ function handleVerify(req: Request, res: Response): void {
   res.status(200).set('X-Content-Type-Options', 'nosniff').type('text/plain').send(challenge);
 }
 
-function parseDelivery(body: Buffer): TWhatsAppWebhookPayload {
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new AppError('bad_request', 'The body is not valid JSON.');
-  }
-  // Signed or not, a text, message id or sender PostgreSQL cannot store is refused before it is queued.
-  refuseUnstorableBody(json, { maxDepth: JSON_MAX_DEPTH });
-  const parsed = ZWhatsAppWebhookPayload.safeParse(json);
-  if (!parsed.success) {
-    throw new AppError('bad_request', 'The body is not a WhatsApp Cloud API webhook payload.', {
-      errors: formatZodIssues(parsed.error),
-    });
-  }
-  return parsed.data;
-}
-
 function handleDelivery(inbox: WhatsAppInbox | undefined) {
   return async (req: Request, res: Response): Promise<void> => {
     const snapshot = getSnapshot(res);
@@ -119,7 +96,9 @@ function handleDelivery(inbox: WhatsAppInbox | undefined) {
       throw new AppError('unsupported_media_type', 'Webhook deliveries are application/json.');
     }
     // Parsed before the signature is checked: the payload names the integration whose secret signs it.
-    const delivery = routeDelivery(parseDelivery(req.body), integrations);
+    // A text, message id or sender PostgreSQL cannot store is refused before it is queued, signed or not.
+    const payload = parseJsonDelivery(req.body, ZWhatsAppWebhookPayload, 'a WhatsApp Cloud API webhook payload');
+    const delivery = routeDelivery(payload, integrations);
     const unsigned = authenticateDelivery(req.body, req.get('x-hub-signature-256'), delivery.targets, integrations);
     if (delivery.items > MAX_DELIVERY_ITEMS) {
       throw new AppError(
