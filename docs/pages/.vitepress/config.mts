@@ -62,7 +62,13 @@ export default defineConfig({
           ...reference('engine'),
         ],
       },
-      { text: 'Channels', items: [{ text: 'WhatsApp', link: '/channels/whatsapp' }] },
+      {
+        text: 'Channels',
+        items: [
+          { text: 'WhatsApp', link: '/channels/whatsapp' },
+          { text: 'Telegram', link: '/channels/telegram' },
+        ],
+      },
       {
         text: 'Reference',
         items: [
