@@ -108,23 +108,28 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   TELEGRAM_API_TIMEOUT_MS: {
     description: 'Timeout of one Telegram Bot API call; a timeout is retried',
   },
-  WHATSAPP_MAX_ATTEMPTS: {
-    description: 'Attempts per WhatsApp message before it is marked failed',
+  CHANNEL_MAX_ATTEMPTS: {
+    description: 'Attempts per channel message (WhatsApp, Slack, Telegram, …) before it is marked failed',
   },
-  WHATSAPP_RETRY_BASE_MS: {
+  CHANNEL_RETRY_BASE_MS: {
     description:
-      "First retry delay; doubles per attempt, ±50 % jitter, at most 1 h, never sooner than Graph's `Retry-After`",
+      "First retry delay of a channel message; doubles per attempt, ±50 % jitter, at most 1 h, never sooner than the provider's `Retry-After`",
   },
-  WHATSAPP_POLL_MS: {
-    description: 'How often the worker looks for due messages (its own webhook also wakes it)',
+  CHANNEL_POLL_MS: {
+    description: 'How often the channel worker looks for due messages (its webhooks also wake it)',
   },
-  WHATSAPP_LEASE_MS: {
-    description: 'How long a claimed message stays locked; longer than the slowest agent run',
+  CHANNEL_LEASE_MS: {
+    description: 'How long a claimed channel message stays locked; longer than the slowest agent run',
   },
-  WHATSAPP_RETENTION_DAYS: {
+  CHANNEL_RETENTION_DAYS: {
     description:
-      "Days a finished queue row (`done`, `failed`, `skipped`) is kept before the engine deletes it (1 to 3650). A message id Meta sends again after its row is gone is answered again, so keep it longer than Meta's retry window (up to 7 days)",
+      "Days a finished queue row (`done`, `failed`, `skipped`) is kept before the engine deletes it (1 to 3650). A message id a provider sends again after its row is gone is answered again, so keep it longer than the providers' retry windows (Meta's: up to 7 days)",
   },
+  WHATSAPP_MAX_ATTEMPTS: { description: 'The older name of `CHANNEL_MAX_ATTEMPTS`, read when that is unset' },
+  WHATSAPP_RETRY_BASE_MS: { description: 'The older name of `CHANNEL_RETRY_BASE_MS`, read when that is unset' },
+  WHATSAPP_POLL_MS: { description: 'The older name of `CHANNEL_POLL_MS`, read when that is unset' },
+  WHATSAPP_LEASE_MS: { description: 'The older name of `CHANNEL_LEASE_MS`, read when that is unset' },
+  WHATSAPP_RETENTION_DAYS: { description: 'The older name of `CHANNEL_RETENTION_DAYS`, read when that is unset' },
   ENGINE_RUN_LEASE_MS: {
     description:
       'How long a running run\'s lease holds (300 to 3600000); each replica renews its runs\' leases every third of it, and any replica marks a run whose lease expired `failed` ("engine lost")',
@@ -169,16 +174,25 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
     description:
       'On SIGTERM, how long runs and other requests may go on before the engine ends them (runs end `failed`, "engine stopped"); keep it below your orchestrator\'s kill timeout (0 to 3600000)',
   },
+  CHANNEL_UNSUPPORTED_MESSAGE_REPLY: {
+    description: 'Reply to a channel message the agent cannot read (anything but text)',
+  },
+  CHANNEL_BUDGET_EXCEEDED_REPLY: {
+    description:
+      "Reply to a channel message while a budget is spent, when neither the agent's nor the workspace's budget sets its own `whatsapp_reply` (see [Budgets](/concepts/agents#budgets))",
+  },
+  CHANNEL_GUARDRAIL_BLOCKED_REPLY: {
+    description:
+      "Reply to a channel message when one of the agent's guardrails blocked the message or the agent's reply; the thread keeps nothing of that turn",
+  },
   WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: {
-    description: 'Reply to anything but a text message',
+    description: 'The older name of `CHANNEL_UNSUPPORTED_MESSAGE_REPLY`, read when that is unset',
   },
   WHATSAPP_BUDGET_EXCEEDED_REPLY: {
-    description:
-      "Reply to a WhatsApp message while a budget is spent, when neither the agent's nor the workspace's budget sets its own `whatsapp_reply` (see [Budgets](/concepts/agents#budgets))",
+    description: 'The older name of `CHANNEL_BUDGET_EXCEEDED_REPLY`, read when that is unset',
   },
   WHATSAPP_GUARDRAIL_BLOCKED_REPLY: {
-    description:
-      "Reply to a WhatsApp message when one of the agent's guardrails blocked the message or the agent's reply; the thread keeps nothing of that turn",
+    description: 'The older name of `CHANNEL_GUARDRAIL_BLOCKED_REPLY`, read when that is unset',
   },
   AGENT_KEY_FILE: {
     description: 'A file holding `AGENT_KEY` (recommended: it keeps the key out of the process environment)',

@@ -150,42 +150,73 @@ describe('loadEngineEnv', () => {
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_AUTH: 'off' })).toThrow(/ENGINE_AUTH/);
   });
 
-  it('reads the WhatsApp settings with their defaults, and refuses a Graph base URL that is not http(s)', () => {
-    expect(loadEngineEnv(DATABASE).whatsapp).toEqual({
-      graphApiBaseUrl: 'https://graph.facebook.com',
-      graphApiTimeoutMs: 10_000,
-      maxAttempts: 5,
-      retryBaseMs: 2000,
-      pollMs: 1000,
-      leaseMs: 300_000,
-      unsupportedMessageReply: expect.stringMatching(/text/),
-      budgetExceededReply: expect.stringMatching(/cannot answer/),
-      guardrailBlockedReply: "Sorry, I can't help with that message.",
-      retentionMs: 7 * 24 * 60 * 60 * 1000,
+  it('reads the channel settings with their defaults, and refuses a Graph base URL that is not http(s)', () => {
+    expect(loadEngineEnv(DATABASE).channels).toEqual({
+      worker: {
+        maxAttempts: 5,
+        retryBaseMs: 2000,
+        pollMs: 1000,
+        leaseMs: 300_000,
+        unsupportedMessageReply: expect.stringMatching(/text/),
+        budgetExceededReply: expect.stringMatching(/cannot answer/),
+        guardrailBlockedReply: "Sorry, I can't help with that message.",
+        retentionMs: 7 * 24 * 60 * 60 * 1000,
+      },
+      whatsapp: { graphApiBaseUrl: 'https://graph.facebook.com', graphApiTimeoutMs: 10_000 },
     });
     const custom = loadEngineEnv({
       ...DATABASE,
       GRAPH_API_BASE_URL: 'http://127.0.0.1:9999/',
-      WHATSAPP_MAX_ATTEMPTS: '2',
-      WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: 'Text only.',
-      WHATSAPP_BUDGET_EXCEEDED_REPLY: 'Out of budget.',
-      WHATSAPP_GUARDRAIL_BLOCKED_REPLY: 'Not that.',
-      WHATSAPP_RETENTION_DAYS: '30',
-    }).whatsapp;
-    expect(custom).toMatchObject({
-      graphApiBaseUrl: 'http://127.0.0.1:9999',
+      CHANNEL_MAX_ATTEMPTS: '2',
+      CHANNEL_UNSUPPORTED_MESSAGE_REPLY: 'Text only.',
+      CHANNEL_BUDGET_EXCEEDED_REPLY: 'Out of budget.',
+      CHANNEL_GUARDRAIL_BLOCKED_REPLY: 'Not that.',
+      CHANNEL_RETENTION_DAYS: '30',
+    }).channels;
+    expect(custom.whatsapp.graphApiBaseUrl).toBe('http://127.0.0.1:9999');
+    expect(custom.worker).toMatchObject({
       maxAttempts: 2,
       unsupportedMessageReply: 'Text only.',
       budgetExceededReply: 'Out of budget.',
       guardrailBlockedReply: 'Not that.',
       retentionMs: 30 * 24 * 60 * 60 * 1000,
     });
+    expect(() => loadEngineEnv({ ...DATABASE, CHANNEL_RETENTION_DAYS: '0' })).toThrow(/CHANNEL_RETENTION_DAYS/);
+    expect(() => loadEngineEnv({ ...DATABASE, CHANNEL_GUARDRAIL_BLOCKED_REPLY: ' ' })).toThrow(
+      /CHANNEL_GUARDRAIL_BLOCKED_REPLY/,
+    );
+    expect(() => loadEngineEnv({ ...DATABASE, GRAPH_API_BASE_URL: 'ftp://graph' })).toThrow(/GRAPH_API_BASE_URL/);
+    expect(() => loadEngineEnv({ ...DATABASE, CHANNEL_MAX_ATTEMPTS: '0' })).toThrow(/CHANNEL_MAX_ATTEMPTS/);
+  });
+
+  it('still reads the WHATSAPP_* names of the channel settings, unless the CHANNEL_* name is set too', () => {
+    const legacy = {
+      ...DATABASE,
+      WHATSAPP_MAX_ATTEMPTS: '2',
+      WHATSAPP_RETRY_BASE_MS: '20',
+      WHATSAPP_POLL_MS: '30',
+      WHATSAPP_LEASE_MS: '400',
+      WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: 'Text only.',
+      WHATSAPP_BUDGET_EXCEEDED_REPLY: 'Out of budget.',
+      WHATSAPP_GUARDRAIL_BLOCKED_REPLY: 'Not that.',
+      WHATSAPP_RETENTION_DAYS: '30',
+    };
+    expect(loadEngineEnv(legacy).channels.worker).toEqual({
+      maxAttempts: 2,
+      retryBaseMs: 20,
+      pollMs: 30,
+      leaseMs: 400,
+      unsupportedMessageReply: 'Text only.',
+      budgetExceededReply: 'Out of budget.',
+      guardrailBlockedReply: 'Not that.',
+      retentionMs: 30 * 24 * 60 * 60 * 1000,
+    });
+    const both = loadEngineEnv({ ...legacy, CHANNEL_MAX_ATTEMPTS: '7', CHANNEL_GUARDRAIL_BLOCKED_REPLY: 'No.' });
+    expect(both.channels.worker).toMatchObject({ maxAttempts: 7, guardrailBlockedReply: 'No.', pollMs: 30 });
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_RETENTION_DAYS: '0' })).toThrow(/WHATSAPP_RETENTION_DAYS/);
     expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_GUARDRAIL_BLOCKED_REPLY: ' ' })).toThrow(
       /WHATSAPP_GUARDRAIL_BLOCKED_REPLY/,
     );
-    expect(() => loadEngineEnv({ ...DATABASE, GRAPH_API_BASE_URL: 'ftp://graph' })).toThrow(/GRAPH_API_BASE_URL/);
-    expect(() => loadEngineEnv({ ...DATABASE, WHATSAPP_MAX_ATTEMPTS: '0' })).toThrow(/WHATSAPP_MAX_ATTEMPTS/);
   });
 
   it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once, lets 10 wait per thread and 100 per caller, logs their events, takes run inputs up to 512 KiB gives runs 10 s to finish at shutdown and interrupts an hour to be answered unless ENGINE_RUN_*, ENGINE_PENDING_RUNS_*, ENGINE_SHUTDOWN_GRACE_MS and ENGINE_INTERRUPT_TTL_SECONDS say otherwise', () => {

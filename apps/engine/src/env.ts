@@ -55,6 +55,10 @@ const splitList = (value: string) =>
     .map((item) => item.trim())
     .filter((item) => item !== '');
 
+// A fixed reply sent in place of the agent's answer: within one WhatsApp text, never blank.
+const FIXED_REPLY = z.string().trim().min(1).max(4096);
+const UNSUPPORTED_REPLY = z.string().max(4096);
+
 export const ZEngineEnv = z.object({
   PORT: ZPort.default(8001),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -126,11 +130,18 @@ export const ZEngineEnv = z.object({
     .transform((value) => value.replace(/\/+$/, ''))
     .default('https://api.telegram.org'),
   TELEGRAM_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
-  WHATSAPP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
-  WHATSAPP_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
-  WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
-  WHATSAPP_LEASE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
-  WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  // The channel worker's queue settings; each WHATSAPP_* name is the older name of the CHANNEL_* one,
+  // still read when the CHANNEL_* one is unset (channelSetting below).
+  CHANNEL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  CHANNEL_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(2000),
+  CHANNEL_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+  CHANNEL_LEASE_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  CHANNEL_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  WHATSAPP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).optional(),
+  WHATSAPP_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).optional(),
+  WHATSAPP_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).optional(),
+  WHATSAPP_LEASE_MS: z.coerce.number().int().min(100).max(86_400_000).optional(),
+  WHATSAPP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
   ENGINE_RUN_LEASE_MS: z.coerce.number().int().min(300).max(3_600_000).default(RUN_LEASE_MS_DEFAULT),
   ENGINE_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ENGINE_THREAD_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(THREAD_RETENTION_DAYS_DEFAULT),
@@ -152,22 +163,14 @@ export const ZEngineEnv = z.object({
   ENGINE_RUN_EVENT_LOG: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
   ENGINE_INTERRUPT_TTL_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(3600),
   ENGINE_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
-  WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: z
-    .string()
-    .max(4096)
-    .default('Sorry, I can only read text messages. Please send your question as text.'),
-  WHATSAPP_BUDGET_EXCEEDED_REPLY: z
-    .string()
-    .trim()
-    .min(1)
-    .max(4096)
-    .default('Sorry, I cannot answer right now. Please try again later.'),
-  WHATSAPP_GUARDRAIL_BLOCKED_REPLY: z
-    .string()
-    .trim()
-    .min(1)
-    .max(4096)
-    .default("Sorry, I can't help with that message."),
+  CHANNEL_UNSUPPORTED_MESSAGE_REPLY: UNSUPPORTED_REPLY.default(
+    'Sorry, I can only read text messages. Please send your question as text.',
+  ),
+  CHANNEL_BUDGET_EXCEEDED_REPLY: FIXED_REPLY.default('Sorry, I cannot answer right now. Please try again later.'),
+  CHANNEL_GUARDRAIL_BLOCKED_REPLY: FIXED_REPLY.default("Sorry, I can't help with that message."),
+  WHATSAPP_UNSUPPORTED_MESSAGE_REPLY: UNSUPPORTED_REPLY.optional(),
+  WHATSAPP_BUDGET_EXCEEDED_REPLY: FIXED_REPLY.optional(),
+  WHATSAPP_GUARDRAIL_BLOCKED_REPLY: FIXED_REPLY.optional(),
   AGENT_KEY: z
     .string()
     .refine(isSecretKey, "must be this agent's key (32 bytes, base64) from its engine credentials")
@@ -183,10 +186,8 @@ export const ZEngineEnv = z.object({
   ENGINE_EGRESS_ALLOW: ZEgressAllowList.optional(),
 });
 
-/** How WhatsApp messages are queued, retried and answered (database mode). */
-export type WhatsAppSettings = {
-  graphApiBaseUrl: string;
-  graphApiTimeoutMs: number;
+/** How messages of every channel are queued, retried and answered (database mode). */
+export type ChannelWorkerSettings = {
   /** Attempts per message, the first included, before it is marked failed. */
   maxAttempts: number;
   /** First retry delay; each later one doubles, with jitter. */
@@ -203,6 +204,19 @@ export type WhatsAppSettings = {
   guardrailBlockedReply: string;
   /** How long a finished message (done, failed, skipped) is kept before it is pruned. */
   retentionMs: number;
+};
+
+/** Where the WhatsApp Cloud API (Graph API) is reached. */
+export type WhatsAppApiSettings = { graphApiBaseUrl: string; graphApiTimeoutMs: number };
+
+/** WhatsApp's queue and API settings together, as its worker used to take them. */
+export type WhatsAppSettings = ChannelWorkerSettings & WhatsAppApiSettings;
+
+/** The channel worker's settings, and each provider's API settings (their base URLs: tests point them at fakes). */
+export type ChannelSettings = {
+  worker: ChannelWorkerSettings;
+  whatsapp: WhatsAppApiSettings;
+  telegram: TelegramApiSettings;
 };
 
 /** How runs are kept (database mode). */
@@ -276,9 +290,7 @@ export type EngineEnv = {
   corsOrigins: string[];
   /** The origin clients reach the engine at (ENGINE_PUBLIC_URL); undefined: the one each request names. */
   publicOrigin: string | undefined;
-  whatsapp: WhatsAppSettings;
-  /** Each channel provider's API, at the operator's base URL (tests point them at local fakes). */
-  channels: { telegram: TelegramApiSettings };
+  channels: ChannelSettings;
   runs: RunSettings;
   /** How long a conversation thread without activity is kept before it is pruned (database mode). */
   threadRetentionMs: number;
@@ -372,6 +384,37 @@ function readOidcFallback(parsed: ParsedEnv): TSsoConfig | undefined {
   });
 }
 
+type LegacyName<K> = K extends `CHANNEL_${infer Rest}` ? `WHATSAPP_${Rest}` : never;
+
+/** A CHANNEL_* setting, or its older WHATSAPP_* name when only that one is set. */
+function channelSetting<K extends keyof ParsedEnv & `CHANNEL_${string}`>(
+  parsed: ParsedEnv,
+  set: Record<string, string | undefined>,
+  name: K,
+): ParsedEnv[K] {
+  const legacy = name.replace(/^CHANNEL_/, 'WHATSAPP_') as LegacyName<K> & keyof ParsedEnv;
+  if (set[name] !== undefined) return parsed[name];
+  return (parsed[legacy] as ParsedEnv[K] | undefined) ?? parsed[name];
+}
+
+function readChannelSettings(parsed: ParsedEnv, set: Record<string, string | undefined>): ChannelSettings {
+  const setting = <K extends keyof ParsedEnv & `CHANNEL_${string}`>(name: K) => channelSetting(parsed, set, name);
+  return {
+    worker: {
+      maxAttempts: setting('CHANNEL_MAX_ATTEMPTS'),
+      retryBaseMs: setting('CHANNEL_RETRY_BASE_MS'),
+      pollMs: setting('CHANNEL_POLL_MS'),
+      leaseMs: setting('CHANNEL_LEASE_MS'),
+      unsupportedMessageReply: setting('CHANNEL_UNSUPPORTED_MESSAGE_REPLY'),
+      budgetExceededReply: setting('CHANNEL_BUDGET_EXCEEDED_REPLY'),
+      guardrailBlockedReply: setting('CHANNEL_GUARDRAIL_BLOCKED_REPLY'),
+      retentionMs: setting('CHANNEL_RETENTION_DAYS') * 24 * 60 * 60 * 1000,
+    },
+    whatsapp: { graphApiBaseUrl: parsed.GRAPH_API_BASE_URL, graphApiTimeoutMs: parsed.GRAPH_API_TIMEOUT_MS },
+    telegram: { apiBaseUrl: parsed.TELEGRAM_API_BASE_URL, apiTimeoutMs: parsed.TELEGRAM_API_TIMEOUT_MS },
+  };
+}
+
 /** Reads the engine's environment once at start-up; a missing or bad variable stops it with the variable's name. */
 export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
   // Compose files pass unset variables as empty strings (`AGENT_ID: ${AGENT_ID:-}`): empty means unset.
@@ -395,21 +438,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
     oidcFailureTtlMs: parsed.ENGINE_OIDC_FAILURE_CACHE_MS,
     corsOrigins: parsed.ENGINE_CORS_ORIGINS ?? [],
     publicOrigin: parsed.ENGINE_PUBLIC_URL,
-    whatsapp: {
-      graphApiBaseUrl: parsed.GRAPH_API_BASE_URL,
-      graphApiTimeoutMs: parsed.GRAPH_API_TIMEOUT_MS,
-      maxAttempts: parsed.WHATSAPP_MAX_ATTEMPTS,
-      retryBaseMs: parsed.WHATSAPP_RETRY_BASE_MS,
-      pollMs: parsed.WHATSAPP_POLL_MS,
-      leaseMs: parsed.WHATSAPP_LEASE_MS,
-      unsupportedMessageReply: parsed.WHATSAPP_UNSUPPORTED_MESSAGE_REPLY,
-      budgetExceededReply: parsed.WHATSAPP_BUDGET_EXCEEDED_REPLY,
-      guardrailBlockedReply: parsed.WHATSAPP_GUARDRAIL_BLOCKED_REPLY,
-      retentionMs: parsed.WHATSAPP_RETENTION_DAYS * 24 * 60 * 60 * 1000,
-    },
-    channels: {
-      telegram: { apiBaseUrl: parsed.TELEGRAM_API_BASE_URL, apiTimeoutMs: parsed.TELEGRAM_API_TIMEOUT_MS },
-    },
+    channels: readChannelSettings(parsed, set),
     runs: {
       leaseMs: parsed.ENGINE_RUN_LEASE_MS,
       retentionMs: parsed.ENGINE_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,

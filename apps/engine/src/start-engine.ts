@@ -1,5 +1,6 @@
 // Wires the environment to a running engine: the services its agents share, a boot mode (database or
 // file) that says which agents it serves, the app, and the listener.
+
 import { randomUUID } from 'node:crypto';
 import { type Logger, type RunningServer, serve, startMetricsListener } from '@agentplane/server-kit';
 import type { Router } from 'express';
@@ -7,6 +8,8 @@ import { createEngineApp } from './app.js';
 import { createJwksResolver } from './auth/jwks-resolver.js';
 import { bootDatabaseMode } from './boot/database-mode.js';
 import { bootFileMode } from './boot/file-mode.js';
+import type { AnyChannelAdapter } from './channels/channel-adapter.js';
+import { buildChannelAdapters, channelAdapters } from './channels/channel-adapters.js';
 import type { ConfigHolder } from './config-source/config-holder.js';
 import { createEgressPolicy } from './egress/egress-policy.js';
 import type { EngineEnv } from './env.js';
@@ -17,7 +20,13 @@ import { measureRunSlots } from './metrics/run-slot-metrics.js';
 import { createFairRunSlots } from './runs/fair-run-slots.js';
 import { createSpanExportThread } from './tracing/export-thread.js';
 
-export type StartEngineOptions = { logger: Logger; handleSignals?: boolean; keepaliveMs?: number };
+export type StartEngineOptions = {
+  logger: Logger;
+  handleSignals?: boolean;
+  keepaliveMs?: number;
+  /** Adapters in place of the registry's for their providers: tests' fakes of a provider, never set in production. */
+  channelAdapters?: AnyChannelAdapter[];
+};
 
 export type RunningEngine = RunningServer & {
   /** The config holders of the agents loaded now (one, for a dedicated or file-mode engine). */
@@ -95,6 +104,7 @@ function createEngineServices(env: EngineEnv, options: StartEngineOptions): Engi
       perAgent: env.source.kind === 'pool' ? env.poolAgentConcurrency : env.runs.queueConcurrency,
     }),
     keepaliveMs: options.keepaliveMs,
+    adapters: channelAdapters(buildChannelAdapters(env.channels), options.channelAdapters),
   };
 }
 

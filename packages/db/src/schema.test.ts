@@ -324,7 +324,7 @@ describe('every model round-trips through the migrated database', () => {
     expect(await db().runQueueLock.count({ where: { agentId: agent.id } })).toBe(0);
   });
 
-  it('inbound messages, unique per agent on the provider message id', async () => {
+  it('inbound messages, unique per agent and integration on the provider message id', async () => {
     const workspace = await makeWorkspace(db());
     const agent = await makeAgent(db(), workspace.id);
     const data = {
@@ -335,9 +335,27 @@ describe('every model round-trips through the migrated database', () => {
       payload: { type: 'text', text: { body: 'hi' } },
     };
     const created = await db().inboundMessage.create({ data });
-    expect(created).toMatchObject({ status: 'pending', attempts: 0, replyPartsSent: 0, lockedUntil: null });
+    expect(created).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      replyPartsSent: 0,
+      lockedUntil: null,
+      provider: 'WHATSAPP',
+      kind: 'message',
+      conversation: null,
+      replyState: null,
+      runId: null,
+    });
     expect(created.nextAttemptAt).toBeInstanceOf(Date);
     expect(isUniqueViolation(await rejectionOf(db().inboundMessage.create({ data })))).toBe(true);
+    // The same provider id on another integration (another Slack app's event) is another message.
+    const elsewhere = await db().inboundMessage.create({
+      data: { ...data, integrationId: '00000000-0000-4000-8000-000000000002', provider: 'SLACK', conversation: 'C1' },
+    });
+    await expect(
+      db().inboundMessage.create({ data: { ...data, providerMessageId: 'wamid.2', kind: 'reaction' } }),
+    ).rejects.toThrow(/check/i);
+    await db().inboundMessage.delete({ where: { id: elsewhere.id } });
     const updated = await db().inboundMessage.update({
       where: { id: created.id },
       data: {
@@ -347,12 +365,20 @@ describe('every model round-trips through the migrated database', () => {
         lastError: 'graph 401',
         replyText: 'hello',
         replyPartsSent: 1,
+        replyState: { posted: ['m1'] },
+        runId: '00000000-0000-4000-8000-0000000000a1',
       },
     });
     expect(updated).toMatchObject({ status: 'failed', attempts: 1, replyText: 'hello' });
     expect(
       await db().inboundMessage.findUnique({
-        where: { agentId_providerMessageId: { agentId: agent.id, providerMessageId: 'wamid.1' } },
+        where: {
+          agentId_integrationId_providerMessageId: {
+            agentId: agent.id,
+            integrationId: data.integrationId,
+            providerMessageId: 'wamid.1',
+          },
+        },
       }),
     ).toEqual(updated);
     await db().inboundMessage.delete({ where: { id: created.id } });

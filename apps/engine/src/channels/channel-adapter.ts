@@ -127,3 +127,6 @@ export type ChannelAdapter<P extends TIntegrationProvider = TIntegrationProvider
   receive: (delivery: WebhookDelivery, integration: IntegrationOf<P>) => Promise<ReceivedDelivery>;
   outbound: (integration: IntegrationOf<P>) => ChannelOutbound;
 };
+
+/** Any one provider's adapter (ChannelAdapter of the union takes every provider's integration, which none does). */
+export type AnyChannelAdapter = { [P in TIntegrationProvider]: ChannelAdapter<P> }[TIntegrationProvider];

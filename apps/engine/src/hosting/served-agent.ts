@@ -1,12 +1,15 @@
 // Everything an engine holds for one agent it serves, built from its database handle and its config:
 // the config holder (snapshots: runtime, MCP connections, authenticator), the run store with its queue,
-// leases and news, the WhatsApp worker, the retention jobs, and the router of its engine API. Nothing
+// leases and news, the channel worker, the retention jobs, and the router of its engine API. Nothing
 // here is shared with another agent but the engine's services; the handle to the agent's rows is
 // reachable from this object only.
 import { notFoundHandler } from '@agentplane/server-kit';
 import { Router } from 'express';
 import { addA2aRoutes } from '../a2a/a2a-router.js';
 import { scopesOf } from '../budgets/budget-guard.js';
+import { addChannelRoutes } from '../channels/channel-router.js';
+import { type ChannelWorker, startChannelWorker } from '../channels/channel-worker.js';
+import { startInboundPruner } from '../channels/inbound-retention.js';
 import { type ConfigHolder, createConfigHolder } from '../config-source/config-holder.js';
 import { createSecretOpener } from '../config-source/parse-engine-config.js';
 import type { AgentDb } from '../database/agent-db.js';
@@ -15,7 +18,7 @@ import { addHealthRoutes } from '../health/health-router.js';
 import { createEngineApi } from '../http/engine-api.js';
 import { addInfoRoutes } from '../info/info-router.js';
 import { addMcpRoutes } from '../mcp-server/mcp-routes.js';
-import { readWhatsAppWaiting, type WhatsAppWaiting } from '../metrics/whatsapp-queue-metrics.js';
+import { type ChannelWaiting, readChannelWaiting } from '../metrics/channel-queue-metrics.js';
 import { addOpenApiRoutes } from '../openapi/engine-openapi.js';
 import type { Pruner } from '../retention/prune-in-batches.js';
 import { createActiveRuns } from '../runs/active-runs.js';
@@ -29,9 +32,7 @@ import { addRunRoutes } from '../runs/run-router.js';
 import { createAgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { startThreadPruner } from '../threads/thread-retention.js';
 import { addThreadRoutes } from '../threads/thread-router.js';
-import { startInboundPruner } from '../whatsapp/inbound-retention.js';
 import { addWhatsAppRoutes } from '../whatsapp/whatsapp-router.js';
-import { startWhatsAppWorker, type WhatsAppWorker } from '../whatsapp/whatsapp-worker.js';
 import type { EngineServices } from './engine-services.js';
 
 export type ServedAgent = {
@@ -41,10 +42,10 @@ export type ServedAgent = {
   router: Router;
   /** True while a request, a run or a queued run of the agent is in hand: it is not unloaded then. */
   busy: () => boolean;
-  /** Looks for queued runs and WhatsApp messages now: after a config was applied, they may start. */
+  /** Looks for queued runs and channel messages now: after a config was applied, they may start. */
   wake: () => void;
-  /** The agent's WhatsApp queue, for the metrics; undefined without a database or an answer in time. */
-  readWhatsAppQueue: () => Promise<WhatsAppWaiting | undefined>;
+  /** The agent's channel queue by provider, for the metrics; undefined without a database or an answer in time. */
+  readChannelQueue: () => Promise<ChannelWaiting[] | undefined>;
   /** Ends the runs still going after `graceMs` (a graceful stop), then stops claiming new ones. */
   drain: (graceMs: number) => Promise<void>;
   close: () => Promise<void>;
@@ -107,10 +108,9 @@ export function createServedAgent(options: {
   });
   addThreadRoutes(api, store?.db);
   addMcpRoutes(api, { store: parts?.runs, source: holder, publicOrigin: env.publicOrigin });
-  addWhatsAppRoutes(
-    api,
-    store === undefined || parts === undefined ? undefined : { pool: store.db, wake: parts.worker.wake },
-  );
+  const inbox = store === undefined || parts === undefined ? undefined : { pool: store.db, wake: parts.worker.wake };
+  addWhatsAppRoutes(api, inbox);
+  addChannelRoutes(api, { adapters: services.adapters, inbox, publicOrigin: env.publicOrigin });
   addA2aRoutes(api, holder, { store: parts?.runs, keepaliveMs: services.keepaliveMs, publicOrigin: env.publicOrigin });
   addOpenApiRoutes(api);
   router.use(api.router);
@@ -120,7 +120,7 @@ export function createServedAgent(options: {
     agentId,
     holder,
     router,
-    readWhatsAppQueue: async () => (store === undefined ? undefined : readWhatsAppWaiting(store.db, agentId, logger)),
+    readChannelQueue: async () => (store === undefined ? undefined : readChannelWaiting(store.db, agentId, logger)),
     // Runs waiting in line for a slot are in hand too: unloaded, nobody here would claim them.
     wake: () => {
       parts?.queue.wake();
@@ -144,11 +144,11 @@ export function createServedAgent(options: {
 type RunParts = {
   runs: RunStore;
   queue: RunQueue;
-  worker: WhatsAppWorker;
+  worker: ChannelWorker;
   stop: () => Promise<void>;
 };
 
-// With a database: the run store, the queue's worker, the runs' leases and news, the WhatsApp worker,
+// With a database: the run store, the queue's worker, the runs' leases and news, the channel worker,
 // and the pruning of finished messages, runs and threads.
 function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder, services: EngineServices): RunParts {
   const { env, metrics, owner } = services;
@@ -192,9 +192,17 @@ function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder,
     logger,
     onCancelRequested: (runIds) => void active.checkCancels(runIds),
   });
-  const worker = startWhatsAppWorker({ pool, source: holder, agentId, settings: env.whatsapp, runs, logger });
+  const worker = startChannelWorker({
+    pool,
+    source: holder,
+    agentId,
+    settings: env.channels.worker,
+    adapters: services.adapters,
+    runs,
+    logger,
+  });
   const pruners: Pruner[] = [
-    startInboundPruner({ db: pool, agentId, retentionMs: env.whatsapp.retentionMs, logger }),
+    startInboundPruner({ db: pool, agentId, retentionMs: env.channels.worker.retentionMs, logger }),
     startRunPruner({ db: pool, agentId, retentionMs: env.runs.retentionMs, logger }),
     startThreadPruner({ db: pool, agentId, retentionMs: env.threadRetentionMs, logger }),
   ];

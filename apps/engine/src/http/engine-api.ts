@@ -11,14 +11,15 @@ import { publicOrigin } from './public-origin.js';
 /**
  * public: anyone, without the agent's config leased (the route reads what it needs itself).
  * webhook: anyone; the agent's config is leased and the handler checks what the provider sends
- * (a verify token, a signature over the raw body, which `body: 'raw'` keeps as bytes).
+ * (a verify token, a signature over the raw body, which `body: 'raw'` keeps as bytes: JSON only, or
+ * of any content type with `body: 'raw-any'`, as Slack's form-encoded button presses are).
  * bearer: a token the agent's auth settings accept, checked before the body is read; `body: 'json'`
  * reads a JSON body after that, within the agent's run input limit; `challenge: 'mcp'` names the MCP
  * endpoint's resource metadata in a 401's WWW-Authenticate (mcp-server/protected-resource.ts).
  */
 export type EngineAccess =
   | { kind: 'public' }
-  | { kind: 'webhook'; body?: 'raw' }
+  | { kind: 'webhook'; body?: 'raw' | 'raw-any' }
   | { kind: 'bearer'; body?: 'json'; challenge?: 'mcp' };
 
 export type EngineRouteSpec = RouteSpec<EngineAccess>;
@@ -31,7 +32,7 @@ export const describeEngineAccess: SpecRouterOptions<EngineAccess>['describeAcce
   workspaceScoped: false,
 });
 
-// Meta's deliveries are at most a few hundred kilobytes; the signature covers the bytes as sent.
+// Providers' deliveries are at most a few hundred kilobytes; the signature covers the bytes as sent.
 const WEBHOOK_BODY_LIMIT = '1mb';
 
 export type EngineApi = SpecRouter<EngineAccess>;
@@ -52,13 +53,15 @@ export function createEngineApi(
     refuseUnstorableInput({ maxBodyDepth: JSON_MAX_DEPTH }),
   ];
   const readRaw = express.raw({ type: 'application/json', limit: WEBHOOK_BODY_LIMIT });
+  const readRawAny = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
+  const rawReaders = { raw: [readRaw], 'raw-any': [readRawAny] };
   // The agent's base path is where this router is mounted: '' on a dedicated engine, /agents/{id} on a pool.
   const requireBearerForMcp = requireBearerNaming((req) =>
     resourceMetadataUrl(publicOrigin(req, options.publicOrigin), req.baseUrl),
   );
   const middleware = ({ access }: EngineRouteSpec): RequestHandler[] => {
     if (access.kind === 'public') return [];
-    if (access.kind === 'webhook') return [useSnapshot(source), ...(access.body === 'raw' ? [readRaw] : [])];
+    if (access.kind === 'webhook') return [useSnapshot(source), ...(access.body ? rawReaders[access.body] : [])];
     const authenticate = access.challenge === 'mcp' ? requireBearerForMcp : requireBearer;
     return [useSnapshot(source), authenticate, ...(access.body === 'json' ? readJson : [])];
   };

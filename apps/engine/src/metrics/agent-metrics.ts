@@ -1,10 +1,10 @@
 // Figures of the agents an engine has loaded, read when scraped: the config version each serves and its
-// age, and its WhatsApp queue. Labelled by agent, for at most AGENT_LABELS_MAX agents, so that a pool of
+// age, and its channel queue. Labelled by agent, for at most AGENT_LABELS_MAX agents, so that a pool of
 // thousands keeps its series (and its scrape's queries) bounded; the pool's counts say how many there are.
 import { Gauge, METRIC_PREFIX, type Registry } from '@agentplane/server-kit';
 import type { EngineBoot } from '../boot/engine-boot.js';
 import type { ServedAgent } from '../hosting/served-agent.js';
-import type { WhatsAppWaiting } from './whatsapp-queue-metrics.js';
+import type { ChannelWaiting } from './channel-queue-metrics.js';
 
 export const AGENT_LABELS_MAX = 20;
 
@@ -46,37 +46,38 @@ export function measureAgents(registry: Registry, boot: Pick<EngineBoot, 'loaded
     },
   });
   // A scrape collects both queue gauges at once: they share that scrape's reads.
-  let reading: Promise<[string, WhatsAppWaiting | undefined][]> | undefined;
+  let reading: Promise<[string, ChannelWaiting[] | undefined][]> | undefined;
   const waiting = () => {
     reading ??= Promise.all(
       labelled().map(
-        async (served) => [served.agentId, await served.readWhatsAppQueue()] as [string, WhatsAppWaiting | undefined],
+        async (served) => [served.agentId, await served.readChannelQueue()] as [string, ChannelWaiting[] | undefined],
       ),
     ).finally(() => {
       reading = undefined;
     });
     return reading;
   };
-  new Gauge({
-    name: `${METRIC_PREFIX}whatsapp_queue_depth`,
-    help: 'WhatsApp messages waiting for an answer or being answered, per loaded agent (absent when the database did not answer in time).',
-    labelNames,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const [agentId, row] of await waiting()) if (row !== undefined) this.set({ agent_id: agentId }, row.depth);
-    },
-  });
-  new Gauge({
-    name: `${METRIC_PREFIX}whatsapp_oldest_pending_age_seconds`,
-    help: 'Age of the oldest WhatsApp message not answered yet (0 when none waits), per loaded agent.',
-    labelNames,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const [agentId, row] of await waiting()) {
-        if (row !== undefined) this.set({ agent_id: agentId }, Math.max(row.oldest ?? 0, 0));
-      }
-    },
-  });
+  const queueGauge = (name: string, help: string, value: (row: ChannelWaiting) => number) =>
+    new Gauge({
+      name: `${METRIC_PREFIX}${name}`,
+      help,
+      labelNames: [...labelNames, 'provider'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const [agentId, rows] of await waiting()) {
+          for (const row of rows ?? []) this.set({ agent_id: agentId, provider: row.provider }, value(row));
+        }
+      },
+    });
+  queueGauge(
+    'channel_queue_depth',
+    'Channel messages waiting for an answer or being answered, per loaded agent and provider (absent when none waits, or the database did not answer in time).',
+    (row) => row.depth,
+  );
+  queueGauge(
+    'channel_oldest_pending_age_seconds',
+    'Age of the oldest channel message not answered yet, per loaded agent and provider.',
+    (row) => Math.max(row.oldest, 0),
+  );
 }

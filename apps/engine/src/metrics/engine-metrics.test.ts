@@ -140,7 +140,7 @@ describe('engine metrics', () => {
     expect(samples.some((sample) => sample.name === 'agentplane_config_age_seconds')).toBe(true);
   });
 
-  it("read the WhatsApp queue's depth and oldest message's age when scraped", async () => {
+  it("read the channel queue's depth and oldest message's age per provider when scraped", async () => {
     // Not due for an hour, so the worker leaves it waiting.
     await database.prisma.inboundMessage.create({
       data: {
@@ -154,9 +154,12 @@ describe('engine metrics', () => {
       },
     });
     const samples = await scrapeMetrics(metricsUrl);
-    expect(sampleValue(samples, 'agentplane_whatsapp_queue_depth')).toBe(1);
-    expect(sampleValue(samples, 'agentplane_whatsapp_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(120);
-    expect(samples.some((sample) => sample.name === 'agentplane_whatsapp_retries_total')).toBe(true);
+    const whatsapp = { agent_id: agentId, provider: 'WHATSAPP' };
+    expect(sampleValue(samples, 'agentplane_channel_queue_depth', whatsapp)).toBe(1);
+    expect(sampleValue(samples, 'agentplane_channel_oldest_pending_age_seconds', whatsapp)).toBeGreaterThanOrEqual(120);
+    expect(
+      samples.some((sample) => sample.name === 'agentplane_channel_queue_depth' && sample.labels.provider === 'SLACK'),
+    ).toBe(false);
   });
 
   it('serve the default process metrics', async () => {

@@ -1,6 +1,6 @@
 // The engine's own metrics, in one registry per engine (server-kit's createMetricsRegistry); the
-// figures read at scrape time (config, WhatsApp queue) are added where their sources exist
-// (config-metrics.ts, whatsapp-queue-metrics.ts).
+// figures read at scrape time (config, channel queue) are added where their sources exist
+// (config-metrics.ts, channel-queue-metrics.ts).
 import { Counter, createMetricsRegistry, Gauge, Histogram, METRIC_PREFIX, type Registry } from '@agentplane/server-kit';
 
 export type StreamKind = 'live' | 'rejoin';
@@ -23,7 +23,7 @@ export type EngineMetrics = {
   toolRefusals: Counter<'mcp_server' | 'tool'>;
   /** Interrupts raised and answered, and approval-needing calls decided without a human (interrupts/run-approvals.ts). */
   interrupts: Counter<'reason' | 'outcome'>;
-  whatsappRetries: Counter;
+  channelRetries: Counter<'provider'>;
   /** Guardrail rules that fired, by rule kind, position and action (guardrails/guardrail-recorder.ts). */
   guardrailActions: Counter<'kind' | 'position' | 'action'>;
 };
@@ -44,7 +44,7 @@ export function createEngineMetrics(): EngineMetrics {
     runs: {
       started: new Counter({
         name: `${METRIC_PREFIX}runs_started_total`,
-        help: 'Runs this engine started, by source (stream, background, whatsapp).',
+        help: 'Runs this engine started, by source (stream, background, mcp, a2a, or a channel: whatsapp, slack, …).',
         labelNames: ['source'] as const,
         registers,
       }),
@@ -107,9 +107,10 @@ export function createEngineMetrics(): EngineMetrics {
       labelNames: ['reason', 'outcome'] as const,
       registers,
     }),
-    whatsappRetries: new Counter({
-      name: `${METRIC_PREFIX}whatsapp_retries_total`,
-      help: 'WhatsApp messages put back on the queue to be tried again after a failed attempt.',
+    channelRetries: new Counter({
+      name: `${METRIC_PREFIX}channel_retries_total`,
+      help: 'Channel messages put back on the queue to be tried again after a failed attempt, by provider (WHATSAPP, SLACK, …).',
+      labelNames: ['provider'] as const,
       registers,
     }),
     guardrailActions: new Counter({

@@ -4,6 +4,7 @@
 import { createOpenApiDocument, type OpenApiDocument, type OpenApiRoute } from '@agentplane/contracts';
 import { OPENAPI_DOCUMENT_ROUTE, toOpenApiRoute } from '@agentplane/server-kit';
 import { A2A_ROUTES } from '../a2a/a2a-router.js';
+import { CHANNEL_ROUTES } from '../channels/channel-router.js';
 import { HEALTH_ROUTES } from '../health/health-router.js';
 import { BEARER_SCHEME, describeEngineAccess, type EngineApi, type EngineRouteSpec } from '../http/engine-api.js';
 import { INFO_ROUTES } from '../info/info-router.js';
@@ -21,6 +22,7 @@ const SPECS: EngineRouteSpec[] = [
   THREAD_ROUTES,
   MCP_ROUTES,
   WHATSAPP_ROUTES,
+  CHANNEL_ROUTES,
   A2A_ROUTES,
   OPENAPI_ROUTES,
 ].flatMap((routes) => Object.values(routes));

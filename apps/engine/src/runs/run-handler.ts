@@ -22,7 +22,7 @@ import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from
 import { requireEventLog, streamFollowedRun } from './rejoin-handler.js';
 import { enqueueRun, requestCancel } from './run-control-records.js';
 import { parseRunRequest, type RunRequest } from './run-input.js';
-import type { RunConflict, RunSource } from './run-records.js';
+import type { ChannelRunSource, RunConflict, RunSource } from './run-records.js';
 
 export type RunOptions = {
   keepaliveMs?: number;
@@ -49,7 +49,7 @@ export async function queueRun(
   snapshot: ResumableAgent,
   request: RunRequest,
   caller: ThreadCaller | undefined,
-  source: Exclude<RunSource, 'whatsapp'>,
+  source: Exclude<RunSource, ChannelRunSource>,
 ): Promise<void> {
   const { input } = request;
   const run = {

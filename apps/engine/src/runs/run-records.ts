@@ -1,14 +1,15 @@
 // A run's row in agent_runs (database mode): created `running` under this replica's lease, finished
 // once its events are stored, and read back for its caller only. Every change that a follower of the
 // run must see is announced on the agent's run channel (run-notifications.ts).
-import type { TGuardrailActionRecord } from '@agentplane/contracts';
+import { CHANNEL_RUN_SOURCES, type RUN_SOURCES, type TGuardrailActionRecord } from '@agentplane/contracts';
 import type { DatabaseError } from 'pg';
 import { notifyOnRunChannel } from '../listen/agent-channels.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
 import type { Queryable } from '../threads/thread-store.js';
 import { QUEUE_NEWS_SQL, RUN_NEWS_SQL } from './run-notifications.js';
 
-export type RunSource = 'stream' | 'background' | 'whatsapp' | 'mcp' | 'a2a';
+export type RunSource = (typeof RUN_SOURCES)[number];
+export type ChannelRunSource = (typeof CHANNEL_RUN_SOURCES)[number];
 /** `input_required`: the run ended with an AG-UI interrupt outcome (a tool call awaiting approval); a new run resumes it. */
 export type FinalStatus = 'succeeded' | 'failed' | 'cancelled' | 'interrupted' | 'input_required';
 /** How a requested cancel ends a run: cancelled, interrupted (messages kept) or rolled back (discarded). */
@@ -157,7 +158,7 @@ export const RUN_RECORD_COLUMNS =
   'id, thread_id, status, source, error, usage, last_seq, created_at, started_at, finished_at, caller_agent_id, caller_run_id';
 /** The runs of the caller named by $2 (issuer) and $3 (subject): a client's own runs, never a channel's. */
 export const CALLERS_RUNS = `agent_id = $1 AND issuer IS NOT DISTINCT FROM $2 AND subject IS NOT DISTINCT FROM $3
-    AND source <> 'whatsapp'`;
+    AND source NOT IN (${CHANNEL_RUN_SOURCES.map((source) => `'${source}'`).join(', ')})`;
 // One run's read also brings the guardrail rules that fired in it; lists leave them out.
 const FIND = `SELECT ${RUN_RECORD_COLUMNS}, guardrail_actions FROM agent_runs WHERE ${CALLERS_RUNS} AND id = $4`;
 

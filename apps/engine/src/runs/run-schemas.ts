@@ -1,6 +1,6 @@
 // What the run routes take and answer, for the engine's OpenAPI document.
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import { GUARDRAIL_ACTIONS_PER_RUN_MAX, ZGuardrailActionRecord } from '@agentplane/contracts';
+import { GUARDRAIL_ACTIONS_PER_RUN_MAX, RUN_SOURCES, ZGuardrailActionRecord } from '@agentplane/contracts';
 import { z } from 'zod';
 
 // AG-UI's own schema, as JSON Schema: the OpenAPI generator knows not some of its zod types (its
@@ -26,7 +26,7 @@ export const ZRunSummary = z
   .object({
     id: z.string(),
     status: ZRunStatus,
-    source: z.enum(['stream', 'background', 'whatsapp', 'mcp', 'a2a']),
+    source: z.enum(RUN_SOURCES),
     created_at: z.iso.datetime(),
     started_at: z.iso.datetime().nullable(),
     finished_at: z.iso.datetime().nullable(),

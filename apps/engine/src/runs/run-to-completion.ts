@@ -19,13 +19,19 @@ export type CompletedRun =
   | { finished: true; input: RunAgentInput; messages: Message[]; text: string }
   | { finished: false; code: string; message: string };
 
+export type CompletionOptions = {
+  signal: AbortSignal;
+  logger: Logger;
+  recorded?: RecordedRun;
+  interrupts?: Counter<'reason' | 'outcome'> | undefined;
+  /** Told the reply's text so far after each event that may have changed it, for replies that stream. */
+  onText?: (text: string) => void;
+};
+
 export async function runToCompletion(
   snapshot: AgentSnapshot,
   input: RunAgentInput,
-  signal: AbortSignal,
-  logger: Logger,
-  recorded: RecordedRun = unrecordedRun(input.runId),
-  interrupts?: Counter<'reason' | 'outcome'>,
+  { signal, logger, recorded = unrecordedRun(input.runId), interrupts, onText }: CompletionOptions,
 ): Promise<CompletedRun> {
   const { runtime, loadFailure, toolset } = snapshot;
   if (runtime === undefined) {
@@ -54,6 +60,7 @@ export async function runToCompletion(
     for await (const event of traceRun(started.events, trace, { signal, code: () => ABORTED })) {
       collector.observe(event);
       recorded.record(event);
+      if (onText !== undefined && event.type === EventType.TEXT_MESSAGE_CONTENT) onText(collector.text());
       last = event;
     }
     given = started.input();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { type EngineCredentialsEnv, issueTestEngineCredentials, type TestDatabase } from '@agentplane/db/testing';
 import { createLogger, LOOPBACK_EGRESS_ALLOW } from '@agentplane/server-kit';
 import type { DestinationStream } from 'pino';
+import type { AnyChannelAdapter } from '../channels/channel-adapter.js';
 import type { ConfigHolder } from '../config-source/config-holder.js';
 import { loadEngineEnv } from '../env.js';
 import { type RunningEngine, startEngine } from '../start-engine.js';
@@ -16,6 +17,8 @@ export type TestEngineOptions = {
   logLevel?: string;
   /** Where the engine's log lines go (see captured-logs.ts); the level is then `info` unless logLevel says. */
   logDestination?: DestinationStream;
+  /** Fakes of providers, in place of the engine's adapters for them (channel tests). */
+  channelAdapters?: AnyChannelAdapter[];
 };
 
 // Test peers listen on loopback, so the egress policy allows it here (pnpm start does not); tests of the
@@ -39,6 +42,7 @@ export async function startTestEngine(
   const engine = await startEngine(loadEngineEnv({ ...BASE_ENV, ...env, ...options.env }), {
     logger,
     ...(options.keepaliveMs === undefined ? {} : { keepaliveMs: options.keepaliveMs }),
+    ...(options.channelAdapters === undefined ? {} : { channelAdapters: options.channelAdapters }),
   });
   // fetch opens a spare connection after a cancelled stream and keeps it, unused, for its keep-alive
   // time, which graceful close waits out. A test ends with nothing in flight, so it cuts them.

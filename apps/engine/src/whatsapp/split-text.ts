@@ -1,21 +1,6 @@
-// WhatsApp text messages hold at most 4096 characters: longer replies go out in parts, cut at a
-// paragraph, line or word break when one is near the limit, never inside a surrogate pair.
+// WhatsApp text messages hold at most 4096 characters: longer replies go out in parts.
+import { splitText as splitByLength } from '../channels/split-text.js';
+
 export const WHATSAPP_TEXT_LIMIT = 4096;
 
-export function splitText(text: string, limit = WHATSAPP_TEXT_LIMIT): string[] {
-  const parts: string[] = [];
-  let rest = text.trim();
-  while (rest.length > limit) {
-    const window = rest.slice(0, limit);
-    let cut = Math.max(window.lastIndexOf('\n\n'), window.lastIndexOf('\n'), window.lastIndexOf(' '));
-    if (cut < limit / 2) {
-      cut = limit;
-      const code = rest.charCodeAt(cut - 1);
-      if (code >= 0xd800 && code <= 0xdbff) cut--;
-    }
-    parts.push(rest.slice(0, cut).trimEnd());
-    rest = rest.slice(cut).trimStart();
-  }
-  if (rest !== '') parts.push(rest);
-  return parts;
-}
+export const splitText = (text: string, limit = WHATSAPP_TEXT_LIMIT): string[] => splitByLength(text, limit);

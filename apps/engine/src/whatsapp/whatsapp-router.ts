@@ -6,22 +6,19 @@ import { type TEngineIntegration, ZWhatsAppWebhookPayload } from '@agentplane/co
 import { AppError } from '@agentplane/server-kit';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { parseJsonDelivery } from '../channels/parse-json-delivery.js';
-import type { AgentDb } from '../database/agent-db.js';
+import type { ChannelInbox } from '../channels/channel-router.js';
+import { enqueueInboundMessages } from '../channels/inbound-queue.js';
+import { queuedMessageOf } from '../channels/queued-item.js';
 import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
 import { getSnapshot } from '../snapshot/use-snapshot.js';
-import { authenticateDelivery } from './delivery-auth.js';
-import { enqueueInboundMessages } from './inbound-queue.js';
-import { MAX_DELIVERY_ITEMS, routeDelivery } from './route-delivery.js';
+import { readWhatsAppDelivery } from './read-delivery.js';
+import { MAX_DELIVERY_ITEMS } from './route-delivery.js';
 import { equalsSecret } from './verify-webhook.js';
 import { isWhatsApp, type WhatsAppIntegration } from './whatsapp-integration.js';
 
 export const WHATSAPP_WEBHOOK_PATH = '/integrations/whatsapp/webhook';
 /** The handshake's query parameter that carries the integration's verify token, a secret. */
 export const WHATSAPP_VERIFY_TOKEN_PARAM = 'hub.verify_token';
-
-/** Where deliveries go: absent when the engine has no database (a config file without DATABASE_URL). */
-export type WhatsAppInbox = { pool: AgentDb; wake: () => void };
 
 const NO_QUEUE_DETAIL =
   "WhatsApp messages are processed from a durable queue in PostgreSQL, and this engine has no database: set DATABASE_URL to the agent's engine credentials (with ENGINE_CONFIG_FILE, or with AGENT_ID and AGENT_KEY).";
@@ -87,7 +84,7 @@ function handleVerify(req: Request, res: Response): void {
   res.status(200).set('X-Content-Type-Options', 'nosniff').type('text/plain').send(challenge);
 }
 
-function handleDelivery(inbox: WhatsAppInbox | undefined) {
+function handleDelivery(inbox: ChannelInbox | undefined) {
   return async (req: Request, res: Response): Promise<void> => {
     const snapshot = getSnapshot(res);
     const integrations = enabledIntegrations(snapshot.config.integrations);
@@ -95,17 +92,8 @@ function handleDelivery(inbox: WhatsAppInbox | undefined) {
     if (!Buffer.isBuffer(req.body)) {
       throw new AppError('unsupported_media_type', 'Webhook deliveries are application/json.');
     }
-    // Parsed before the signature is checked: the payload names the integration whose secret signs it.
-    // A text, message id or sender PostgreSQL cannot store is refused before it is queued, signed or not.
-    const payload = parseJsonDelivery(req.body, ZWhatsAppWebhookPayload, 'a WhatsApp Cloud API webhook payload');
-    const delivery = routeDelivery(payload, integrations);
-    const unsigned = authenticateDelivery(req.body, req.get('x-hub-signature-256'), delivery.targets, integrations);
-    if (delivery.items > MAX_DELIVERY_ITEMS) {
-      throw new AppError(
-        'payload_too_large',
-        `A delivery may carry at most ${MAX_DELIVERY_ITEMS} messages and statuses; this one has ${delivery.items}.`,
-      );
-    }
+    const delivery = readWhatsAppDelivery(req.body, req.get('x-hub-signature-256'), integrations);
+    const { unsigned } = delivery;
     if (unsigned.length > 0) {
       req.log.warn(
         { integration_ids: unsigned.map((integration) => integration.id) },
@@ -115,14 +103,15 @@ function handleDelivery(inbox: WhatsAppInbox | undefined) {
     if (delivery.unrouted > 0) {
       req.log.warn({ unrouted: delivery.unrouted }, 'WhatsApp messages for a phone number id no integration has');
     }
-    const stored = await enqueueInboundMessages(inbox.pool, snapshot.config.agent.id, delivery.messages);
+    const queued = delivery.messages.map(({ integration, item }) => queuedMessageOf(integration, item));
+    const stored = await enqueueInboundMessages(inbox.pool, snapshot.config.agent.id, queued);
     if (stored > 0) inbox.wake();
     req.log.debug({ received: delivery.messages.length, stored }, 'WhatsApp delivery queued');
     res.status(200).type('text/plain').send('EVENT_RECEIVED');
   };
 }
 
-export function addWhatsAppRoutes(api: EngineApi, inbox: WhatsAppInbox | undefined): void {
+export function addWhatsAppRoutes(api: EngineApi, inbox: ChannelInbox | undefined): void {
   api.add(WHATSAPP_ROUTES.verify, (_input, req, res) => handleVerify(req, res));
   const deliver = handleDelivery(inbox);
   api.add(WHATSAPP_ROUTES.deliver, (_input, req, res) => deliver(req, res));

@@ -14,7 +14,20 @@ export const RUN_STATUSES = [
   'interrupted',
   'input_required',
 ] as const;
-export const RUN_SOURCES = ['stream', 'background', 'whatsapp', 'mcp', 'a2a'] as const;
+/** Where runs of messaging channels come from: the provider's name, in lower case. */
+export const CHANNEL_RUN_SOURCES = ['whatsapp', 'slack', 'telegram', 'discord', 'teams', 'google_chat'] as const;
+export const RUN_SOURCES = [
+  'stream',
+  'background',
+  'whatsapp',
+  'mcp',
+  'a2a',
+  'slack',
+  'telegram',
+  'discord',
+  'teams',
+  'google_chat',
+] as const;
 
 export const ZAgentRunListQuery = ZPaginationQuery.extend({
   status: z.enum(RUN_STATUSES).optional().meta({ description: 'Only runs in this status' }),

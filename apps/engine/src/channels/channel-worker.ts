@@ -1,41 +1,44 @@
-// Schedules the answering of queued WhatsApp messages, one at a time per engine: claim a due message,
-// take the config current at that moment, process the claim (process-claim.ts) and record its outcome
-// (claim-outcome.ts). Between messages it sleeps for the poll interval unless its webhook wakes it.
+// Schedules the answering of an agent's queued channel messages, one at a time per engine: claim a due
+// message, take the config current at that moment, process the claim (process-claim.ts) and record its
+// outcome (claim-outcome.ts). Between messages it sleeps for the poll interval unless a webhook wakes it.
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentDb } from '../database/agent-db.js';
-import type { WhatsAppSettings } from '../env.js';
+import type { ChannelWorkerSettings } from '../env.js';
 import type { RunStore } from '../runs/recorded-run.js';
 import type { SnapshotSource } from '../snapshot/use-snapshot.js';
+import type { ChannelAdapters } from './channel-adapters.js';
 import { recordOutcome } from './claim-outcome.js';
 import { type ClaimedMessage, claimInboundMessage, releaseClaim } from './inbound-queue.js';
 import { processClaim } from './process-claim.js';
 
-export type WhatsAppWorker = {
+export type ChannelWorker = {
   /** Looks for due messages now instead of at the next poll. */
   wake: () => void;
   /** Stops claiming, aborts the message in hand and gives it back to the queue. */
   stop: () => Promise<void>;
 };
 
-export type WhatsAppWorkerOptions = {
+export type ChannelWorkerOptions = {
   pool: AgentDb;
   source: SnapshotSource;
   agentId: string;
-  settings: WhatsAppSettings;
+  settings: ChannelWorkerSettings;
+  adapters: ChannelAdapters;
   /** Where each reply's run is recorded. */
   runs: RunStore;
   logger: Logger;
 };
 
-export function startWhatsAppWorker({
+export function startChannelWorker({
   pool,
   source,
   agentId,
   settings,
+  adapters,
   runs,
   logger,
-}: WhatsAppWorkerOptions): WhatsAppWorker {
-  const log = logger.child({ component: 'whatsapp-worker' });
+}: ChannelWorkerOptions): ChannelWorker {
+  const log = logger.child({ component: 'channel-worker' });
   const stopping = new AbortController();
   // A wake while the worker is busy makes its next sleep return at once.
   let wokenEarly = false;
@@ -62,10 +65,13 @@ export function startWhatsAppWorker({
 
   const loop = async () => {
     while (!stopping.signal.aborted) {
-      // An agent with no WhatsApp integration has nothing to answer: it costs its engine no query (a pool
+      // An agent with no channel integration has nothing to answer: it costs its engine no query (a pool
       // holds thousands). Messages left by an integration since removed wait until one is added again.
       const current = source.current();
-      if (current === undefined || !current.config.integrations.some((i) => i.provider === 'WHATSAPP')) {
+      if (
+        current === undefined ||
+        !current.config.integrations.some((i) => adapters.byProvider(i.provider) !== undefined)
+      ) {
         await sleep(settings.pollMs);
         continue;
       }
@@ -73,7 +79,7 @@ export function startWhatsAppWorker({
       try {
         claim = await claimInboundMessage(pool, agentId, settings.leaseMs);
       } catch (error) {
-        log.warn({ err: error }, 'could not claim a WhatsApp message');
+        log.warn({ err: error }, 'could not claim a channel message');
       }
       // The config is taken after the claim, never before: a message that came in after a new config
       // was applied (a rotated access token, say) must be answered with that config.
@@ -84,17 +90,17 @@ export function startWhatsAppWorker({
         await sleep(settings.pollMs);
         continue;
       }
-      const messageLog = log.child({ message_id: claim.id, attempt: claim.attempts });
+      const messageLog = log.child({ message_id: claim.id, provider: claim.provider, attempt: claim.attempts });
       const release = snapshot.lease();
       try {
-        const context = { pool, agentId, settings, runs, signal: stopping.signal, log: messageLog };
+        const context = { pool, agentId, settings, adapters, runs, signal: stopping.signal, log: messageLog };
         const outcome = await processClaim(context, claim, snapshot);
         if ((await recordOutcome(pool, claim, outcome, messageLog)) && outcome.kind === 'retry') {
-          runs?.metrics.whatsappRetries.inc();
+          runs?.metrics.channelRetries.inc({ provider: claim.provider });
         }
       } catch (error) {
         // The database failed while recording the outcome: the lease runs out and the message comes back.
-        messageLog.error({ err: error }, 'could not record a WhatsApp message outcome');
+        messageLog.error({ err: error }, 'could not record a channel message outcome');
       } finally {
         release();
       }
