@@ -16,7 +16,7 @@ import {
   waitForQueueStatus,
 } from '../../testing/channel-agent.js';
 import { type FakeTelegramApi, startFakeTelegramApi } from '../../testing/fake-telegram-api.js';
-import { telegramTextUpdate, telegramWebhookHeaders } from '../../testing/telegram-updates.js';
+import { telegramButtonPress, telegramTextUpdate, telegramWebhookHeaders } from '../../testing/telegram-updates.js';
 import { MAX_MESSAGE_AGE_MS } from './telegram-receive.js';
 
 let database: TestDatabase;
@@ -192,5 +192,32 @@ describe('a reply', () => {
     // The backoff would be 20 ms: Telegram's hour is the floor.
     expect((row?.nextAttemptAt.getTime() ?? 0) - (row?.updatedAt.getTime() ?? 0)).toBe(3_600_000);
     expect(callsOf(setup, 'sendMessage')).toHaveLength(1);
+  });
+});
+
+describe('an approval button press', () => {
+  it('stops the spinner in the webhook answer and is queued as a decision, never as a message to answer', async () => {
+    const setup = await setUp();
+    const interruptId = randomUUID();
+    const press = telegramButtonPress({
+      updateId: 7,
+      data: `ap:n:${interruptId}`,
+      chatId: 7007,
+      fromId: 7007,
+      messageId: 1,
+    });
+    const response = await deliver(setup, press);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ method: 'answerCallbackQuery', callback_query_id: 'cbq-7' });
+    const [row] = await queueRows(database, setup.agent.agentId);
+    expect(row).toMatchObject({
+      kind: 'approval',
+      conversation: '7007',
+      sender: '7007',
+      payload: { interruptId, approved: false, address: { chatId: '7007' } },
+    });
+    // No run of this conversation waits for it: the press resumes nothing and nothing is posted.
+    await waitForQueueStatus(database, setup.agent.agentId, 'skipped');
+    expect(callsOf(setup, 'sendMessage')).toEqual([]);
   });
 });
