@@ -126,6 +126,18 @@ export type ChannelAdapter<P extends TIntegrationProvider = TIntegrationProvider
    */
   receive: (delivery: WebhookDelivery, integration: IntegrationOf<P>) => Promise<ReceivedDelivery>;
   outbound: (integration: IntegrationOf<P>) => ChannelOutbound;
+  /**
+   * How the integration takes deliveries, for GET /health, where its config can change that (WhatsApp's
+   * opt-out of signatures); `signature_required` when absent: checked the provider's way, always.
+   */
+  deliveryState?: (integration: IntegrationOf<P>) => DeliveryState;
+};
+
+/** How an integration takes deliveries: checked, unchecked by its own opt-out, or all refused (and why). */
+export type DeliveryState = {
+  deliveries: 'signature_required' | 'unsigned_allowed' | 'refused';
+  /** Why every delivery is refused. */
+  error?: string;
 };
 
 /** Any one provider's adapter (ChannelAdapter of the union takes every provider's integration, which none does). */

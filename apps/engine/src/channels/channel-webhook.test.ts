@@ -43,7 +43,7 @@ beforeAll(async () => {
   agent = await publishChannelAgent(database, [
     { provider: 'TELEGRAM', config: echo },
     { provider: 'TELEGRAM', config: echoConfig(), enabled: false },
-    { provider: 'WHATSAPP', config: makeWhatsAppConfig() },
+    { provider: 'WHATSAPP', config: makeWhatsAppConfig({ appSecret: undefined }) },
   ]);
   [echoId, disabledId, whatsappId] = agent.integrations.map((integration) => integration.id) as [
     string,
@@ -133,6 +133,20 @@ describe('a refused delivery queues nothing', () => {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(await rows()).toHaveLength(before);
+  });
+});
+
+describe('GET /health', () => {
+  it("lists each enabled integration's delivery state, as its provider's adapter says", async () => {
+    const health = (await (await fetch(`${engine.url}/health`)).json()) as {
+      status: string;
+      integrations: { id: string; provider: string; deliveries: string; error?: string }[];
+    };
+    expect(health.integrations).toEqual([
+      { id: echoId, provider: 'TELEGRAM', deliveries: 'signature_required' },
+      { id: whatsappId, provider: 'WHATSAPP', deliveries: 'refused', error: expect.stringMatching(/No appSecret/) },
+    ]);
+    expect(health.status).toBe('degraded');
   });
 });
 

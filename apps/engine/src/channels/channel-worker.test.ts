@@ -9,7 +9,6 @@ import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentp
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import type { RunningEngine } from '../start-engine.js';
 import {
-  type ChannelAgent,
   channelWebhookUrl,
   publishChannelAgent,
   queueRows,
@@ -19,9 +18,11 @@ import {
 import {
   createEchoAdapter,
   ECHO_SLUG,
-  type EchoAdapterOptions,
+  type EchoAgent,
+  type EchoAgentOptions,
   type FakeEchoApi,
   postEchoDelivery,
+  startEchoAgent,
   startFakeEchoApi,
 } from '../testing/echo-channel.js';
 import { startFakeGraphApi } from '../testing/fake-graph-api.js';
@@ -54,31 +55,16 @@ afterAll(async () => {
   await database?.drop();
 });
 
-type Setup = { agent: ChannelAgent; engine: RunningEngine; secretToken: string; integrationId: string };
-
-async function setUp(adapter: Partial<EchoAdapterOptions> = {}, env: Record<string, string> = {}): Promise<Setup> {
-  const secretToken = `secret_${randomUUID().replaceAll('-', '')}`;
-  const agent = await publishChannelAgent(
-    database,
-    [{ provider: 'TELEGRAM', config: { botToken: `bot-${randomUUID()}`, secretToken } }],
-    { model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl } },
-  );
-  const engine = await startChannelEngine(
-    database,
-    agent,
-    { CHANNEL_POLL_MS: '50', CHANNEL_RETRY_BASE_MS: '20', CHANNEL_UNSUPPORTED_MESSAGE_REPLY: UNSUPPORTED, ...env },
-    { channelAdapters: [createEchoAdapter({ baseUrl: api.baseUrl, ...adapter })] },
-  );
-  engines.push(engine);
-  return { agent, engine, secretToken, integrationId: agent.integrations[0]?.id ?? '' };
+async function setUp(adapter: EchoAgentOptions['adapter'] = {}): Promise<EchoAgent> {
+  const config = { model: { provider: 'openai' as const, name: 'fake', baseUrl: model.baseUrl } };
+  const env = { CHANNEL_UNSUPPORTED_MESSAGE_REPLY: UNSUPPORTED };
+  const setup = await startEchoAgent(database, { apiBaseUrl: api.baseUrl, adapter, env, config });
+  engines.push(setup.engine);
+  return setup;
 }
 
-const send = (setup: Setup, delivery: { id?: string; conversation: string; text?: string; sender?: string }) =>
-  postEchoDelivery(
-    channelWebhookUrl(setup.engine.url, ECHO_SLUG, setup.integrationId),
-    { id: delivery.id ?? `m-${randomUUID()}`, sender: delivery.sender ?? 'u-1', ...delivery },
-    setup.secretToken,
-  );
+const send = (setup: EchoAgent, delivery: { id?: string; conversation: string; text?: string; sender?: string }) =>
+  setup.deliver({ id: delivery.id ?? `m-${randomUUID()}`, sender: delivery.sender ?? 'u-1', ...delivery });
 
 const callsIn = (conversation: string) => api.calls.filter((call) => call.body.address?.conversation === conversation);
 const deliveredIn = (conversation: string) =>
@@ -107,6 +93,34 @@ describe('a reply', () => {
     const posted = replyStateOf(row);
     expect(posted).toHaveLength(1);
     expect(later.every((call) => call.method === 'edit' && call.body.id === posted?.[0])).toBe(true);
+  });
+
+  it('is edited, never posted again, by the engine that takes the message over after this one stopped', async () => {
+    const setup = await setUp();
+    const conversation = `c-${randomUUID()}`;
+    model.script({ stall: ['Thinking'] });
+    await send(setup, { conversation, text: 'hi' });
+    const saved = async () => replyStateOf((await queueRows(database, setup.agent.agentId))[0]) !== undefined;
+    await waitUntil(saved, { what: "the posted message's id to be saved" });
+    const posted = replyStateOf((await queueRows(database, setup.agent.agentId))[0])?.[0];
+    // Stopping gives the message back to the queue, with what its reply left on the provider.
+    engines = engines.filter((engine) => engine !== setup.engine);
+    await setup.engine.shutdown();
+    model.script({ text: ['Done thinking'] });
+    engines.push(
+      await startChannelEngine(
+        database,
+        setup.agent,
+        { CHANNEL_POLL_MS: '50' },
+        {
+          channelAdapters: [createEchoAdapter({ baseUrl: api.baseUrl })],
+        },
+      ),
+    );
+    await waitForQueueStatus(database, setup.agent.agentId, 'done');
+    const calls = callsIn(conversation);
+    expect(calls.filter((call) => call.method === 'post')).toHaveLength(1);
+    expect(calls.at(-1)).toMatchObject({ method: 'edit', body: { id: posted, text: 'Done thinking' } });
   });
 
   it('ends as the whole formatted reply in the message it streamed into, stored with the run that made it', async () => {
@@ -229,7 +243,8 @@ describe('an agent with integrations of several providers', () => {
       );
       engines.push(engine);
       const conversation = `c-${randomUUID()}`;
-      await send({ agent, engine, secretToken, integrationId: echoId }, { conversation, text: 'via echo' });
+      const echo = { id: `m-${randomUUID()}`, conversation, sender: 'u-1', text: 'via echo' };
+      await postEchoDelivery(channelWebhookUrl(engine.url, ECHO_SLUG, echoId), echo, secretToken);
       const body = JSON.stringify(makeWebhookPayload(whatsapp.phoneNumberId, [{ from: '4915', text: 'via whatsapp' }]));
       const response = await fetch(channelWebhookUrl(engine.url, 'whatsapp', whatsappId), {
         method: 'POST',

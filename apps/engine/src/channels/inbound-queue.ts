@@ -20,8 +20,11 @@ export type NewInboundMessage = {
   payload: unknown;
 };
 
-/** What a streamed reply left on the provider: the messages posted so far, edited rather than posted again. */
-export type ReplyState = { posted: string[] };
+/**
+ * What a reply left on the provider: the message a stream posted (edited rather than posted again),
+ * and how many of its run's approval messages were posted.
+ */
+export type ReplyState = { posted: string[]; asked?: number };
 
 export type ClaimedMessage = Omit<NewInboundMessage, 'payload'> & {
   id: string;

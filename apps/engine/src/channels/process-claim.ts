@@ -1,26 +1,38 @@
 // Answers one claimed channel message and says how it went: run the agent on the conversation's thread
 // (streaming the reply as edits where the provider edits), store the reply with the new turn, send it
-// in parts. The reply is stored before it is sent, so a retry after a provider failure sends it again
-// without running the agent again, and starts at the first part not yet delivered. Each progress write
-// is made under the claim's lease; the first one that finds the lease lost ends the work before
-// anything more is sent.
+// in parts, then ask for the tool approvals the run paused on (where the provider has buttons). A
+// press of such a button resumes the run when it comes from whoever started it. The reply is stored
+// before it is sent, so a retry after a provider failure sends it again without running the agent
+// again, and starts at the first part not yet delivered. Each progress write is made under the claim's
+// lease; the first one that finds the lease lost ends the work before anything more is sent.
 import { randomUUID } from 'node:crypto';
 import type { Message, RunAgentInput } from '@ag-ui/core';
 import { BUDGET_EXCEEDED_CODE, GUARDRAIL_BLOCKED_CODE, type TEngineBudgets } from '@agentplane/contracts';
-import type { Logger } from '@agentplane/server-kit';
+import { AppError, type Logger } from '@agentplane/server-kit';
 import type { AgentDb } from '../database/agent-db.js';
 import type { ChannelWorkerSettings } from '../env.js';
+import { runInterrupts, storeInterrupts } from '../interrupts/interrupt-records.js';
+import { claimResume, type ResumeClaim, withResumeClaimed } from '../interrupts/resume-claim.js';
 import { meterRun } from '../runs/metered-run.js';
 import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from '../runs/recorded-run.js';
+import { resumableAgent } from '../runs/run-handler.js';
 import type { ChannelRunSource } from '../runs/run-records.js';
 import { type CompletedRun, runToCompletion } from '../runs/run-to-completion.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import { scopedThreadId } from '../threads/thread-scope.js';
 import { appendThreadMessages, loadThreadMessages, withTransaction } from '../threads/thread-store.js';
+import { starterOf } from './approval-presses.js';
 import { ChannelApiError, type ChannelOutbound, type InboundItem } from './channel-adapter.js';
 import type { ChannelAdapters } from './channel-adapters.js';
 import type { ClaimOutcome } from './claim-outcome.js';
-import { type ClaimedMessage, savePartsSent, saveReply, saveReplyState, saveRunId } from './inbound-queue.js';
+import {
+  type ClaimedMessage,
+  type ReplyState,
+  savePartsSent,
+  saveReply,
+  saveReplyState,
+  saveRunId,
+} from './inbound-queue.js';
 import { providerName } from './provider-names.js';
 import { inboundItemOf } from './queued-item.js';
 import { startReplyStream } from './reply-stream.js';
@@ -123,29 +135,28 @@ function streamOf(context: ClaimContext, claim: ClaimedMessage, outbound: Channe
   });
 }
 
+/** Where the run's interrupts are kept when the provider can ask for approvals; else the run does not pause. */
+function pauseOf(context: ClaimContext, outbound: ChannelOutbound, threadKey: string) {
+  if (outbound.askApproval === undefined || context.runs === undefined) return undefined;
+  return { db: context.pool, agentId: context.agentId, threadKey, ttlSeconds: context.runs.interruptTtlSeconds };
+}
+
+type Turn = {
+  snapshot: AgentSnapshot;
+  outbound: ChannelOutbound;
+  item: InboundItem;
+  input: RunAgentInput;
+  /** The message the turn answers; none when it resumes a paused run. */
+  userMessage: Message | undefined;
+};
+
 /** Runs the agent on the conversation's thread and stores its answer with the turn, in one transaction. */
-async function answer(
-  context: ClaimContext,
-  claim: ClaimedMessage,
-  snapshot: AgentSnapshot,
-  outbound: ChannelOutbound,
-  item: InboundItem & { kind: 'message' },
-  text: string,
-): Promise<string> {
+async function runTurn(context: ClaimContext, claim: ClaimedMessage, turn: Turn): Promise<string> {
   const { pool, agentId, signal, log } = context;
-  const key = threadKeyOf(agentId, claim.provider, claim.integrationId, claim.conversation);
-  const history = await loadThreadMessages(pool, agentId, key);
-  const userMessage: Message = { id: claim.providerMessageId, role: 'user', content: text };
-  const input: RunAgentInput = {
-    threadId: key,
-    runId: randomUUID(),
-    messages: [...history, userMessage],
-    tools: [],
-    context: [],
-    state: {},
-    forwardedProps: {},
-  };
+  const { snapshot, outbound, item, input, userMessage } = turn;
+  const key = input.threadId;
   keepLease(await saveRunId(pool, claim, input.runId), 'naming the run');
+  claim.runId = input.runId;
   const recorded = await recordRun(context, claim, input);
   const stream = streamOf(context, claim, outbound, item);
   let run: CompletedRun;
@@ -156,6 +167,7 @@ async function answer(
       recorded,
       interrupts: context.runs?.metrics.interrupts,
       ...(stream === undefined ? {} : { onText: stream.update }),
+      pause: pauseOf(context, outbound, key),
     });
   } finally {
     await stream?.settle();
@@ -168,25 +180,90 @@ async function answer(
   if (!run.finished) {
     throw new RetryableError(`the agent run failed (${run.code}): ${run.message}`);
   }
+  const { interrupts, messages, text } = run;
   // The message as the agent was given it: redacted where an input guardrail said so.
-  const asGiven = run.input.messages.find((message) => message.id === userMessage.id) ?? userMessage;
+  const given = userMessage && (run.input.messages.find((message) => message.id === userMessage.id) ?? userMessage);
   // A lost lease rolls the turn back too: the new holder stores its own.
   await withTransaction(pool, async (client) => {
-    await appendThreadMessages(client, agentId, key, [asGiven, ...run.messages]);
-    keepLease(await saveReply(client, claim, run.text), 'storing the reply');
+    await appendThreadMessages(client, agentId, key, [...(given ? [given] : []), ...messages]);
+    if (interrupts.length > 0) await storeInterrupts(client, agentId, key, input.runId, interrupts);
+    keepLease(await saveReply(client, claim, text), 'storing the reply');
   });
-  return run.text;
+  return text;
+}
+
+function inputOf(threadId: string, messages: Message[], resume?: RunAgentInput['resume']): RunAgentInput {
+  return {
+    threadId,
+    runId: randomUUID(),
+    messages,
+    tools: [],
+    context: [],
+    state: {},
+    forwardedProps: {},
+    ...(resume === undefined ? {} : { resume }),
+  };
+}
+
+const threadOf = (context: ClaimContext, claim: ClaimedMessage) =>
+  threadKeyOf(context.agentId, claim.provider, claim.integrationId, claim.conversation);
+
+/** A message: the agent answers it on the conversation's thread. */
+async function answerMessage(
+  context: ClaimContext,
+  claim: ClaimedMessage,
+  turn: Omit<Turn, 'input' | 'userMessage'>,
+  text: string,
+): Promise<string> {
+  const key = threadOf(context, claim);
+  const history = await loadThreadMessages(context.pool, context.agentId, key);
+  const userMessage: Message = { id: claim.providerMessageId, role: 'user', content: text };
+  return runTurn(context, claim, { ...turn, input: inputOf(key, [...history, userMessage]), userMessage });
+}
+
+/** An item that is not answered, for a reason: the press of someone else, of an interrupt long gone. */
+class SkipError extends Error {}
+
+/**
+ * A press of an approval button: resumes the run that asked, as a client's resume would (the interrupt
+ * claimed first: an expired or answered one is refused), when the presser is who started that run.
+ */
+async function answerPress(
+  context: ClaimContext,
+  claim: ClaimedMessage,
+  turn: Omit<Turn, 'input' | 'userMessage'>,
+  press: InboundItem & { kind: 'approval' },
+): Promise<string> {
+  const { pool, agentId, runs } = context;
+  const key = threadOf(context, claim);
+  const starter = await starterOf(pool, agentId, key, claim.integrationId, press.interruptId);
+  if (starter === undefined) throw new SkipError("the press names no approval of this conversation's runs");
+  if (starter !== claim.sender) {
+    throw new SkipError('the press is not from whoever started the run: only they can answer its approvals');
+  }
+  if (runs === undefined) throw new SkipError('the engine keeps no runs to resume');
+  const history = await loadThreadMessages(pool, agentId, key);
+  const resume = [{ interruptId: press.interruptId, status: press.approved ? 'resolved' : 'cancelled' } as const];
+  const input = inputOf(key, history, resume);
+  let resumeClaim: ResumeClaim;
+  try {
+    resumeClaim = await claimResume(runs, resumableAgent(turn.snapshot), input, key);
+  } catch (error) {
+    if (error instanceof AppError) throw new SkipError(`the approval cannot be answered: ${error.message}`);
+    throw error;
+  }
+  return withResumeClaimed(resumeClaim, () => runTurn(context, claim, { ...turn, input, userMessage: undefined }));
 }
 
 async function produceReply(
   context: ClaimContext,
   claim: ClaimedMessage,
-  snapshot: AgentSnapshot,
-  outbound: ChannelOutbound,
-  item: InboundItem & { kind: 'message' },
+  turn: Omit<Turn, 'input' | 'userMessage'>,
 ): Promise<string> {
   if (claim.replyText !== null) return claim.replyText;
-  if (item.text !== undefined) return answer(context, claim, snapshot, outbound, item, item.text);
+  const { item } = turn;
+  if (item.kind === 'approval') return answerPress(context, claim, turn, item);
+  if (item.text !== undefined) return answerMessage(context, claim, turn, item.text);
   const reply = context.settings.unsupportedMessageReply;
   keepLease(await saveReply(context.pool, claim, reply), 'storing the reply');
   return reply;
@@ -213,8 +290,30 @@ async function deliver(context: ClaimContext, { text, outbound, item, claim }: R
   }
 }
 
+/** Posts an approval message for each tool call the reply's run paused on, from the first not yet asked. */
+async function askApprovals(context: ClaimContext, claim: ClaimedMessage, { outbound, item }: Reply): Promise<void> {
+  const { askApproval } = outbound;
+  if (askApproval === undefined || claim.runId === null) return;
+  const raised = await runInterrupts(context.pool, context.agentId, claim.runId);
+  const state: ReplyState = claim.replyState ?? { posted: [] };
+  for (let index = state.asked ?? 0; index < raised.length; index++) {
+    const { id, tool_name: toolName, interrupt } = raised[index] as (typeof raised)[number];
+    const request = {
+      interruptId: id,
+      toolName: toolName ?? '',
+      prompt: interrupt.message ?? '',
+      requester: claim.sender,
+    };
+    await askApproval(item.address, request, context.signal);
+    const next = { ...state, asked: index + 1 };
+    keepLease(await saveReplyState(context.pool, claim, next), `recording approval ${index + 1} of ${raised.length}`);
+    claim.replyState = next;
+  }
+}
+
 function failureOutcome(context: ClaimContext, claim: ClaimedMessage, error: unknown): ClaimOutcome {
   if (error instanceof LeaseLostError) return { kind: 'lease_lost', during: error.during };
+  if (error instanceof SkipError) return { kind: 'skipped', reason: error.message };
   if (context.signal.aborted) return { kind: 'released' };
   const api = error instanceof ChannelApiError ? error : undefined;
   const retryable = api?.retryable ?? error instanceof RetryableError;
@@ -251,11 +350,10 @@ export async function processClaim(
     const item = inboundItemOf(claim);
     // The integration matches the adapter's provider: both were found by the claim's provider.
     const outbound = adapter.outbound(integration as never);
-    if (item.kind === 'approval') {
-      return { kind: 'skipped', reason: 'an approval press with no run waiting for it' };
-    }
-    const text = await produceReply(context, claim, snapshot, outbound, item);
-    await deliver(context, { text, outbound, item, claim });
+    const text = await produceReply(context, claim, { snapshot, outbound, item });
+    const reply = { text, outbound, item, claim };
+    await deliver(context, reply);
+    await askApprovals(context, claim, reply);
     return { kind: 'done' };
   } catch (error) {
     return failureOutcome(context, claim, error);

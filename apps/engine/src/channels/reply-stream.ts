@@ -49,7 +49,7 @@ export function startReplyStream({ outbound, address, state, save, signal, log }
       const id = await outbound.post(address, text, signal);
       posted = id;
       try {
-        await save({ posted: [id] });
+        await save({ ...state, posted: [id] });
       } catch (error) {
         // The id could not be saved under the lease: this worker's reply is over.
         failure = error;
@@ -96,7 +96,7 @@ export function startReplyStream({ outbound, address, state, save, signal, log }
       if (timer !== undefined) clearTimeout(timer);
       await inFlight;
       if (failure !== undefined) throw failure;
-      return posted === undefined ? null : { posted: [posted] };
+      return posted === undefined ? state : { ...state, posted: [posted] };
     },
   };
 }

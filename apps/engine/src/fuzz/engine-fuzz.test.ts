@@ -68,6 +68,8 @@ const ROUTES: Route[] = [
     query: ['hub.mode', 'hub.verify_token', 'hub.challenge'],
   },
   { method: 'POST', path: '/integrations/whatsapp/webhook', body: 'delivery' },
+  // The channels' one route, through the WhatsApp adapter (the integration id is the agent's own).
+  { method: 'POST', path: '/integrations/whatsapp/webhook/{integrationId}', body: 'delivery' },
   { method: 'GET', path: '/.well-known/agent-card.json', body: 'none' },
   { method: 'POST', path: '/a2a', body: 'jsonrpc' },
 ];
@@ -111,7 +113,13 @@ const FUZZ_GUARDRAIL = engineGuardrail(
   'fuzzed',
 );
 // Ids that name something, so that requests get past the lookups: the agent, a finished run and its thread.
-const known = { agentId: '', runIds: [] as string[], threadIds: [] as string[], cursors: [] as string[] };
+const known = {
+  agentId: '',
+  integrationId: '',
+  runIds: [] as string[],
+  threadIds: [] as string[],
+  cursors: [] as string[],
+};
 
 /** Where a route is served: a dedicated engine at its root, or a pool engine under the agent's base path. */
 type Target = { name: string; base: (agentSegment: string) => string; fuzzesAgent: boolean };
@@ -126,6 +134,7 @@ beforeAll(async () => {
   // Fuzzed runs pass the guardrails of every position: hostile text must not make them fail either.
   await agent.publish({ ...agent.configWith(whatsapp), guardrails: [FUZZ_GUARDRAIL] });
   known.agentId = agent.agentId;
+  known.integrationId = (agent.configWith(whatsapp).integrations[0] as { id: string }).id;
   const auth = { ENGINE_AUTH: 'oidc', ENGINE_OIDC_ISSUER: issuer.issuer, ENGINE_OIDC_AUDIENCE: issuer.audience };
   engine = await startWhatsAppEngine(database, agent, graph, auth);
   // The same agent placed on a pool as well: its dedicated engine's login still serves it too.
@@ -371,7 +380,10 @@ function caseArbitrary(route: Route, target: Target): fc.Arbitrary<Case> {
 }
 
 function urlOf(target: Target, route: Route, testCase: Case): string {
-  const path = route.path.replace('{runId}', testCase.ids.runId).replace('{threadId}', testCase.ids.threadId);
+  const path = route.path
+    .replace('{runId}', testCase.ids.runId)
+    .replace('{threadId}', testCase.ids.threadId)
+    .replace('{integrationId}', known.integrationId);
   return `${target.base(testCase.agent)}${path}${testCase.query === '' ? '' : `?${testCase.query}`}`;
 }
 

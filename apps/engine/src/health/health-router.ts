@@ -1,9 +1,11 @@
+import type { TEngineIntegration } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import { z } from 'zod';
+import type { DeliveryState } from '../channels/channel-adapter.js';
+import type { ChannelAdapters } from '../channels/channel-adapters.js';
+import { providerName } from '../channels/provider-names.js';
 import type { ConfigHolder } from '../config-source/config-holder.js';
 import type { EngineApi, EngineRouteSpec } from '../http/engine-api.js';
-import { deliveryAcceptance } from '../whatsapp/delivery-auth.js';
-import { isWhatsApp } from '../whatsapp/whatsapp-integration.js';
 
 const ZError = { error: z.string().optional(), error_id: z.string().optional() };
 
@@ -46,11 +48,21 @@ export const HEALTH_ROUTES = {
 /**
  * 200 while a config is served, "degraded" when the database or an MCP server is unreachable, the
  * newest config was rejected (runs still work on what is in memory), the agent's module did not load
- * (runs answer 503 until a config whose module loads is published) or an enabled WhatsApp integration
- * refuses every delivery (no appSecret, no opt-out); 503 while no config is loaded or after the agent
- * was deleted. It says how each integration takes deliveries, never with what secret.
+ * (runs answer 503 until a config whose module loads is published) or an enabled integration refuses
+ * every delivery (a WhatsApp one without appSecret nor opt-out, or one of a provider this engine has no
+ * adapter for); 503 while no config is loaded or after the agent was deleted. It says how each
+ * integration takes deliveries, never with what secret.
  */
-export function addHealthRoutes(api: EngineApi, holder: ConfigHolder): void {
+export function addHealthRoutes(api: EngineApi, holder: ConfigHolder, adapters: ChannelAdapters): void {
+  const stateOf = (integration: TEngineIntegration): DeliveryState => {
+    const adapter = adapters.byProvider(integration.provider);
+    if (adapter === undefined) {
+      const error = `This engine takes no ${providerName(integration.provider)} deliveries: every one is refused (404)`;
+      return { deliveries: 'refused', error };
+    }
+    // Checked the provider's way, always, unless the adapter says the integration's config changes that.
+    return adapter.deliveryState?.(integration as never) ?? { deliveries: 'signature_required' };
+  };
   api.add(HEALTH_ROUTES.health, (_input, _req, res) => {
     const snapshot = holder.current();
     if (snapshot === undefined) throw new AppError('service_unavailable', holder.unavailableReason());
@@ -62,18 +74,7 @@ export function addHealthRoutes(api: EngineApi, holder: ConfigHolder): void {
     }));
     const integrations = snapshot.config.integrations
       .filter((integration) => integration.enabled)
-      .map((integration) => {
-        // Every other provider's deliveries are checked the provider's way, always.
-        const deliveries = isWhatsApp(integration) ? deliveryAcceptance(integration) : 'signature_required';
-        return {
-          id: integration.id,
-          provider: integration.provider,
-          deliveries,
-          ...(deliveries === 'refused'
-            ? { error: 'No appSecret is set, so every webhook delivery is refused (401)' }
-            : {}),
-        };
-      });
+      .map((integration) => ({ id: integration.id, provider: integration.provider, ...stateOf(integration) }));
     const rejection = holder.rejection();
     const { loadFailure } = snapshot;
     const degraded =

@@ -100,7 +100,7 @@ export function createServedAgent(options: {
   });
   const api = createEngineApi(holder, { inputMaxBytes: env.runs.inputMaxBytes, publicOrigin: env.publicOrigin });
   addInfoRoutes(api, holder);
-  addHealthRoutes(api, holder);
+  addHealthRoutes(api, holder, services.adapters);
   addRunRoutes(api, {
     metrics,
     ...(services.keepaliveMs === undefined ? {} : { keepaliveMs: services.keepaliveMs }),

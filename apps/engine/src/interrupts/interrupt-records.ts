@@ -126,3 +126,16 @@ export async function listOpenInterrupts(db: Queryable, agentId: string, threadK
   );
   return rows.map((row) => row.interrupt);
 }
+
+/** The tool approvals a run raised, answered or not, in the order it raised them. */
+export async function runInterrupts(
+  db: Queryable,
+  agentId: string,
+  runId: string,
+): Promise<Pick<InterruptRow, 'id' | 'tool_name' | 'interrupt'>[]> {
+  const { rows } = await db.query<Pick<InterruptRow, 'id' | 'tool_name' | 'interrupt'>>(
+    `SELECT id, tool_name, interrupt FROM thread_interrupts WHERE agent_id = $1 AND run_id = $2 ORDER BY created_at, id`,
+    [agentId, runId],
+  );
+  return rows;
+}

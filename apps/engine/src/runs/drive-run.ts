@@ -4,13 +4,13 @@
 // stopped by a requested cancel ends with that cancel's RUN_ERROR, and one stopped by its client
 // leaving with a cancel's, so a rejoin or a follower always sees an end; the thread keeps what the run
 // produced when it finished or was interrupted, and nothing when it was cancelled or rolled back.
-import { type BaseEvent, EventType, type RunAgentInput, type RunFinishedEvent } from '@ag-ui/core';
+import { type BaseEvent, EventType, type RunAgentInput } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import type { AgentRuntime } from '../agents/agent-runtime.js';
 import { reportFrameworkInterrupts } from '../interrupts/framework-interrupts.js';
-import { type NewInterrupt, storeInterrupts } from '../interrupts/interrupt-records.js';
+import { storeInterrupts } from '../interrupts/interrupt-records.js';
+import { raisedApprovals } from '../interrupts/raised-approvals.js';
 import { type ApprovalContext, runApprovals } from '../interrupts/run-approvals.js';
-import { TOOL_APPROVAL } from '../interrupts/tool-approval.js';
 import type { McpToolset } from '../mcp/mcp-toolset.js';
 import { type AguiThread, storeAguiRun } from '../threads/agui-threads.js';
 import type { ThreadCaller } from '../threads/thread-scope.js';
@@ -43,21 +43,6 @@ export type DrivenRun = {
   /** The agent's guardrails (its config snapshot's), when it has any. */
   guardrails: RunGuardrails | undefined;
 };
-
-/** The tool approvals a run ended waiting for, to keep with its thread (the LLM agent's interrupts). */
-function raisedApprovals(event: BaseEvent | undefined): NewInterrupt[] {
-  if (event?.type !== EventType.RUN_FINISHED) return [];
-  const { outcome } = event as RunFinishedEvent;
-  if (outcome?.type !== 'interrupt') return [];
-  return outcome.interrupts
-    .filter((interrupt) => interrupt.reason === TOOL_APPROVAL)
-    .map((interrupt) => ({
-      interrupt,
-      toolCallId: interrupt.toolCallId,
-      toolName: typeof interrupt.metadata?.toolName === 'string' ? interrupt.metadata.toolName : undefined,
-      arguments: interrupt.metadata?.arguments,
-    }));
-}
 
 export async function driveRun(run: DrivenRun): Promise<void> {
   const { input, signal, recorded, log } = run;

@@ -75,7 +75,7 @@ export async function queueRun(
 /** What a resume is checked against: the agent's framework and its tools' input schemas. */
 type ResumableAgent = Pick<AgentSnapshot, 'config' | 'toolset'>;
 
-const resumableAgent = (snapshot: ResumableAgent) => ({
+export const resumableAgent = (snapshot: ResumableAgent) => ({
   framework: snapshot.config.agent.framework,
   tools: snapshot.toolset.tools,
 });

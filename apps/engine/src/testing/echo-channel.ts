@@ -4,12 +4,17 @@
 // a local fake of its API that records every call and answers as scripted (a 429 with Retry-After, a
 // held answer). It borrows the TELEGRAM integration's config ({botToken, secretToken}) and takes that
 // provider's place in the engine it is given to (startTestEngine's channelAdapters): never in production.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { TestDatabase } from '@agentplane/db/testing';
 import { AppError } from '@agentplane/server-kit';
 import { listenOnLoopback } from '@agentplane/testing';
 import type { ChannelAdapter, InboundItem } from '../channels/channel-adapter.js';
 import { callProvider } from '../channels/provider-call.js';
+import type { RunningEngine } from '../start-engine.js';
 import { equalsSecret } from '../whatsapp/verify-webhook.js';
+import { type ChannelAgent, channelWebhookUrl, publishChannelAgent, startChannelEngine } from './channel-agent.js';
+import type { TestConfigOptions } from './engine-configs.js';
 
 export const ECHO_SLUG = 'echo';
 export const ECHO_TOKEN_HEADER = 'x-echo-token';
@@ -169,4 +174,48 @@ export function postEchoDelivery(
     headers,
     body: typeof delivery === 'string' ? delivery : JSON.stringify(delivery),
   });
+}
+
+export type EchoAgent = {
+  agent: ChannelAgent;
+  engine: RunningEngine;
+  integrationId: string;
+  secretToken: string;
+  /** Posts a delivery to the agent's echo integration, signed with its token. */
+  deliver: (delivery: EchoDelivery) => Promise<Response>;
+};
+
+export type EchoAgentOptions = {
+  /** Where the fake echo API listens (startFakeEchoApi). */
+  apiBaseUrl: string;
+  adapter?: Omit<EchoAdapterOptions, 'baseUrl'>;
+  /** The engine's env besides a fast poll and retry. */
+  env?: Record<string, string>;
+  /** The agent's model, tools and MCP servers. */
+  config?: TestConfigOptions;
+};
+
+/** An agent with one echo integration, published, and a database-mode engine serving it with the echo adapter. */
+export async function startEchoAgent(database: TestDatabase, options: EchoAgentOptions): Promise<EchoAgent> {
+  const secretToken = `secret_${randomUUID().replaceAll('-', '')}`;
+  const agent = await publishChannelAgent(
+    database,
+    [{ provider: 'TELEGRAM', config: { botToken: `bot-${randomUUID()}`, secretToken } }],
+    options.config,
+  );
+  const engine = await startChannelEngine(
+    database,
+    agent,
+    { CHANNEL_POLL_MS: '50', CHANNEL_RETRY_BASE_MS: '20', ...options.env },
+    { channelAdapters: [createEchoAdapter({ baseUrl: options.apiBaseUrl, ...options.adapter })] },
+  );
+  const integrationId = agent.integrations[0]?.id ?? '';
+  const url = channelWebhookUrl(engine.url, ECHO_SLUG, integrationId);
+  return {
+    agent,
+    engine,
+    integrationId,
+    secretToken,
+    deliver: (delivery) => postEchoDelivery(url, delivery, secretToken),
+  };
 }

@@ -3,11 +3,12 @@
 // the integration the delivery is routed to. An integration without an app secret cannot tell Meta
 // from anyone else, so it refuses every delivery unless its config opts out (allowUnsignedDeliveries).
 import { AppError } from '@agentplane/server-kit';
+import type { DeliveryState } from '../channels/channel-adapter.js';
 import { hasValidSignature } from './verify-webhook.js';
 import type { WhatsAppIntegration } from './whatsapp-integration.js';
 
 /** How an integration takes deliveries; `refused` means it can receive none (see /health). */
-export type DeliveryAcceptance = 'signature_required' | 'unsigned_allowed' | 'refused';
+export type DeliveryAcceptance = DeliveryState['deliveries'];
 
 export function deliveryAcceptance(integration: WhatsAppIntegration): DeliveryAcceptance {
   if (integration.config.appSecret !== undefined) return 'signature_required';
@@ -52,4 +53,11 @@ export function authenticateDelivery(
     else if (!signedFor(target)) throw badSignature();
   }
   return unsigned;
+}
+
+/** The integration's delivery state for /health. */
+export function deliveryState(integration: WhatsAppIntegration): DeliveryState {
+  const deliveries = deliveryAcceptance(integration);
+  if (deliveries !== 'refused') return { deliveries };
+  return { deliveries, error: 'No appSecret is set, so every webhook delivery is refused (401)' };
 }

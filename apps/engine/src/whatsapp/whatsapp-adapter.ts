@@ -4,6 +4,7 @@
 // and tool approvals follow the tool policy's `unattended`.
 import type { ChannelAdapter } from '../channels/channel-adapter.js';
 import type { WhatsAppApiSettings } from '../env.js';
+import { deliveryState } from './delivery-auth.js';
 import { sendWhatsAppText } from './graph-client.js';
 import { readWhatsAppDelivery } from './read-delivery.js';
 import { WHATSAPP_TEXT_LIMIT } from './split-text.js';
@@ -18,6 +19,7 @@ export function createWhatsAppAdapter(settings: WhatsAppApiSettings): ChannelAda
       const read = readWhatsAppDelivery(delivery.rawBody, delivery.header('x-hub-signature-256'), [integration]);
       return { answer: EVENT_RECEIVED, items: read.messages.map(({ item }) => item) };
     },
+    deliveryState,
     outbound: ({ config }) => {
       const target = {
         baseUrl: settings.graphApiBaseUrl,
