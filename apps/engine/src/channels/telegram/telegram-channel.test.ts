@@ -15,7 +15,9 @@ import {
   startChannelEngine,
   waitForQueueStatus,
 } from '../../testing/channel-agent.js';
-import { type FakeTelegramApi, startFakeTelegramApi } from '../../testing/fake-telegram-api.js';
+import type { TestConfigOptions } from '../../testing/engine-configs.js';
+import { ALLOW_EVERYTHING_STDIO, EVERYTHING_SUM, everythingStdioServer } from '../../testing/everything-server.js';
+import { FAKE_BOT_USERNAME, type FakeTelegramApi, startFakeTelegramApi } from '../../testing/fake-telegram-api.js';
 import { telegramButtonPress, telegramTextUpdate, telegramWebhookHeaders } from '../../testing/telegram-updates.js';
 import { MAX_MESSAGE_AGE_MS } from './telegram-receive.js';
 
@@ -47,16 +49,19 @@ type Setup = { agent: ChannelAgent; engine: RunningEngine; secretToken: string; 
 
 let nextBot = 100;
 
-async function setUp(): Promise<Setup> {
+/** An agent with one Telegram integration on the fake model (and `options`), served by an engine. */
+async function setUp(options: Omit<TestConfigOptions, 'model'> = {}, env: Record<string, string> = {}): Promise<Setup> {
   const secretToken = `secret_${randomUUID().replaceAll('-', '')}`;
   const botToken = `${++nextBot}:token-${randomUUID()}`;
   const agent = await publishChannelAgent(database, [{ provider: 'TELEGRAM', config: { botToken, secretToken } }], {
     model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl },
+    ...options,
   });
   const engine = await startChannelEngine(database, agent, {
     TELEGRAM_API_BASE_URL: telegram.baseUrl,
     CHANNEL_POLL_MS: '50',
     CHANNEL_RETRY_BASE_MS: '20',
+    ...env,
   });
   engines.push(engine);
   const webhook = channelWebhookUrl(engine.url, 'telegram', agent.integrations[0]?.id ?? '');
@@ -219,5 +224,59 @@ describe('an approval button press', () => {
     // No run of this conversation waits for it: the press resumes nothing and nothing is posted.
     await waitForQueueStatus(database, setup.agent.agentId, 'skipped');
     expect(callsOf(setup, 'sendMessage')).toEqual([]);
+  });
+});
+
+describe('a tool call needing approval', () => {
+  it("shows Approve and Reject buttons; another member's press resumes nothing, the asker's resumes the run", async () => {
+    const setup = await setUp(
+      { mcpServers: [everythingStdioServer()], tools: { approval: ['*__get-sum'] } },
+      ALLOW_EVERYTHING_STDIO,
+    );
+    const group = -7009;
+    const [asker, other] = [91, 92];
+    model.script({ toolCalls: [{ id: 'call_sum', name: EVERYTHING_SUM, arguments: ['{"a":2,"b":40}'] }] });
+    const handle = `@${FAKE_BOT_USERNAME}`;
+    const question = telegramTextUpdate({
+      updateId: 8,
+      text: `${handle} add 2 and 40`,
+      chatId: group,
+      fromId: asker,
+      chatType: 'group',
+    });
+    (question.message as Record<string, unknown>).entities = [{ type: 'mention', offset: 0, length: handle.length }];
+    await deliver(setup, question);
+    await waitUntil(() => messagesIn(group).some((message) => message.replyMarkup !== undefined), {
+      what: 'the approval message',
+    });
+    const approval = messagesIn(group).find((message) => message.replyMarkup !== undefined);
+    type Button = { text: string; callback_data: string };
+    const keyboard = (approval?.replyMarkup as { inline_keyboard: Button[][] } | undefined)?.inline_keyboard;
+    const [approve, reject] = keyboard?.[0] ?? [];
+    expect([approve?.text, reject?.text]).toEqual(['Approve', 'Reject']);
+    await waitForQueueStatus(database, setup.agent.agentId, 'done');
+
+    const pressAs = (fromId: number, updateId: number) =>
+      deliver(
+        setup,
+        telegramButtonPress({
+          updateId,
+          data: approve?.callback_data ?? '',
+          chatId: group,
+          fromId,
+          messageId: approval?.messageId ?? 0,
+        }),
+      );
+    const requestsBefore = model.requests.length;
+    await pressAs(other, 9);
+    const [skipped] = await waitForQueueStatus(database, setup.agent.agentId, 'skipped');
+    expect(skipped?.sender).toBe(String(other));
+    expect(model.requests.length).toBe(requestsBefore);
+
+    model.script({ text: ['The sum is **42**.'] });
+    await pressAs(asker, 10);
+    await waitForQueueStatus(database, setup.agent.agentId, 'done', 2);
+    expect(messagesIn(group).at(-1)?.text).toBe('The sum is <b>42</b>.');
+    expect(JSON.stringify(model.requests.at(-1)?.body.messages.filter((m) => m.role === 'tool'))).toContain('42');
   });
 });
