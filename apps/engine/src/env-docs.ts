@@ -110,12 +110,20 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   },
   DISCORD_API_TIMEOUT_MS: {
     description: 'Timeout of one Discord API call; a timeout is retried',
+  },
   SLACK_API_BASE_URL: {
     description:
       'Slack Web API base URL, where `chat.postMessage` and `chat.update` are called (tests point it at a local fake)',
   },
   SLACK_API_TIMEOUT_MS: {
     description: 'Timeout of one Slack Web API call; a timeout is retried',
+  },
+  TELEGRAM_API_BASE_URL: {
+    description:
+      'Telegram Bot API base URL, without `/bot<token>` (a local Bot API server, or a fake in tests). See [Telegram](/channels/telegram)',
+  },
+  TELEGRAM_API_TIMEOUT_MS: {
+    description: 'Timeout of one Telegram Bot API call; a timeout is retried',
   },
   CHANNEL_MAX_ATTEMPTS: {
     description: 'Attempts per channel message (WhatsApp, Slack, Telegram, …) before it is marked failed',

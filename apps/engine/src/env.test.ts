@@ -186,6 +186,7 @@ describe('loadEngineEnv', () => {
       // Each provider's own settings are tested beside it (channels/teams/teams-env.test.ts, …).
       teams: expect.any(Object),
       slack: { apiBaseUrl: 'https://slack.com/api/', apiTimeoutMs: 10_000 },
+      telegram: { apiBaseUrl: 'https://api.telegram.org', apiTimeoutMs: 10_000 },
     });
     const custom = loadEngineEnv({
       ...DATABASE,

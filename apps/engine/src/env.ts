@@ -30,6 +30,7 @@ import { GOOGLE_CHAT_ENV_FIELDS, readGoogleChatSettings } from './channels/googl
 import type { GoogleChatSettings } from './channels/google-chat/google-chat-settings.js';
 import { readTeamsSettings, TEAMS_ENV_FIELDS } from './channels/teams/teams-env.js';
 import type { TeamsSettings } from './channels/teams/teams-settings.js';
+import type { TelegramApiSettings } from './channels/telegram/telegram-api.js';
 import {
   GET_ENGINE_CREDENTIALS,
   GET_POOL_CREDENTIALS,
@@ -140,6 +141,11 @@ export const ZEngineEnv = z.object({
     .transform((value) => `${value.replace(/\/+$/, '')}/`)
     .default('https://slack.com/api/'),
   SLACK_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  TELEGRAM_API_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.telegram.org' })
+    .transform((value) => value.replace(/\/+$/, ''))
+    .default('https://api.telegram.org'),
+  TELEGRAM_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // The channel worker's queue settings; each WHATSAPP_* name is the older name of the CHANNEL_* one,
   // still read when the CHANNEL_* one is unset (channelSetting below).
   CHANNEL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
@@ -241,6 +247,7 @@ export type ChannelSettings = {
   discord: DiscordSettings;
   teams: TeamsSettings;
   slack: SlackApiSettings;
+  telegram: TelegramApiSettings;
 };
 
 /** How runs are kept (database mode). */
@@ -439,6 +446,7 @@ function readChannelSettings(parsed: ParsedEnv, set: Record<string, string | und
     discord: { apiBaseUrl: parsed.DISCORD_API_BASE_URL, timeoutMs: parsed.DISCORD_API_TIMEOUT_MS },
     teams: readTeamsSettings(parsed),
     slack: { apiBaseUrl: parsed.SLACK_API_BASE_URL, apiTimeoutMs: parsed.SLACK_API_TIMEOUT_MS },
+    telegram: { apiBaseUrl: parsed.TELEGRAM_API_BASE_URL, apiTimeoutMs: parsed.TELEGRAM_API_TIMEOUT_MS },
   };
 }
 

@@ -70,6 +70,7 @@ export default defineConfig({
           { text: 'Discord', link: '/channels/discord' },
           { text: 'Microsoft Teams', link: '/channels/teams' },
           { text: 'Slack', link: '/channels/slack' },
+          { text: 'Telegram', link: '/channels/telegram' },
         ],
       },
       {

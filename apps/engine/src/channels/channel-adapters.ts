@@ -8,6 +8,7 @@ import { createDiscordAdapter } from './discord/discord-adapter.js';
 import { createGoogleChatAdapter } from './google-chat/google-chat-adapter.js';
 import { createSlackAdapter } from './slack/slack-adapter.js';
 import { createTeamsAdapter } from './teams/teams-adapter.js';
+import { createTelegramAdapter } from './telegram/telegram-adapter.js';
 
 export type ChannelAdapters = {
   /** The adapter of a provider, by its integration provider ('SLACK'). */
@@ -26,6 +27,7 @@ export function buildChannelAdapters(settings: ChannelSettings): AnyChannelAdapt
     createGoogleChatAdapter(settings.googleChat),
     createTeamsAdapter(settings.teams),
     createSlackAdapter(settings.slack),
+    createTelegramAdapter(settings.telegram),
   ];
 }
 

@@ -1,0 +1,15 @@
+// The TELEGRAM provider of the one inbound queue: webhook deliveries checked by their secret token and
+// read into inbound items, replies and approval buttons through the Bot API at TELEGRAM_API_BASE_URL.
+import type { ChannelAdapter } from '../channel-adapter.js';
+import type { TelegramApiSettings } from './telegram-api.js';
+import { createTelegramOutbound } from './telegram-outbound.js';
+import { createTelegramReceive } from './telegram-receive.js';
+
+export function createTelegramAdapter(settings: TelegramApiSettings): ChannelAdapter<'TELEGRAM'> {
+  return {
+    provider: 'TELEGRAM',
+    slug: 'telegram',
+    receive: createTelegramReceive(settings),
+    outbound: (integration) => createTelegramOutbound(settings, integration),
+  };
+}
