@@ -2,15 +2,9 @@
 // run and fills the command's "thinking…" message with Approve and Reject buttons; another member's
 // press is answered to them alone and queued nowhere; the asker's takes the buttons off and resumes the
 // run, whose answer follows in the channel.
-import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
-import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  type ApprovalChannel,
-  lastToolResult,
-  scriptSumThenAnswer,
-  startApprovalChannel,
-} from '../../testing/approval-channel-agent.js';
+import { type ApprovalChannel, startApprovalChannel } from '../../testing/approval-channel-agent.js';
 import { queueRows, waitForQueueStatus } from '../../testing/channel-agent.js';
 import {
   askCommand,
@@ -22,22 +16,15 @@ import {
 } from '../../testing/discord-interactions.js';
 import { type FakeDiscordApi, type FakeDiscordMessage, startFakeDiscordApi } from '../../testing/fake-discord-api.js';
 
-let database: TestDatabase;
-let model: FakeOpenAiServer;
 let discord: FakeDiscordApi;
 let application: DiscordApplication;
 let channel: ApprovalChannel;
 
 beforeAll(async () => {
-  [database, model, discord] = await Promise.all([
-    createTestDatabase(),
-    startFakeOpenAiServer(),
-    startFakeDiscordApi(),
-  ]);
+  discord = await startFakeDiscordApi();
   application = makeDiscordApplication();
   const { applicationId, publicKey } = application;
-  channel = await startApprovalChannel(database, {
-    model,
+  channel = await startApprovalChannel({
     integration: { provider: 'DISCORD', config: { applicationId, publicKey, botToken: 'bot-token' } },
     slug: 'discord',
     env: { DISCORD_API_BASE_URL: discord.baseUrl },
@@ -45,9 +32,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await channel?.engine.shutdown();
-  await Promise.all([discord?.close(), model?.close()]);
-  await database?.drop();
+  await channel?.close();
+  await discord?.close();
 });
 
 const buttonsOf = (message: FakeDiscordMessage | undefined) =>
@@ -58,7 +44,7 @@ describe('a tool call that needs approval on Discord', () => {
     const channelId = nextSnowflake();
     const asker = { userId: nextSnowflake(), channelId, guildId: '333333333333333333' };
     const other = { ...asker, userId: nextSnowflake() };
-    scriptSumThenAnswer(model, [2, 3], ['The sum is ', '**5**']);
+    channel.scriptSumThenAnswer([2, 3], ['The sum is ', '**5**']);
     const question = askCommand(application, asker, 'add 2 and 3');
     expect((await deliverInteraction(channel.webhook, application, question, discord)).status).toBe(200);
     const approvalMessage = () =>
@@ -68,30 +54,26 @@ describe('a tool call that needs approval on Discord', () => {
     const [approve, reject] = buttonsOf(message);
     expect([approve?.label, reject?.label]).toEqual(['Approve', 'Reject']);
     expect(message.content).toContain(`<@${asker.userId}>`);
-    await waitForQueueStatus(database, channel.agent.agentId, 'done');
-    const requestsWhilePaused = model.requests.length;
+    await waitForQueueStatus(channel.database, channel.agent.agentId, 'done');
     const pressBy = (actor: typeof asker) => buttonPress(application, actor, message, String(approve?.custom_id));
     const deliver = (press: ReturnType<typeof pressBy>) =>
       deliverInteraction(channel.webhook, application, press, discord);
 
-    // The other member is told, privately, that only the asker can answer; nothing is queued.
+    // The other member is told, privately, that only the asker can answer; nothing is queued, the
+    // buttons stay.
     const refused = await deliver(pressBy(other));
     expect(refused).toMatchObject({ status: 200, answer: { type: 4, data: { flags: 64 } } });
     expect(refused.answer?.data?.content).toContain(`<@${asker.userId}>`);
-    expect((await queueRows(database, channel.agent.agentId)).map((row) => row.sender)).toEqual([asker.userId]);
+    const queued = await queueRows(channel.database, channel.agent.agentId);
+    expect(queued.map((row) => row.sender)).toEqual([asker.userId]);
     expect(buttonsOf(message)).toHaveLength(2);
-    expect(model.requests.length).toBe(requestsWhilePaused);
 
-    // The asker's press takes the buttons off the message and resumes the run: the tool runs and the
-    // agent's answer follows the approval message.
+    // The asker's press takes the buttons off the message (the webhook's answer updates it) and
+    // resumes the run: the tool runs and the agent's answer follows, through the press's token.
     const press = pressBy(asker);
-    const accepted = await deliver(press);
-    expect(accepted).toMatchObject({ status: 200, answer: { type: 7, data: { components: [] } } });
+    await channel.expectResumes(() => deliver(press));
     expect(buttonsOf(message)).toEqual([]);
-    await waitForQueueStatus(database, channel.agent.agentId, 'done', 2);
-    expect(discord.replies().filter((reply) => reply.token === press.token).map((reply) => reply.content)).toEqual([
-      'The sum is **5**',
-    ]);
-    expect(lastToolResult(model)).toMatch(/5/);
+    const answers = discord.replies().filter((reply) => reply.token === press.token);
+    expect(answers.map((reply) => reply.content)).toEqual(['The sum is **5**']);
   });
 });

@@ -2,16 +2,9 @@
 // run and becomes an Adaptive Card with Approve and Reject in the conversation; a press (a message
 // activity carrying the button's data) by anyone but the asker is skipped, the asker's resumes the run.
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
-import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  type ApprovalChannel,
-  lastToolResult,
-  scriptSumThenAnswer,
-  startApprovalChannel,
-} from '../../testing/approval-channel-agent.js';
-import { waitForQueueStatus } from '../../testing/channel-agent.js';
+import { type ApprovalChannel, startApprovalChannel } from '../../testing/approval-channel-agent.js';
 import { buttonData, type FakeTeamsApi, startFakeTeamsApi } from '../../testing/fake-teams-api.js';
 import { makeTeamsActivity } from '../../testing/teams-activities.js';
 
@@ -19,17 +12,14 @@ const ALICE = '29:alice';
 const BOB = '29:bob';
 const appId = randomUUID();
 
-let database: TestDatabase;
-let model: FakeOpenAiServer;
 let api: FakeTeamsApi;
 let channel: ApprovalChannel;
 
 beforeAll(async () => {
-  [database, model, api] = await Promise.all([createTestDatabase(), startFakeOpenAiServer(), startFakeTeamsApi()]);
+  api = await startFakeTeamsApi();
   const appPassword = `password-${randomUUID()}`;
   api.registerBot(appId, appPassword);
-  channel = await startApprovalChannel(database, {
-    model,
+  channel = await startApprovalChannel({
     integration: { provider: 'TEAMS', config: { appId, appPassword } },
     slug: 'teams',
     env: {
@@ -41,9 +31,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await channel?.engine.shutdown();
-  await Promise.all([api?.close(), model?.close()]);
-  await database?.drop();
+  await channel?.close();
+  await api?.close();
 });
 
 /** Posts `activity` as the Bot Framework does, with its token for the bot. */
@@ -61,7 +50,7 @@ describe('a tool call that needs approval on Teams', () => {
     const conversationId = `19:${randomUUID()}@thread.tacv2;messageid=${Date.now()}`;
     const inConversation = { serviceUrl: api.serviceUrl, appId, conversationId };
     const deliveredHere = () => api.delivered.filter((call) => call.conversationId === conversationId);
-    scriptSumThenAnswer(model, [2, 3], ['The sum is ', '**5**']);
+    channel.scriptSumThenAnswer([2, 3], ['The sum is ', '**5**']);
     const question = makeTeamsActivity({ ...inConversation, from: ALICE, text: 'add 2 and 3' });
     expect((await deliver(question)).status).toBe(200);
     const cardCall = () => deliveredHere().find((call) => call.body.attachments !== undefined);
@@ -70,20 +59,10 @@ describe('a tool call that needs approval on Teams', () => {
     const approve = buttonData(cardCall(), 'Approve');
     expect(approve).toMatchObject({ approved: true });
     expect(buttonData(cardCall(), 'Reject')).toMatchObject({ approved: false });
-    await waitForQueueStatus(database, channel.agent.agentId, 'done');
-    const requestsWhilePaused = model.requests.length;
+
+    // A press is a message activity whose value is the button's data, signed by the Bot Framework.
     const pressBy = (from: string) => deliver(makeTeamsActivity({ ...inConversation, from, value: approve }));
-
-    // Bob's press is taken (the Bot Framework signed it) but resumes nothing.
-    expect((await pressBy(BOB)).status).toBe(200);
-    const [skipped] = await waitForQueueStatus(database, channel.agent.agentId, 'skipped');
-    expect(skipped).toMatchObject({ sender: BOB, kind: 'approval' });
-    expect(model.requests.length).toBe(requestsWhilePaused);
-
-    // Alice's resumes the run: the tool runs and the agent answers in the conversation.
-    expect((await pressBy(ALICE)).status).toBe(200);
-    await waitForQueueStatus(database, channel.agent.agentId, 'done', 2);
+    await channel.expectOnlyAskerResumes(pressBy, { asker: ALICE, other: BOB });
     expect(deliveredHere().at(-1)?.body.text).toBe('The sum is **5**');
-    expect(lastToolResult(model)).toMatch(/5/);
   });
 });
