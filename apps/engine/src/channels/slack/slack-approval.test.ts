@@ -2,12 +2,9 @@
 // run and becomes a Block Kit message with Approve and Reject in the thread; a press by the person who
 // asked resumes the run, anyone else's does not.
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
-import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
+import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { RunningEngine } from '../../start-engine.js';
-import { channelWebhookUrl, publishChannelAgent, queueRows, startChannelEngine } from '../../testing/channel-agent.js';
-import { ALLOW_EVERYTHING_STDIO, EVERYTHING_SUM, everythingStdioServer } from '../../testing/everything-server.js';
+import { type ApprovalChannel, startApprovalChannel } from '../../testing/approval-channel-agent.js';
 import { type FakeSlackApi, type SlackMessage, startFakeSlackApi } from '../../testing/fake-slack-api.js';
 import {
   blockActionsRequest,
@@ -20,44 +17,23 @@ const botToken = `xoxb-${randomUUID()}`;
 const appId = 'A0APPROVE01';
 const ALICE = 'U0ALICE0001';
 const BOB = 'U0BOB000001';
-
-let database: TestDatabase;
-let slack: FakeSlackApi;
-let model: FakeOpenAiServer;
-let engine: RunningEngine;
-let agentId: string;
-let url: string;
 const signingSecret = `signing-${randomUUID()}`;
 
+let slack: FakeSlackApi;
+let channel: ApprovalChannel;
+
 beforeAll(async () => {
-  [database, slack, model] = await Promise.all([
-    createTestDatabase(),
-    startFakeSlackApi({ botToken }),
-    startFakeOpenAiServer(),
-  ]);
-  const agent = await publishChannelAgent(
-    database,
-    [{ provider: 'SLACK', config: { botToken, signingSecret, appId } }],
-    {
-      model: { provider: 'openai', name: 'fake', baseUrl: model.baseUrl },
-      mcpServers: [everythingStdioServer()],
-      tools: { approval: ['*__get-sum'] },
-    },
-  );
-  agentId = agent.agentId;
-  engine = await startChannelEngine(database, agent, {
-    ...ALLOW_EVERYTHING_STDIO,
-    SLACK_API_BASE_URL: slack.baseUrl,
-    CHANNEL_POLL_MS: '50',
-    CHANNEL_RETRY_BASE_MS: '20',
+  slack = await startFakeSlackApi({ botToken });
+  channel = await startApprovalChannel({
+    integration: { provider: 'SLACK', config: { botToken, signingSecret, appId } },
+    slug: 'slack',
+    env: { SLACK_API_BASE_URL: slack.baseUrl },
   });
-  url = channelWebhookUrl(engine.url, 'slack', agent.integrations[0]?.id ?? '');
 });
 
 afterAll(async () => {
-  await engine?.shutdown();
-  await Promise.all([slack?.close(), model?.close()]);
-  await database?.drop();
+  await channel?.close();
+  await slack?.close();
 });
 
 type Button = { action_id: string; value: string };
@@ -65,13 +41,13 @@ const buttonsOf = (message: SlackMessage | undefined): Button[] =>
   ((message?.blocks ?? []) as { type: string; elements?: Button[] }[]).find((block) => block.type === 'actions')
     ?.elements ?? [];
 
-const press = (user: string, button: Button, channel: string, message: SlackMessage) =>
+const press = (user: string, button: Button, message: SlackMessage) =>
   postSlackRequest(
-    url,
+    channel.webhook,
     blockActionsRequest({
       appId,
       user,
-      channel,
+      channel: message.channel,
       messageTs: message.ts,
       threadTs: message.threadTs,
       actionId: button.action_id,
@@ -82,50 +58,27 @@ const press = (user: string, button: Button, channel: string, message: SlackMess
 
 describe('a tool call that needs approval on Slack', () => {
   it('asks in the thread with buttons; only the person who asked resumes the run with a press', async () => {
-    const channel = 'C0APPROVAL1';
+    const conversation = 'C0APPROVAL1';
     const ts = nextSlackTs();
-    model.script(
-      { toolCalls: [{ id: 'call-sum', name: EVERYTHING_SUM, arguments: ['{"a":2,"b":3}'] }] },
-      { text: ['The sum is ', '**5**'] },
-    );
-    const asked = await postSlackRequest(
-      url,
-      messageEventRequest({ appId, channel, ts, user: ALICE, text: 'add 2 and 3' }),
-      {
-        signingSecret,
-      },
-    );
-    expect(asked.status).toBe(200);
+    channel.scriptSumThenAnswer([2, 3], ['The sum is ', '**5**']);
+    const question = messageEventRequest({ appId, channel: conversation, ts, user: ALICE, text: 'add 2 and 3' });
+    expect((await postSlackRequest(channel.webhook, question, { signingSecret })).status).toBe(200);
     const approvalMessage = () =>
-      slack.messages().find((message) => message.channel === channel && message.blocks !== undefined);
+      slack.messages().find((message) => message.channel === conversation && message.blocks !== undefined);
     await waitUntil(() => approvalMessage() !== undefined, { what: 'the approval message to be posted' });
     const message = approvalMessage() as SlackMessage;
     expect(message.threadTs).toBe(ts);
     const [approve] = buttonsOf(message);
     expect(approve?.action_id).toBe('agentplane_approve');
-    const requestsWhilePaused = model.requests.length;
 
-    // Bob's press is taken (Slack signed it) but resumes nothing.
-    expect((await press(BOB, approve as Button, channel, message)).status).toBe(200);
-    await waitUntil(
-      async () => (await queueRows(database, agentId)).some((row) => row.sender === BOB && row.status === 'skipped'),
-      { what: "Bob's press to be skipped" },
-    );
-    expect(model.requests.length).toBe(requestsWhilePaused);
-
-    // Alice's resumes the run: the tool runs and the agent answers in the thread.
-    expect((await press(ALICE, approve as Button, channel, message)).status).toBe(200);
-    await waitUntil(
-      () => slack.messages().some((reply) => reply.channel === channel && reply.text === 'The sum is \u200b*5*\u200b'),
-      { what: 'the answer after the approval' },
-    );
-    const toolResult = model.requests.at(-1)?.body.messages.find((entry) => entry.role === 'tool');
-    expect(String(toolResult?.content)).toMatch(/5/);
-    expect(
-      slack
-        .messages()
-        .filter((reply) => reply.channel === channel)
-        .every((reply) => reply.threadTs === ts),
-    ).toBe(true);
+    // Bob's press is taken (Slack signed it) but resumes nothing; Alice's resumes the run: the tool
+    // runs and the agent answers in the thread.
+    await channel.expectOnlyAskerResumes((user) => press(user, approve as Button, message), {
+      asker: ALICE,
+      other: BOB,
+    });
+    const replies = slack.messages().filter((reply) => reply.channel === conversation);
+    expect(replies.at(-1)?.text).toBe('The sum is \u200b*5*\u200b');
+    expect(replies.every((reply) => reply.threadTs === ts)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 // The Teams channel through real database-mode engines (in this process, and as child processes for
 // the SIGKILL), a fake model and a local fake of the Bot Framework (keys, tokens, connector): the
-// issue's "Must hold" for Teams (the approval button waits for the core's human-in-the-loop plumbing).
+// issue's "Must hold" for Teams (the approval button is in teams-approval.test.ts).
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { type FakeOpenAiServer, startFakeOpenAiServer, waitUntil } from '@agentplane/testing';
