@@ -10,7 +10,13 @@ export type ScriptedToolCall = { id: string; name: string; arguments: string[] }
 export type ScriptedUsage = { prompt_tokens: number; completion_tokens: number };
 
 export type ScriptedTurn =
-  | { text: string[]; toolCalls?: ScriptedToolCall[]; usage?: ScriptedUsage }
+  | {
+      text: string[];
+      toolCalls?: ScriptedToolCall[];
+      usage?: ScriptedUsage;
+      /** Holds the turn's end until this settles: the client has every chunk of text, the turn is not over. */
+      endAfter?: Promise<unknown>;
+    }
   | { toolCalls: ScriptedToolCall[]; usage?: ScriptedUsage }
   | { status: number; message: string }
   /** Streams these text chunks, then holds the response open until the client goes away. */
@@ -130,7 +136,11 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
           completion_tokens: ('text' in turn ? turn.text.length : 0) + (turn.toolCalls?.length ?? 0),
         })
       : undefined;
-    for (const part of streamTurn({ ...turn, usage })) res.write(part);
+    const endAfter = 'endAfter' in turn ? turn.endAfter : undefined;
+    for (const part of streamTurn({ ...turn, usage })) {
+      if (endAfter !== undefined && /"finish_reason":"/.test(part)) await endAfter;
+      res.write(part);
+    }
     res.end();
   };
 
