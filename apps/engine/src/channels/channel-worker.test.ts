@@ -157,6 +157,22 @@ describe('a reply', () => {
     expect(row?.replyPartsSent).toBe(parts.length);
   });
 
+  it('is not edited again when the message it streamed into shows the final text already', async () => {
+    const setup = await setUp();
+    const conversation = `c-${randomUUID()}`;
+    const final = 'Hello <b>there</b>';
+    // The run ends only once the stream has shown the whole reply.
+    const shown = waitUntil(() => deliveredIn(conversation).some((call) => call.body.text === final), {
+      what: 'the whole reply to be streamed',
+    });
+    model.script({ text: ['Hello', ' **there**'], endAfter: shown });
+    await send(setup, { conversation, text: 'hi' });
+    await waitForQueueStatus(database, setup.agent.agentId, 'done');
+    const calls = callsIn(conversation);
+    expect(calls.filter((call) => call.body.text === final)).toHaveLength(1);
+    expect(calls.at(-1)?.body.text).toBe(final);
+  });
+
   it('stops streaming at a 429 and is not sent before its Retry-After; then it is sent as stored, the agent not run again', async () => {
     const setup = await setUp();
     const conversation = `c-${randomUUID()}`;

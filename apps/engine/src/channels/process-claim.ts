@@ -275,16 +275,17 @@ async function produceReply(
 
 /**
  * Sends the reply formatted, in parts of the provider's length, from the first part not yet sent. A
- * message the stream posted becomes the first part, edited to its final text.
+ * message the stream posted becomes the first part, edited to its final text unless it shows that already.
  */
-async function deliver(context: ClaimContext, { text, outbound, item, claim }: Reply): Promise<void> {
+async function deliver(context: ClaimContext, { text, streamed, outbound, item, claim }: Reply): Promise<void> {
   const { signal, pool } = context;
   const parts = splitText(outbound.format(text), outbound.maxLength);
   const posted = claim.replyState?.posted[0];
   for (let index = claim.replyPartsSent; index < parts.length; index++) {
     const part = String(parts[index]);
     if (index === 0 && posted !== undefined && outbound.edit !== undefined) {
-      await outbound.edit(item.address, posted, part, signal);
+      // An edit that changes nothing spends a call of the provider's rate limit, and Telegram refuses it.
+      if (part !== streamed?.shown) await outbound.edit(item.address, posted, part, signal);
     } else {
       await outbound.post(item.address, part, signal);
     }

@@ -12,6 +12,8 @@ import type { ReplyState } from './inbound-queue.js';
 
 /** What a stream left on the provider once settled. */
 export type SettledStream = {
+  /** The text the posted message shows now, as sent (formatted); undefined when nothing was shown. */
+  shown: string | undefined;
   /**
    * The provider's refusal that stopped the stream, while its Retry-After has not passed: the final
    * delivery waits for it rather than calling the provider sooner.
@@ -118,7 +120,7 @@ export function startReplyStream({ outbound, address, state, save, signal, log }
       await inFlight;
       if (failure !== undefined) throw failure;
       const waiting = refusal !== undefined && Date.now() - refusal.at < (refusal.error.retryAfterMs ?? 0);
-      return { wait: waiting ? refusal?.error : undefined };
+      return { shown, wait: waiting ? refusal?.error : undefined };
     },
   };
 }
