@@ -11,11 +11,13 @@ export type ScriptedUsage = { prompt_tokens: number; completion_tokens: number }
 
 export type ScriptedTurn =
   | {
-      text: string[];
+      /**
+       * The text chunks. A promise among them holds the stream there until it settles, so a test can act
+       * when the client has some of the text (or all of it, the turn not yet over).
+       */
+      text: (string | Promise<unknown>)[];
       toolCalls?: ScriptedToolCall[];
       usage?: ScriptedUsage;
-      /** Holds the turn's end until this settles: the client has every chunk of text, the turn is not over. */
-      endAfter?: Promise<unknown>;
     }
   | { toolCalls: ScriptedToolCall[]; usage?: ScriptedUsage }
   | { status: number; message: string }
@@ -61,12 +63,17 @@ function encodeChunk(id: string, delta: ChunkDelta, finishReason: string | null 
   return chunkOf(id, { choices: [{ index: 0, delta, finish_reason: finishReason }] });
 }
 
-type StreamedTurn = { text?: string[]; toolCalls?: ScriptedToolCall[]; usage?: ScriptedUsage | undefined };
+type StreamedTurn = {
+  text?: (string | Promise<unknown>)[];
+  toolCalls?: ScriptedToolCall[];
+  usage?: ScriptedUsage | undefined;
+};
 
-function* streamTurn(turn: StreamedTurn): Generator<string> {
+/** The turn's SSE chunks, and where it holds, the promises it waits for. */
+function* streamTurn(turn: StreamedTurn): Generator<string | Promise<unknown>> {
   const id = `chatcmpl-fake-${++completions}`;
   yield encodeChunk(id, { role: 'assistant', content: '' });
-  for (const text of turn.text ?? []) yield encodeChunk(id, { content: text });
+  for (const text of turn.text ?? []) yield typeof text === 'string' ? encodeChunk(id, { content: text }) : text;
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
     yield encodeChunk(id, {
       tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
@@ -124,7 +131,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     if ('stall' in turn) {
       for (const part of streamTurn({ text: turn.stall })) {
-        if (part.includes('finish_reason":"stop')) break;
+        if (typeof part !== 'string' || part.includes('finish_reason":"stop')) break;
         res.write(part);
       }
       return;
@@ -133,13 +140,14 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     const usage = body.stream_options?.include_usage
       ? (turn.usage ?? {
           prompt_tokens: body.messages.length,
-          completion_tokens: ('text' in turn ? turn.text.length : 0) + (turn.toolCalls?.length ?? 0),
+          completion_tokens:
+            ('text' in turn ? turn.text.filter((text) => typeof text === 'string').length : 0) +
+            (turn.toolCalls?.length ?? 0),
         })
       : undefined;
-    const endAfter = 'endAfter' in turn ? turn.endAfter : undefined;
     for (const part of streamTurn({ ...turn, usage })) {
-      if (endAfter !== undefined && /"finish_reason":"/.test(part)) await endAfter;
-      res.write(part);
+      if (typeof part === 'string') res.write(part);
+      else await part;
     }
     res.end();
   };

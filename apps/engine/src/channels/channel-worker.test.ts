@@ -165,7 +165,7 @@ describe('a reply', () => {
     const shown = waitUntil(() => deliveredIn(conversation).some((call) => call.body.text === final), {
       what: 'the whole reply to be streamed',
     });
-    model.script({ text: ['Hello', ' **there**'], endAfter: shown });
+    model.script({ text: ['Hello', ' **there**', shown] });
     await send(setup, { conversation, text: 'hi' });
     await waitForQueueStatus(database, setup.agent.agentId, 'done');
     const calls = callsIn(conversation);
@@ -179,7 +179,7 @@ describe('a reply', () => {
     api.script({ status: 429, headers: { 'Retry-After': '3600' } });
     // The run ends only once the stream's first post met the 429.
     const refused = waitUntil(() => callsIn(conversation).length > 0, { what: 'the streamed post to be refused' });
-    model.script({ text: ['Hello', ' there'], endAfter: refused });
+    model.script({ text: ['Hello', ' there', refused] });
     const requestsBefore = model.requests.length;
     await send(setup, { conversation, text: 'hi' });
     await waitUntil(async () => (await queueRows(database, setup.agent.agentId))[0]?.lastError != null, {
