@@ -10,7 +10,15 @@ export type ScriptedToolCall = { id: string; name: string; arguments: string[] }
 export type ScriptedUsage = { prompt_tokens: number; completion_tokens: number };
 
 export type ScriptedTurn =
-  | { text: string[]; toolCalls?: ScriptedToolCall[]; usage?: ScriptedUsage }
+  | {
+      /**
+       * The text chunks. A promise among them holds the stream there until it settles, so a test can act
+       * when the client has some of the text (or all of it, the turn not yet over).
+       */
+      text: (string | Promise<unknown>)[];
+      toolCalls?: ScriptedToolCall[];
+      usage?: ScriptedUsage;
+    }
   | { toolCalls: ScriptedToolCall[]; usage?: ScriptedUsage }
   | { status: number; message: string }
   /** Streams these text chunks, then holds the response open until the client goes away. */
@@ -55,12 +63,17 @@ function encodeChunk(id: string, delta: ChunkDelta, finishReason: string | null 
   return chunkOf(id, { choices: [{ index: 0, delta, finish_reason: finishReason }] });
 }
 
-type StreamedTurn = { text?: string[]; toolCalls?: ScriptedToolCall[]; usage?: ScriptedUsage | undefined };
+type StreamedTurn = {
+  text?: (string | Promise<unknown>)[];
+  toolCalls?: ScriptedToolCall[];
+  usage?: ScriptedUsage | undefined;
+};
 
-function* streamTurn(turn: StreamedTurn): Generator<string> {
+/** The turn's SSE chunks, and where it holds, the promises it waits for. */
+function* streamTurn(turn: StreamedTurn): Generator<string | Promise<unknown>> {
   const id = `chatcmpl-fake-${++completions}`;
   yield encodeChunk(id, { role: 'assistant', content: '' });
-  for (const text of turn.text ?? []) yield encodeChunk(id, { content: text });
+  for (const text of turn.text ?? []) yield typeof text === 'string' ? encodeChunk(id, { content: text }) : text;
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
     yield encodeChunk(id, {
       tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
@@ -118,7 +131,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     if ('stall' in turn) {
       for (const part of streamTurn({ text: turn.stall })) {
-        if (part.includes('finish_reason":"stop')) break;
+        if (typeof part !== 'string' || part.includes('finish_reason":"stop')) break;
         res.write(part);
       }
       return;
@@ -127,10 +140,15 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     const usage = body.stream_options?.include_usage
       ? (turn.usage ?? {
           prompt_tokens: body.messages.length,
-          completion_tokens: ('text' in turn ? turn.text.length : 0) + (turn.toolCalls?.length ?? 0),
+          completion_tokens:
+            ('text' in turn ? turn.text.filter((text) => typeof text === 'string').length : 0) +
+            (turn.toolCalls?.length ?? 0),
         })
       : undefined;
-    for (const part of streamTurn({ ...turn, usage })) res.write(part);
+    for (const part of streamTurn({ ...turn, usage })) {
+      if (typeof part === 'string') res.write(part);
+      else await part;
+    }
     res.end();
   };
 

@@ -157,6 +157,53 @@ describe('a reply', () => {
     expect(row?.replyPartsSent).toBe(parts.length);
   });
 
+  it('is not edited again when the message it streamed into shows the final text already', async () => {
+    const setup = await setUp();
+    const conversation = `c-${randomUUID()}`;
+    const final = 'Hello <b>there</b>';
+    // The run ends only once the stream has shown the whole reply.
+    const shown = waitUntil(() => deliveredIn(conversation).some((call) => call.body.text === final), {
+      what: 'the whole reply to be streamed',
+    });
+    model.script({ text: ['Hello', ' **there**', shown] });
+    await send(setup, { conversation, text: 'hi' });
+    await waitForQueueStatus(database, setup.agent.agentId, 'done');
+    const calls = callsIn(conversation);
+    expect(calls.filter((call) => call.body.text === final)).toHaveLength(1);
+    expect(calls.at(-1)?.body.text).toBe(final);
+  });
+
+  it('stops streaming at a 429 and is not sent before its Retry-After; then it is sent as stored, the agent not run again', async () => {
+    const setup = await setUp();
+    const conversation = `c-${randomUUID()}`;
+    api.script({ status: 429, headers: { 'Retry-After': '3600' } });
+    // The run ends only once the stream's first post met the 429.
+    const refused = waitUntil(() => callsIn(conversation).length > 0, { what: 'the streamed post to be refused' });
+    model.script({ text: ['Hello', ' there', refused] });
+    const requestsBefore = model.requests.length;
+    await send(setup, { conversation, text: 'hi' });
+    await waitUntil(async () => (await queueRows(database, setup.agent.agentId))[0]?.lastError != null, {
+      what: 'the 429 to be recorded',
+    });
+    const [row] = await queueRows(database, setup.agent.agentId);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, replyText: 'Hello there', replyPartsSent: 0 });
+    expect(row?.lastError).toMatch(/HTTP 429/);
+    expect((row?.nextAttemptAt.getTime() ?? 0) - (row?.updatedAt.getTime() ?? 0)).toBe(3_600_000);
+    // Neither the stream nor the final delivery called the provider after its 429.
+    expect(callsIn(conversation)).toHaveLength(1);
+
+    // The hour has passed.
+    await database.prisma.inboundMessage.update({ where: { id: row?.id ?? '' }, data: { nextAttemptAt: new Date(0) } });
+    const [answered] = await waitForQueueStatus(database, setup.agent.agentId, 'done');
+    expect(answered).toMatchObject({ attempts: 2, replyPartsSent: 1 });
+    expect(
+      callsIn(conversation)
+        .slice(1)
+        .map((call) => [call.method, call.body.text]),
+    ).toEqual([['post', 'Hello there']]);
+    expect(model.requests.length - requestsBefore).toBe(1);
+  });
+
   it('is sent once however often the provider delivers the message', async () => {
     const setup = await setUp();
     const conversation = `c-${randomUUID()}`;

@@ -35,7 +35,7 @@ import {
 } from './inbound-queue.js';
 import { providerName } from './provider-names.js';
 import { inboundItemOf } from './queued-item.js';
-import { startReplyStream } from './reply-stream.js';
+import { type SettledStream, startReplyStream } from './reply-stream.js';
 import { splitText } from './split-text.js';
 
 export type ClaimContext = {
@@ -79,7 +79,10 @@ function keepLease(held: boolean, during: string): void {
   if (!held) throw new LeaseLostError(during);
 }
 
-type Reply = { text: string; outbound: ChannelOutbound; item: InboundItem; claim: ClaimedMessage };
+/** A reply, and what its stream left on the provider (none when it did not stream, or on a later attempt). */
+type Produced = { text: string; streamed?: SettledStream | undefined };
+
+type Reply = Produced & { outbound: ChannelOutbound; item: InboundItem; claim: ClaimedMessage };
 
 /** The agent's budget's reply, else the workspace's, else the operator's default. */
 function budgetReplyOf(budgets: TEngineBudgets, fallback: string): string {
@@ -151,7 +154,7 @@ type Turn = {
 };
 
 /** Runs the agent on the conversation's thread and stores its answer with the turn, in one transaction. */
-async function runTurn(context: ClaimContext, claim: ClaimedMessage, turn: Turn): Promise<string> {
+async function runTurn(context: ClaimContext, claim: ClaimedMessage, turn: Turn): Promise<Produced> {
   const { pool, agentId, signal, log } = context;
   const { snapshot, outbound, item, input, userMessage } = turn;
   const key = input.threadId;
@@ -160,6 +163,7 @@ async function runTurn(context: ClaimContext, claim: ClaimedMessage, turn: Turn)
   const recorded = await recordRun(context, claim, input);
   const stream = streamOf(context, claim, outbound, item);
   let run: CompletedRun;
+  let streamed: SettledStream | undefined;
   try {
     run = await runToCompletion(snapshot, input, {
       signal,
@@ -170,12 +174,12 @@ async function runTurn(context: ClaimContext, claim: ClaimedMessage, turn: Turn)
       pause: pauseOf(context, outbound, key),
     });
   } finally {
-    await stream?.settle();
+    streamed = await stream?.settle();
   }
   const refusal = refusalOf(run, snapshot, context.settings);
   if (refusal !== undefined) {
     keepLease(await saveReply(pool, claim, refusal), 'storing the reply');
-    return refusal;
+    return { text: refusal, streamed };
   }
   if (!run.finished) {
     throw new RetryableError(`the agent run failed (${run.code}): ${run.message}`);
@@ -189,7 +193,7 @@ async function runTurn(context: ClaimContext, claim: ClaimedMessage, turn: Turn)
     if (interrupts.length > 0) await storeInterrupts(client, agentId, key, input.runId, interrupts);
     keepLease(await saveReply(client, claim, text), 'storing the reply');
   });
-  return text;
+  return { text, streamed };
 }
 
 function inputOf(threadId: string, messages: Message[], resume?: RunAgentInput['resume']): RunAgentInput {
@@ -214,7 +218,7 @@ async function answerMessage(
   claim: ClaimedMessage,
   turn: Omit<Turn, 'input' | 'userMessage'>,
   text: string,
-): Promise<string> {
+): Promise<Produced> {
   const key = threadOf(context, claim);
   const history = await loadThreadMessages(context.pool, context.agentId, key);
   const userMessage: Message = { id: claim.providerMessageId, role: 'user', content: text };
@@ -233,7 +237,7 @@ async function answerPress(
   claim: ClaimedMessage,
   turn: Omit<Turn, 'input' | 'userMessage'>,
   press: InboundItem & { kind: 'approval' },
-): Promise<string> {
+): Promise<Produced> {
   const { pool, agentId, runs } = context;
   const key = threadOf(context, claim);
   const starter = await starterOf(pool, agentId, key, claim.integrationId, press.interruptId);
@@ -259,28 +263,29 @@ async function produceReply(
   context: ClaimContext,
   claim: ClaimedMessage,
   turn: Omit<Turn, 'input' | 'userMessage'>,
-): Promise<string> {
-  if (claim.replyText !== null) return claim.replyText;
+): Promise<Produced> {
+  if (claim.replyText !== null) return { text: claim.replyText };
   const { item } = turn;
   if (item.kind === 'approval') return answerPress(context, claim, turn, item);
   if (item.text !== undefined) return answerMessage(context, claim, turn, item.text);
   const reply = context.settings.unsupportedMessageReply;
   keepLease(await saveReply(context.pool, claim, reply), 'storing the reply');
-  return reply;
+  return { text: reply };
 }
 
 /**
  * Sends the reply formatted, in parts of the provider's length, from the first part not yet sent. A
- * message the stream posted becomes the first part, edited to its final text.
+ * message the stream posted becomes the first part, edited to its final text unless it shows that already.
  */
-async function deliver(context: ClaimContext, { text, outbound, item, claim }: Reply): Promise<void> {
+async function deliver(context: ClaimContext, { text, streamed, outbound, item, claim }: Reply): Promise<void> {
   const { signal, pool } = context;
   const parts = splitText(outbound.format(text), outbound.maxLength);
-  const streamed = claim.replyState?.posted[0];
+  const posted = claim.replyState?.posted[0];
   for (let index = claim.replyPartsSent; index < parts.length; index++) {
     const part = String(parts[index]);
-    if (index === 0 && streamed !== undefined && outbound.edit !== undefined) {
-      await outbound.edit(item.address, streamed, part, signal);
+    if (index === 0 && posted !== undefined && outbound.edit !== undefined) {
+      // An edit that changes nothing spends a call of the provider's rate limit, and Telegram refuses it.
+      if (part !== streamed?.shown) await outbound.edit(item.address, posted, part, signal);
     } else {
       await outbound.post(item.address, part, signal);
     }
@@ -350,8 +355,10 @@ export async function processClaim(
     const item = inboundItemOf(claim);
     // The integration matches the adapter's provider: both were found by the claim's provider.
     const outbound = adapter.outbound(integration as never);
-    const text = await produceReply(context, claim, { snapshot, outbound, item });
-    const reply = { text, outbound, item, claim };
+    const produced = await produceReply(context, claim, { snapshot, outbound, item });
+    // The provider told the stream to wait: the stored reply goes out on a later attempt, not sooner.
+    if (produced.streamed?.wait !== undefined) throw produced.streamed.wait;
+    const reply = { ...produced, outbound, item, claim };
     await deliver(context, reply);
     await askApprovals(context, claim, reply);
     return { kind: 'done' };

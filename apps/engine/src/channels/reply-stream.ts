@@ -2,17 +2,30 @@
 // edits it, no more often than the provider's edit interval. The posted message's id is saved under
 // the claim's lease before anything else is sent, so a worker that takes the message over after a
 // crash edits that message instead of posting a second one. Streaming is best effort: a failed edit is
-// logged and left to the final delivery (deliver-reply.ts), which edits the same message with the
-// whole reply and is retried as any send is.
+// logged and left to the final delivery (process-claim.ts), which edits the same message with the
+// whole reply and is retried as any send is. A provider that says to slow down (a 429, a 5xx: any
+// retryable failure) is not called again by the stream, and its Retry-After is handed to the final
+// delivery, which must not call it before then either.
 import type { Logger } from '@agentplane/server-kit';
-import type { ChannelOutbound, ReplyAddress } from './channel-adapter.js';
+import { ChannelApiError, type ChannelOutbound, type ReplyAddress } from './channel-adapter.js';
 import type { ReplyState } from './inbound-queue.js';
+
+/** What a stream left on the provider once settled. */
+export type SettledStream = {
+  /** The text the posted message shows now, as sent (formatted); undefined when nothing was shown. */
+  shown: string | undefined;
+  /**
+   * The provider's refusal that stopped the stream, while its Retry-After has not passed: the final
+   * delivery waits for it rather than calling the provider sooner.
+   */
+  wait: ChannelApiError | undefined;
+};
 
 export type ReplyStream = {
   /** The reply's text so far (markdown); sent when the interval allows, else with a later update. */
   update: (text: string) => void;
   /** Waits for the call in flight and sends nothing more; throws what saving the state threw (a lost lease). */
-  settle: () => Promise<ReplyState | null>;
+  settle: () => Promise<SettledStream>;
 };
 
 export type ReplyStreamOptions = {
@@ -43,6 +56,8 @@ export function startReplyStream({ outbound, address, state, save, signal, log }
   let timer: NodeJS.Timeout | undefined;
   let settled = false;
   let failure: unknown;
+  // A retryable refusal, and when it came: streaming is over, the final delivery waits out its Retry-After.
+  let refusal: { error: ChannelApiError; at: number } | undefined;
 
   const send = async (text: string) => {
     if (posted === undefined) {
@@ -63,15 +78,23 @@ export function startReplyStream({ outbound, address, state, save, signal, log }
 
   const flush = () => {
     timer = undefined;
-    if (settled || inFlight !== undefined || failure !== undefined) return;
+    if (settled || inFlight !== undefined || failure !== undefined || refusal !== undefined) return;
     const text = latest === undefined ? undefined : preview(outbound, latest);
     if (text === undefined || text === shown) return;
     lastSentAt = Date.now();
     inFlight = send(text)
       .catch((error: unknown) => {
         // A failed post or edit is not retried mid-stream: the final delivery sends the whole text.
-        if (failure === undefined && !signal.aborted) {
-          log.warn({ err_message: error instanceof Error ? error.message : String(error) }, 'a streamed edit failed');
+        if (failure !== undefined || signal.aborted) return;
+        const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof ChannelApiError && error.retryable) {
+          refusal = { error, at: Date.now() };
+          log.warn(
+            { err_message: message, retry_after_ms: error.retryAfterMs },
+            'streaming stopped: the provider refused an edit',
+          );
+        } else {
+          log.warn({ err_message: message }, 'a streamed edit failed');
         }
       })
       .finally(() => {
@@ -81,7 +104,7 @@ export function startReplyStream({ outbound, address, state, save, signal, log }
   };
 
   const schedule = () => {
-    if (settled || timer !== undefined || inFlight !== undefined) return;
+    if (settled || timer !== undefined || inFlight !== undefined || refusal !== undefined) return;
     const wait = Math.max(lastSentAt + interval - Date.now(), 0);
     timer = setTimeout(flush, wait);
   };
@@ -96,7 +119,8 @@ export function startReplyStream({ outbound, address, state, save, signal, log }
       if (timer !== undefined) clearTimeout(timer);
       await inFlight;
       if (failure !== undefined) throw failure;
-      return posted === undefined ? state : { ...state, posted: [posted] };
+      const waiting = refusal !== undefined && Date.now() - refusal.at < (refusal.error.retryAfterMs ?? 0);
+      return { shown, wait: waiting ? refusal?.error : undefined };
     },
   };
 }

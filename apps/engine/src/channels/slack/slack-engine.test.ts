@@ -207,9 +207,8 @@ describe('Slack failures', () => {
   it("waits at least a 429's Retry-After, then replies once", async () => {
     const setup = await setUp();
     const channel = freshChannel();
-    // The streamed post and the final one: both told to come back in an hour.
-    const busy = { status: 429, headers: { 'Retry-After': '3600' } };
-    slack.script('chat.postMessage', busy, busy);
+    // The first post (the stream's, or the final one's when the run ended first) is told to come back in an hour.
+    slack.script('chat.postMessage', { status: 429, headers: { 'Retry-After': '3600' } });
     await post(setup, messageEventRequest({ appId, channel, text: 'busy?' }));
     await waitUntil(async () => (await queueRows(database, setup.agent.agentId))[0]?.lastError != null, {
       what: 'the 429 to be recorded',
@@ -219,6 +218,8 @@ describe('Slack failures', () => {
     // The backoff would be 20 ms: Slack's hour is the floor.
     expect((waiting?.nextAttemptAt.getTime() ?? 0) - (waiting?.updatedAt.getTime() ?? 0)).toBe(3_600_000);
     expect(messagesIn(channel)).toEqual([]);
+    // Nothing called Slack again within the hour: neither the stream nor the final delivery.
+    expect(callsIn(channel)).toHaveLength(1);
     // The hour is not waited out here: the row is made due, as if it had passed.
     await database.prisma.inboundMessage.updateMany({
       where: { agentId: setup.agent.agentId },
@@ -235,7 +236,9 @@ describe('a streamed reply', () => {
     const setup = await setUp(fakeModel());
     const channel = freshChannel();
     const ts = nextSlackTs();
-    model.script({ text: ['Hello', ' **there**', ', friend'] });
+    // The rest of the reply comes once the first words are posted: they are edited into the whole reply.
+    const posting = waitUntil(() => callsIn(channel).length > 0, { what: 'the first words to be posted' });
+    model.script({ text: ['Hello', posting, ' **there**', ', friend'] });
     await post(setup, messageEventRequest({ appId, channel, ts }));
     const [row] = await waitForQueueStatus(database, setup.agent.agentId, 'done');
     const calls = callsIn(channel);
