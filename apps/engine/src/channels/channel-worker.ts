@@ -63,21 +63,24 @@ export function startChannelWorker({
     else interruptSleep();
   };
 
+  // The config version whose queue was found empty while the agent had no channel integration.
+  let drainedVersion: number | undefined;
   const loop = async () => {
     while (!stopping.signal.aborted) {
-      // An agent with no channel integration has nothing to answer: it costs its engine no query (a pool
-      // holds thousands). Messages left by an integration since removed wait until one is added again.
+      // An agent with no channel integration has nothing to answer: polling its queue would cost a query
+      // a second for each of a pool's thousands of agents. Once per config version it still takes what is
+      // queued, so the messages of an integration since removed are skipped: left pending, they would
+      // keep the agent's pool reloading it (engine_placements' has_work) after every idle unload.
       const current = source.current();
-      if (
-        current === undefined ||
-        !current.config.integrations.some((i) => adapters.byProvider(i.provider) !== undefined)
-      ) {
+      const answers = current?.config.integrations.some((i) => adapters.byProvider(i.provider) !== undefined);
+      if (current === undefined || (!answers && drainedVersion === current.version)) {
         await sleep(settings.pollMs);
         continue;
       }
       let claim: ClaimedMessage | undefined;
       try {
         claim = await claimInboundMessage(pool, agentId, settings.leaseMs);
+        if (claim === undefined && !answers) drainedVersion = current.version;
       } catch (error) {
         log.warn({ err: error }, 'could not claim a channel message');
       }

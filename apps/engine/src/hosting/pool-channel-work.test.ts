@@ -51,7 +51,7 @@ async function queueMessage(agent: ChannelAgent, text: string, state: Record<str
 }
 
 describe('a pool engine', () => {
-  it('loads the agents whose queued channel messages are due, and answers them with no request for the agent', async () => {
+  it('loads the agents whose queued channel messages are due, answers them with no request for the agent, and skips those of a removed integration', async () => {
     const [retried, abandoned, later] = [await echoAgent(), await echoAgent(), await echoAgent()];
     const hourAgo = new Date(Date.now() - 3_600_000);
     const retriedIn = await queueMessage(retried, 'retry me', { attempts: 1, nextAttemptAt: hourAgo });
@@ -63,11 +63,15 @@ describe('a pool engine', () => {
     });
     // Due in an hour: nothing calls for its agent yet.
     await queueMessage(later, 'not yet', { attempts: 1, nextAttemptAt: new Date(Date.now() + 3_600_000) });
+    // Its integration was removed since: loaded once, its message is skipped and no longer calls for it.
+    const orphaned = await echoAgent();
+    await queueMessage(orphaned, 'nobody answers', { attempts: 1, nextAttemptAt: hourAgo });
+    await orphaned.publish(orphaned.configWith([]));
     const pool = `t_${randomBytes(6).toString('hex')}`;
     const credentials = await issueTestPoolCredentials(
       database,
       pool,
-      [retried, abandoned, later].map((a) => a.agentId),
+      [retried, abandoned, later, orphaned].map((a) => a.agentId),
     );
 
     engine = await startTestEngine(
@@ -80,8 +84,11 @@ describe('a pool engine', () => {
       api.delivered.filter((call) => call.body.address?.conversation === conversation).at(-1)?.body.text;
     expect(replyIn(retriedIn)).toBe('You said: retry me');
     expect(replyIn(abandonedIn)).toBe('You said: take me over');
-    // The placements that loaded those two said the third had no work.
+    const [skipped] = await waitForQueueStatus(database, orphaned.agentId, 'skipped');
+    expect(skipped?.lastError).toMatch(/no longer configured/);
+    expect(api.delivered.filter((call) => call.body.text === 'You said: nobody answers')).toEqual([]);
+    // The placements that loaded those three said the fourth had no work.
     const health = (await (await fetch(`${engine.url}/health`)).json()) as { agents: { loaded: number } };
-    expect(health.agents.loaded).toBe(2);
+    expect(health.agents.loaded).toBe(3);
   });
 });
