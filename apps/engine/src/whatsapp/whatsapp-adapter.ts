@@ -2,6 +2,7 @@
 // the WhatsApp route reads them (read-delivery.ts), and replies go out through the Cloud API. WhatsApp
 // cannot edit a message nor show buttons: replies are sent whole, in parts of at most 4096 characters,
 // and tool approvals follow the tool policy's `unattended`.
+import { INTEGRATION_WEBHOOK_SLUGS } from '@agentplane/contracts';
 import type { ChannelAdapter } from '../channels/channel-adapter.js';
 import type { WhatsAppApiSettings } from '../env.js';
 import { deliveryState } from './delivery-auth.js';
@@ -14,7 +15,7 @@ const EVENT_RECEIVED = { status: 200, contentType: 'text/plain', body: 'EVENT_RE
 export function createWhatsAppAdapter(settings: WhatsAppApiSettings): ChannelAdapter<'WHATSAPP'> {
   return {
     provider: 'WHATSAPP',
-    slug: 'whatsapp',
+    slug: INTEGRATION_WEBHOOK_SLUGS.WHATSAPP,
     receive: async (delivery, integration) => {
       const read = readWhatsAppDelivery(delivery.rawBody, delivery.header('x-hub-signature-256'), [integration]);
       return { answer: EVENT_RECEIVED, items: read.messages.map(({ item }) => item) };

@@ -1,5 +1,6 @@
 // The DISCORD provider: interactions (slash commands and button presses) delivered to the webhook, and
 // replies through the interaction's own webhook on Discord's API.
+import { INTEGRATION_WEBHOOK_SLUGS } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import type { DiscordSettings } from '../../env.js';
 import type { ChannelAdapter } from '../channel-adapter.js';
@@ -12,7 +13,7 @@ import { verifyInteraction } from './verify-interaction.js';
 export function createDiscordAdapter(settings: DiscordSettings): ChannelAdapter<'DISCORD'> {
   return {
     provider: 'DISCORD',
-    slug: 'discord',
+    slug: INTEGRATION_WEBHOOK_SLUGS.DISCORD,
     receive: async (delivery, integration) => {
       await verifyInteraction(delivery, integration.config.publicKey);
       const interaction = readJsonDelivery(delivery.rawBody, ZInteraction, 'a Discord interaction');

@@ -1,6 +1,7 @@
 // Google Chat as a channel: events reach the app's HTTP endpoint with a Google-signed bearer token
 // (verify-chat-token.ts); replies, streamed edits and approval cards go through the Chat API as the
 // integration's service account (chat-api-client.ts).
+import { INTEGRATION_WEBHOOK_SLUGS } from '@agentplane/contracts';
 import type { ChannelAdapter, ChannelOutbound, IntegrationOf } from '../channel-adapter.js';
 import { approvalMessage } from './approval-card.js';
 import { type ChatApiTarget, createChatMessage, updateChatMessageText } from './chat-api-client.js';
@@ -29,7 +30,7 @@ export function createGoogleChatAdapter(settings: GoogleChatSettings): ChannelAd
 
   return {
     provider: 'GOOGLE_CHAT',
-    slug: 'google-chat',
+    slug: INTEGRATION_WEBHOOK_SLUGS.GOOGLE_CHAT,
     receive: async (delivery, integration) => {
       await verifyToken(delivery.header('authorization'), integration.config.audience, delivery.now);
       return { answer: NO_SYNCHRONOUS_REPLY, items: readChatEvent(delivery.rawBody) };

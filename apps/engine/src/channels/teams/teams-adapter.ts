@@ -1,5 +1,6 @@
 // The Microsoft Teams channel: deliveries from the Bot Framework checked with jose against its key
 // set, replies through the Bot Framework connectors with a bot token from Entra ID.
+import { INTEGRATION_WEBHOOK_SLUGS } from '@agentplane/contracts';
 import type { ChannelAdapter } from '../channel-adapter.js';
 import { createBotFrameworkKeys } from './bot-framework-keys.js';
 import { createBotTokenCache } from './bot-token-cache.js';
@@ -13,7 +14,7 @@ export function createTeamsAdapter(settings: TeamsSettings): ChannelAdapter<'TEA
   const { serviceUrlAllow, timeoutMs } = settings;
   return {
     provider: 'TEAMS',
-    slug: 'teams',
+    slug: INTEGRATION_WEBHOOK_SLUGS.TEAMS,
     receive: (delivery, integration) => receiveActivity(delivery, integration, { keys, serviceUrlAllow }),
     outbound: (integration) => createTeamsOutbound(integration, { tokens, serviceUrlAllow, timeoutMs }),
   };
