@@ -21,7 +21,9 @@ let outbound: ChannelOutbound;
 
 beforeAll(async () => {
   fake = await startFakeDiscordApi();
-  outbound = createDiscordAdapter({ apiBaseUrl: fake.baseUrl, timeoutMs: 500 }).outbound(integration);
+  // Generous: a loaded machine must not turn an answered call into a timeout. Only the held answer below
+  // is meant to time out, through an adapter of its own.
+  outbound = createDiscordAdapter({ apiBaseUrl: fake.baseUrl, timeoutMs: 30_000 }).outbound(integration);
 });
 afterAll(() => fake.close());
 
@@ -103,8 +105,9 @@ describe('Discord replies', () => {
     });
     const held = hold();
     fake.script({ status: 200, gate: held.gate });
+    const impatient = createDiscordAdapter({ apiBaseUrl: fake.baseUrl, timeoutMs: 500 }).outbound(integration);
     try {
-      const timeout = await rejectionOf(outbound.post(address, 'x', signal), ChannelApiError);
+      const timeout = await rejectionOf(impatient.post(address, 'x', signal), ChannelApiError);
       expect(timeout).toMatchObject({ retryable: true, status: undefined });
       expect(timeout.message).toMatch(/no answer within 500 ms/);
     } finally {

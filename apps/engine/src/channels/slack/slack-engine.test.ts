@@ -62,7 +62,7 @@ async function setUp(options: TestConfigOptions = {}): Promise<Setup> {
   );
   const engine = await startChannelEngine(database, agent, {
     SLACK_API_BASE_URL: slack.baseUrl,
-    SLACK_API_TIMEOUT_MS: '5000',
+    SLACK_API_TIMEOUT_MS: '60000',
     CHANNEL_POLL_MS: '50',
     CHANNEL_RETRY_BASE_MS: '20',
   });

@@ -24,7 +24,7 @@ const live = () => new AbortController().signal;
 
 beforeAll(async () => {
   slack = await startFakeSlackApi({ botToken });
-  adapter = createSlackAdapter({ apiBaseUrl: slack.baseUrl, apiTimeoutMs: 2000 });
+  adapter = createSlackAdapter({ apiBaseUrl: slack.baseUrl, apiTimeoutMs: 30_000 });
   outbound = adapter.outbound(integration());
 });
 
@@ -153,7 +153,7 @@ describe('failures', () => {
     expect(timedOut).toMatchObject({ retryable: true, status: undefined, message: 'no answer within 200 ms' });
     const refusing = await holdRefusingPort();
     try {
-      const nowhere = createSlackAdapter({ apiBaseUrl: `${refusing.origin}/api/`, apiTimeoutMs: 2000 }).outbound(
+      const nowhere = createSlackAdapter({ apiBaseUrl: `${refusing.origin}/api/`, apiTimeoutMs: 30_000 }).outbound(
         integration(),
       );
       expect(await failure(nowhere.post(thread, 'x', live()))).toMatchObject({

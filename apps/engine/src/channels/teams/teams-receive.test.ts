@@ -200,7 +200,7 @@ describe('a Teams delivery that is not proven', () => {
       openIdMetadataUrl: `${api.origin}/no-such-metadata`,
       loginBaseUrl: api.origin,
       serviceUrlAllow: [],
-      timeoutMs: 2000,
+      timeoutMs: 30_000,
     });
     const error = await rejectionOf(unreachable.receive(await signed(message()), integration), AppError);
     expect(error.status).toBe(503);

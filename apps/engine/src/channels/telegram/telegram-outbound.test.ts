@@ -21,7 +21,7 @@ const signal = new AbortController().signal;
 
 beforeAll(async () => {
   api = await startFakeTelegramApi();
-  outbound = createTelegramAdapter({ apiBaseUrl: api.baseUrl, apiTimeoutMs: 2000 }).outbound(integration);
+  outbound = createTelegramAdapter({ apiBaseUrl: api.baseUrl, apiTimeoutMs: 30_000 }).outbound(integration);
 });
 afterAll(() => api.close());
 
@@ -108,7 +108,7 @@ describe('failures', () => {
 
     const port = await holdRefusingPort();
     try {
-      const nowhere = createTelegramAdapter({ apiBaseUrl: port.origin, apiTimeoutMs: 2000 }).outbound(integration);
+      const nowhere = createTelegramAdapter({ apiBaseUrl: port.origin, apiTimeoutMs: 30_000 }).outbound(integration);
       expect(await failure(nowhere.post({ chatId: '5005' }, 'hi', signal))).toMatchObject({ retryable: true });
     } finally {
       await port.release();

@@ -27,7 +27,7 @@ const nowSeconds = NOW / 1000;
 
 beforeAll(async () => {
   api = await startFakeTelegramApi();
-  adapter = createTelegramAdapter({ apiBaseUrl: api.baseUrl, apiTimeoutMs: 5000 });
+  adapter = createTelegramAdapter({ apiBaseUrl: api.baseUrl, apiTimeoutMs: 30_000 });
 });
 afterAll(() => api.close());
 
