@@ -121,13 +121,11 @@ describe('a version for every change to what an agent runs', () => {
     const integrationId = await createThroughApi(owner, '/api/v1/integrations/', whatsappBody());
     const first = await createLlmAgent('One.', [integrationId]);
     const second = await createLlmAgent('Two.', [integrationId]);
-    const patched = await owner.agent
-      .patch(`/api/v1/integrations/${integrationId}`)
-      .send(
-        whatsappBody({
-          config: { accessToken: 'EAAG-rotated-token', phoneNumberId: '1065550123', verifyToken: 'verify-me-123' },
-        }),
-      );
+    const patched = await owner.agent.patch(`/api/v1/integrations/${integrationId}`).send(
+      whatsappBody({
+        config: { accessToken: 'EAAG-rotated-token', phoneNumberId: '1065550123', verifyToken: 'verify-me-123' },
+      }),
+    );
     expect(patched.status).toBe(200);
     for (const agent of [first, second]) {
       const [newest] = await listVersions(members.viewer, agent.id);
@@ -205,13 +203,11 @@ describe('POST /agents/{id}/rollback', () => {
     const integrationId = await createThroughApi(owner, '/api/v1/integrations/', whatsappBody());
     const agent = await createLlmAgent('Good prompt.', [integrationId]);
     await patchAgent(owner, agent.id, llmAgent('Bad prompt.', [integrationId]));
-    await owner.agent
-      .patch(`/api/v1/integrations/${integrationId}`)
-      .send(
-        whatsappBody({
-          config: { accessToken: 'EAAG-newer-token', phoneNumberId: '1065550123', verifyToken: 'verify-me-123' },
-        }),
-      );
+    await owner.agent.patch(`/api/v1/integrations/${integrationId}`).send(
+      whatsappBody({
+        config: { accessToken: 'EAAG-newer-token', phoneNumberId: '1065550123', verifyToken: 'verify-me-123' },
+      }),
+    );
     const response = await members.member.agent
       .post(`/api/v1/agents/${agent.id}/rollback`)
       .set('x-workspace-id', owner.workspaceId)
