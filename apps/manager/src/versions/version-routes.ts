@@ -11,19 +11,26 @@ import {
   ZAgentVersionParams,
   ZSecretsQuery,
 } from '@agentplane/contracts';
+import type { Request } from 'express';
 import { z } from 'zod';
 import { type AgentRouteDependencies, agentContextOf } from '../agents/agent-routes.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
 import { currentWorkspace } from '../http/request-context.js';
 import { ZIdParams } from '../resources/resource-routes.js';
-import { diffAgentVersions, getAgentVersion, listAgentVersions, rollbackAgent } from './version-service.js';
+import {
+  diffAgentVersions,
+  getAgentVersion,
+  listAgentVersions,
+  rollbackAgent,
+  type VersionContext,
+} from './version-service.js';
 
 const TAG = 'agents';
 const NOT_FOUND = 'No agent with this id in the workspace, or no such version (never published, or pruned)';
 
 export function addVersionRoutes(api: ApiRouter, deps: AgentRouteDependencies): void {
-  const readContext = (req: Parameters<typeof currentWorkspace>[0]) => ({
+  const readContext = (req: Request): VersionContext => ({
     db: deps.db,
     box: deps.box,
     workspaceId: currentWorkspace(req).id,

@@ -12,6 +12,7 @@ import {
   type TEngineConfig,
 } from '@agentplane/contracts';
 import type { SecretBox } from '@agentplane/db';
+import { resourcesOf } from '../agents/agent-response.js';
 import { deploymentOf } from '../engine-pools/deployments.js';
 import type { readAgentsWithResources } from '../publishing/read-agents-with-resources.js';
 
@@ -38,13 +39,7 @@ export function snapshotOf(agent: PublishedAgent, config: TEngineConfig, box: Se
       description: agent.description,
       framework: agent.framework as TAgentFramework,
       agent: agent.config,
-      resources: {
-        integration_ids: agent.integrations.map((link) => link.integrationId),
-        mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
-        guardrail_ids: agent.guardrails.map((link) => link.guardrailId),
-        sso_id: agent.ssoId,
-        observability_id: agent.observabilityId,
-      },
+      resources: resourcesOf(agent),
       engine_url: agent.engineUrl,
       deployment: deploymentOf(agent),
     },
