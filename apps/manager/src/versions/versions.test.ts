@@ -22,7 +22,13 @@ import {
   signUpUser,
   startManagerTestApp,
 } from '../testing/manager-test-app.js';
-import { agentBody, createThroughApi, whatsappBody } from '../testing/resource-fixtures.js';
+import {
+  agentBody,
+  createAgentThroughApi,
+  createGuardrailThroughApi,
+  createThroughApi,
+  whatsappBody,
+} from '../testing/resource-fixtures.js';
 
 let ctx: ManagerTestContext;
 let owner: SignedInUser;
@@ -136,6 +142,50 @@ describe('a version for every change to what an agent runs', () => {
       .send({ limit: 1000, unit: 'tokens', period: 'day' });
     expect(budget.status).toBe(200);
     expect((await listVersions(owner, first.id))[0]).toMatchObject({ version: 3, cause: 'budget' });
+  });
+
+  it('records the workspace defaults changing, and a change of an agent it calls', async () => {
+    const callee = await createLlmAgent('Callee.');
+    const serverId = await createThroughApi(owner, '/api/v1/mcp-servers/', {
+      name: 'calls-callee',
+      mcp_server: { name: 'helper', transport: 'agent', agent_id: callee.id },
+    });
+    const caller = await createAgentThroughApi(owner, { mcp_server_ids: [serverId] });
+    // The callee's new name is in the caller's config: the caller gets a version too.
+    await patchAgent(owner, callee.id, { ...llmAgent('Callee.'), name: 'Renamed callee' });
+    expect((await listVersions(owner, caller.id))[0]).toMatchObject({ version: 2, cause: 'callee' });
+    expect((await listVersions(owner, callee.id))[0]).toMatchObject({ version: 2, cause: 'update' });
+
+    const guardrailId = await createGuardrailThroughApi(owner);
+    const defaults = await owner.agent
+      .patch(`/api/v1/workspaces/${owner.workspaceId}`)
+      .send({ name: 'Versioned', default_guardrail_ids: [guardrailId] });
+    expect(defaults.status).toBe(200);
+    expect((await listVersions(owner, caller.id))[0]).toMatchObject({ version: 3, cause: 'guardrails' });
+    // Back to none, so that the other tests' agents run without it.
+    await owner.agent
+      .patch(`/api/v1/workspaces/${owner.workspaceId}`)
+      .send({ name: 'Versioned', default_guardrail_ids: [] });
+  });
+
+  it('numbers the versions of concurrent PATCHes one after the other, each with its own snapshot', async () => {
+    const agent = await createLlmAgent('v1');
+    const written = Array.from({ length: 6 }, (_, index) => `concurrent ${index}`);
+    await Promise.all(written.map((instructions) => patchAgent(owner, agent.id, llmAgent(instructions))));
+    const versions = await ctx.database.prisma.agentVersion.findMany({
+      where: { agentId: agent.id },
+      orderBy: { version: 'asc' },
+      select: { version: true, snapshot: true },
+    });
+    expect(versions.map((row) => Number(row.version))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const instructions = versions.map(
+      (row) => (row.snapshot as { spec: { agent: { instructions: string } } }).spec.agent.instructions,
+    );
+    expect(new Set(instructions.slice(1))).toEqual(new Set(written));
+    // The newest version is what is published.
+    const published = await ctx.database.prisma.engineConfig.findUnique({ where: { agentId: agent.id } });
+    expect(Number(published?.version)).toBe(7);
+    expect(JSON.stringify(published?.config)).toContain(JSON.stringify(instructions[6]));
   });
 
   it('pages with limit and offset and counts in X-Total-Count', async () => {
