@@ -63,6 +63,7 @@ describe("an agent's page", () => {
       { path: 'settings', tab: 'Settings', heading: 'Settings' },
       { path: 'runs', tab: 'Runs', heading: 'Recent runs' },
       { path: 'usage', tab: 'Usage', heading: 'Usage' },
+      { path: 'history', tab: 'History', heading: 'History' },
       { path: 'connect', tab: 'Connect', heading: 'Connect' },
       { path: 'playground', tab: 'Playground', heading: 'Playground' },
     ];
@@ -94,7 +95,33 @@ describe("an agent's page", () => {
     const tabIndexes = await page
       .getByRole('tab')
       .evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('tabindex')));
-    expect(tabIndexes).toEqual(['0', '-1', '-1', '-1', '-1']);
+    expect(tabIndexes).toEqual(['0', '-1', '-1', '-1', '-1', '-1']);
+  });
+
+  it('lists the versions in History, shows what changed, and rolls back to an old one', async () => {
+    const user = newUser();
+    const api = await ManagerClient.signUp(platform.consoleUrl, user);
+    const agent = await api.expect<TAgent>(201, 'POST', '/agents/', mockAgent('Versioned agent'));
+    await api.expect(200, 'PATCH', `/agents/${agent.id}`, {
+      ...mockAgent('Versioned agent'),
+      agent: { model: { provider: 'mock', name: 'echo' }, instructions: 'A bad prompt.' },
+      version_message: 'try a prompt',
+    });
+    const { page } = await platform.newVisitor();
+    await signInInConsole(page, platform.consoleUrl, user);
+    await page.goto(`${platform.consoleUrl}/agents/${agent.id}/history`);
+    const panel = page.getByRole('tabpanel', { name: 'History' });
+    await shown(panel.getByRole('cell', { name: 'try a prompt', exact: true }), 'the message of version 2');
+    await arriveAt(page, 'Versioned agent', { screenshot: 'agent-tab-history' });
+
+    await panel.getByRole('row', { name: /^v2/ }).getByRole('button', { name: 'Changes' }).click();
+    await shown(panel.getByText('/spec/agent/instructions', { exact: true }), 'the changed instructions in the diff');
+
+    await panel.getByRole('row', { name: /^v1/ }).getByRole('button', { name: 'Roll back…' }).click();
+    await field(page, 'Why (optional)').fill('the prompt was worse');
+    await panel.getByRole('button', { name: 'Roll back to v1' }).click();
+    await shown(panel.getByRole('cell', { name: 'rollback to v1', exact: true }), 'the rollback as version 3');
+    await shown(panel.getByRole('cell', { name: 'v3 (current)', exact: true }), 'version 3 current');
   });
 
   it('shows where to reach the agent over AG-UI, MCP and A2A, with a token route and snippets to copy', async () => {

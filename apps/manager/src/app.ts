@@ -46,6 +46,7 @@ import { addResourceRoutes } from './resources/resource-routes.js';
 import { SigningKeys } from './tokens/signing-keys.js';
 import { addAgentTokenRoute, wellKnownRouter } from './tokens/token-routes.js';
 import { addUsageRoutes } from './usage/usage-routes.js';
+import { addVersionRoutes } from './versions/version-routes.js';
 import { requireHeaderWorkspace, requirePathWorkspace } from './workspaces/require-workspace.js';
 import { addWorkspaceRoutes } from './workspaces/workspace-routes.js';
 
@@ -139,6 +140,7 @@ export function createManagerApp({
     engineRoles: config.engines.roles,
     enginePools: config.engines.pools,
     publishMetrics: metrics?.publish,
+    versionRetention: config.agentVersionRetention,
   };
   addWorkspaceRoutes(api, resources);
   addInvitationRoutes(api, { db, ttlSeconds: config.invitationTtlSeconds });
@@ -147,13 +149,15 @@ export function createManagerApp({
   addResourceRoutes(api, resources, SSO_CONFIGS);
   addResourceRoutes(api, resources, OBSERVABILITY_CONFIGS);
   addResourceRoutes(api, resources, GUARDRAILS);
-  addAgentRoutes(api, {
+  const agents = {
     ...resources,
     managerOrigins: [config.publicOrigin, config.issuer].filter((origin) => origin !== undefined),
     maxAgentsPerWorkspace: config.maxAgentsPerWorkspace,
     enginePools: config.engines.pools,
     managerIssuer: config.issuer,
-  });
+  };
+  addAgentRoutes(api, agents);
+  addVersionRoutes(api, agents);
   addBudgetRoutes(api, { ...resources, now });
   const engineCredentials = {
     ...resources,

@@ -91,6 +91,10 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
     description:
       "The most agents one workspace may have (1 to 10000000): each is a published config, an engine database role and what its engine stores. A create past it is a **409** problem+json (`urn:agentplane:problem:agents-per-workspace`) naming the setting; creates racing at the cap never both pass (they count under the workspace's row lock). `pnpm bench` raises it",
   },
+  AGENT_VERSION_RETENTION: {
+    description:
+      "How many of an agent's newest versions are kept (1 to 100000). Each publish prunes the agent's older ones, except a version a run still references (runs are deleted after the engine's `ENGINE_RUN_RETENTION_DAYS`); the current version is always among the newest",
+  },
   ENGINE_DB_CONNECTIONS_TOTAL: {
     description:
       'Most connections the engine roles with credentials may hold together (the sum of their `ENGINE_DB_CONNECTION_LIMIT`s, and of `ENGINE_POOL_DB_CONNECTION_LIMIT` for each pool with credentials): engine credentials past it are refused with a 409',

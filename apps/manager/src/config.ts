@@ -22,6 +22,7 @@ import { DEFAULT_CONSOLE_DIR } from './console/serve-console.js';
 import { type EnginePoolSettings, ZEnginePoolsSetting } from './engine-pools/engine-pool-settings.js';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
 import { DEFAULT_MODEL_PRICES_FILE, loadModelPrices, type ModelPrices } from './usage/model-prices.js';
+import { AGENT_VERSION_RETENTION_DEFAULT } from './versions/record-agent-versions.js';
 
 const ZBooleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
 const ZCommaList = z.string().transform((value) =>
@@ -79,6 +80,7 @@ export const ZManagerEnv = z
     ENGINE_DB_CONNECTION_LIMIT: z.coerce.number().int().min(1).max(10_000).default(20),
     MAX_AGENT_CALL_DEPTH: z.coerce.number().int().min(1).max(16).default(MAX_AGENT_CALL_DEPTH_DEFAULT),
     MAX_AGENTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(10_000_000).default(MAX_AGENTS_PER_WORKSPACE_DEFAULT),
+    AGENT_VERSION_RETENTION: z.coerce.number().int().min(1).max(100_000).default(AGENT_VERSION_RETENTION_DEFAULT),
     ENGINE_DB_CONNECTIONS_TOTAL: z.coerce.number().int().min(1).max(1_000_000).optional(),
     ENGINE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
     ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
@@ -196,6 +198,8 @@ export type ManagerConfig = {
   agentTokenTtlSeconds: number;
   /** The most agents one workspace may have; a create past it is a 409. */
   maxAgentsPerWorkspace: number;
+  /** How many of an agent's newest versions are kept (besides those runs reference). */
+  agentVersionRetention: number;
   /** How many agent-to-agent calls may nest: A → B → C is 2. */
   maxAgentCallDepth: number;
   engines: {
@@ -263,6 +267,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     issuerIsDefault: !parsed.ISSUER_URL && !parsed.PUBLIC_URL,
     agentTokenTtlSeconds: parsed.AGENT_TOKEN_TTL_SECONDS,
     maxAgentsPerWorkspace: parsed.MAX_AGENTS_PER_WORKSPACE,
+    agentVersionRetention: parsed.AGENT_VERSION_RETENTION,
     maxAgentCallDepth: parsed.MAX_AGENT_CALL_DEPTH,
     engines: {
       databaseUrl: parsed.ENGINE_DATABASE_URL ?? parsed.DATABASE_URL,

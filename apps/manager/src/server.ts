@@ -31,16 +31,18 @@ async function main(): Promise<void> {
     // The upgrade below and every agent create need the engine roles migration.
     throw new ConfigError(`Migrations are pending: ${pending.join(', ')}. Run \`pnpm db:migrate\` first.`);
   }
-  const { sealed, provisioned, placed, unserved } = await upgradeStoredData(db, {
+  const { sealed, provisioned, versioned, placed, unserved } = await upgradeStoredData(db, {
     box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),
     agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
     prices: config.modelPrices,
     engineRoles: config.engines.roles,
     enginePools: config.engines.pools,
+    versionRetention: config.agentVersionRetention,
   });
   if (sealed > 0)
     logger.info({ rows: sealed }, 'sealed secrets stored in plaintext (URL queries stored before they were secrets)');
   if (provisioned > 0) logger.info({ agents: provisioned }, 'gave existing agents their engine database roles');
+  if (versioned > 0) logger.info({ agents: versioned }, 'recorded a first version of agents published before versions');
   if (placed > 0) logger.info({ agents: placed }, "granted agents' roles to the pools they are placed on");
   if (unserved > 0) {
     logger.warn(

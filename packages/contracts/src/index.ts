@@ -5,6 +5,7 @@ export * from './agents/agent-endpoints.js';
 export * from './agents/agent-frameworks.js';
 export * from './agents/agent-run.js';
 export * from './agents/agent-tool-name.js';
+export * from './agents/agent-version.js';
 export * from './agents/deployment.js';
 export * from './agents/engine-credentials.js';
 export * from './agents/model-key-variables.js';

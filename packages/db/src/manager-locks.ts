@@ -2,7 +2,12 @@
 // privilege on that table, so none can take or hold these locks, as any role can an advisory lock.
 import type { Tx } from './client.js';
 
-export type ManagerLockName = 'engine-roles-upgrade' | 'signing-key-creation' | 'engine-credentials' | 'engine-pools';
+export type ManagerLockName =
+  | 'engine-roles-upgrade'
+  | 'signing-key-creation'
+  | 'engine-credentials'
+  | 'engine-pools'
+  | 'agent-versions-backfill';
 
 /** Waits for the lock and holds it until the transaction ends. */
 export async function takeManagerLock(tx: Tx, name: ManagerLockName): Promise<void> {

@@ -239,6 +239,7 @@ describe('every model round-trips through the migrated database', () => {
   it('manager locks, seeded with the locks the manager takes', async () => {
     const seeded = await db().managerLock.findMany({ orderBy: { name: 'asc' } });
     expect(seeded.map((lock) => lock.name)).toEqual([
+      'agent-versions-backfill',
       'engine-credentials',
       'engine-pools',
       'engine-roles-upgrade',
@@ -247,7 +248,7 @@ describe('every model round-trips through the migrated database', () => {
     await db().managerLock.create({ data: { name: 'test-lock' } });
     await db().managerLock.update({ where: { name: 'test-lock' }, data: { name: 'test-lock-2' } });
     await db().managerLock.delete({ where: { name: 'test-lock-2' } });
-    expect(await db().managerLock.count()).toBe(4);
+    expect(await db().managerLock.count()).toBe(5);
   });
 
   it('engine channels, each name unique', async () => {
@@ -304,6 +305,34 @@ describe('every model round-trips through the migrated database', () => {
     await db().engineConfig.delete({ where: { agentId: agent.id } });
     expect(await db().engineConfig.count({ where: { agentId: agent.id } })).toBe(0);
   });
+  it('agent versions, keyed by agent and version, which go with their agent and outlive their author', async () => {
+    const workspace = await makeWorkspace(db());
+    const agent = await makeAgent(db(), workspace.id);
+    const author = await makeUser(db());
+    const key = { agentId_version: { agentId: agent.id, version: 1n } };
+    const created = await db().agentVersion.create({
+      data: {
+        agentId: agent.id,
+        version: 1n,
+        workspaceId: workspace.id,
+        cause: 'create',
+        snapshot: { spec: {} },
+        authorId: author.id,
+      },
+    });
+    expect(created).toMatchObject({ message: null, rolledBackFrom: null });
+    const duplicate = db().agentVersion.create({
+      data: { agentId: agent.id, version: 1n, workspaceId: workspace.id, cause: 'update', snapshot: {} },
+    });
+    expect(isUniqueViolation(await rejectionOf(duplicate))).toBe(true);
+    const updated = await db().agentVersion.update({ where: key, data: { message: 'why' } });
+    expect(await db().agentVersion.findUnique({ where: key })).toEqual(updated);
+    await db().user.delete({ where: { id: author.id } });
+    expect((await db().agentVersion.findUnique({ where: key }))?.authorId).toBeNull();
+    await db().agent.delete({ where: { id: agent.id } });
+    expect(await db().agentVersion.count({ where: { agentId: agent.id } })).toBe(0);
+  });
+
   it('run queue locks, 256 slots per agent and scope, which go with their agent', async () => {
     const workspace = await makeWorkspace(db());
     const agent = await makeAgent(db(), workspace.id);

@@ -27,6 +27,7 @@ export function AgentRuns({ agentId }: { agentId: string }) {
               <th scope="col">Started</th>
               <th scope="col">Status</th>
               <th scope="col">Source</th>
+              <th scope="col">Version</th>
               <th scope="col">Thread</th>
               <th scope="col">Error</th>
               <th scope="col">Guardrails</th>
@@ -42,6 +43,7 @@ export function AgentRuns({ agentId }: { agentId: string }) {
                 </td>
                 <td>{run.status}</td>
                 <td>{run.source}</td>
+                <td>{run.agent_version === null ? '—' : `v${run.agent_version}`}</td>
                 <td>{run.thread_id}</td>
                 <td>{run.error ?? ''}</td>
                 <td>

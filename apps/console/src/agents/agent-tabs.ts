@@ -9,6 +9,7 @@ export const AGENT_TABS: readonly AgentTab[] = [
   { path: 'settings', label: 'Settings', load: () => import('./tabs/settings-tab'), component: 'SettingsTab' },
   { path: 'runs', label: 'Runs', load: () => import('./tabs/runs-tab'), component: 'RunsTab' },
   { path: 'usage', label: 'Usage', load: () => import('./tabs/usage-tab'), component: 'UsageTab' },
+  { path: 'history', label: 'History', load: () => import('./tabs/history-tab'), component: 'HistoryTab' },
   { path: 'connect', label: 'Connect', load: () => import('./tabs/connect-tab'), component: 'ConnectTab' },
 ];
 

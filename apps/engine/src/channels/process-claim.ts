@@ -102,7 +102,12 @@ function refusalOf(run: CompletedRun, snapshot: AgentSnapshot, settings: Channel
 }
 
 /** The reply's run record; the queue answers a conversation's messages one at a time, so the thread is ours. */
-async function recordRun(context: ClaimContext, claim: ClaimedMessage, input: RunAgentInput): Promise<RecordedRun> {
+async function recordRun(
+  context: ClaimContext,
+  claim: ClaimedMessage,
+  input: RunAgentInput,
+  configVersion: number,
+): Promise<RecordedRun> {
   if (context.runs === undefined) return unrecordedRun(input.runId);
   const source = runSourceOf(claim.provider);
   const recorded = await startRecordedRun(
@@ -113,6 +118,7 @@ async function recordRun(context: ClaimContext, claim: ClaimedMessage, input: Ru
       threadKey: input.threadId,
       caller: undefined,
       source,
+      configVersion,
       supersede: true,
     },
     context.log,
@@ -160,7 +166,7 @@ async function runTurn(context: ClaimContext, claim: ClaimedMessage, turn: Turn)
   const key = input.threadId;
   keepLease(await saveRunId(pool, claim, input.runId), 'naming the run');
   claim.runId = input.runId;
-  const recorded = await recordRun(context, claim, input);
+  const recorded = await recordRun(context, claim, input, snapshot.version);
   const stream = streamOf(context, claim, outbound, item);
   let run: CompletedRun;
   let streamed: SettledStream | undefined;

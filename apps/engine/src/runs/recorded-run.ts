@@ -76,6 +76,8 @@ export type RunStart = {
   threadKey: string;
   caller: ThreadCaller | undefined;
   source: RunSource;
+  /** The version of the config that runs it (run-records.ts). */
+  configVersion: number;
   /** A messaging channel's queue vouches that no other run of the thread is alive (run-records.ts). */
   supersede?: boolean;
 };
@@ -133,6 +135,7 @@ export async function startRecordedRun(
       threadKey: start.threadKey,
       caller: start.caller,
       source: start.source,
+      configVersion: start.configVersion,
       leaseMs,
     },
     { supersede: start.supersede ?? false },

@@ -17,7 +17,7 @@ import { takeRunQueueLock } from './run-queue-locks.js';
 import { type NewRun, type RunConflict, type RunSource, runIdentity, type StopReason } from './run-records.js';
 
 /** A run to queue: a new run's row without an owner yet, and the input it starts with. */
-export type QueuedRun = Omit<NewRun, 'owner' | 'leaseMs'> & { input: RunAgentInput };
+export type QueuedRun = Omit<NewRun, 'owner' | 'leaseMs' | 'configVersion'> & { input: RunAgentInput };
 
 const ACTIVE = `SELECT 1 FROM agent_runs WHERE agent_id = $1 AND thread_key = $2 AND status IN ('pending', 'running') LIMIT 1`;
 // A newer run supersedes the thread's waiting runs, which never started (each gets its RUN_ERROR as its
@@ -114,7 +114,8 @@ export type ClaimedRun = {
 
 // The oldest waiting run whose thread is free and which is first in its thread's line. SKIP LOCKED lets
 // two replicas claim different runs at once; a run of the same thread behind a locked one is not first
-// in line, so it is not taken either.
+// in line, so it is not taken either. The run is stamped with the config version of the replica that
+// claims it, which is the one it runs with, whatever version was current when it was queued.
 const CLAIM = `
   WITH next AS (
     SELECT p.agent_id, p.id, p.input FROM agent_runs p
@@ -128,7 +129,7 @@ const CLAIM = `
     FOR UPDATE SKIP LOCKED)
   UPDATE agent_runs r
   SET status = 'running', owner = $2, lease_expires_at = now() + $3::float8 * interval '1 millisecond',
-      started_at = now(), input = NULL
+      started_at = now(), input = NULL, agent_version = $4
   FROM next WHERE r.agent_id = next.agent_id AND r.id = next.id
   RETURNING r.id, r.thread_key, r.issuer, r.subject, r.source, next.input`;
 
@@ -138,9 +139,10 @@ export async function claimNextRun(
   agentId: string,
   owner: string,
   leaseMs: number,
+  configVersion: number,
 ): Promise<ClaimedRun | undefined> {
   try {
-    const { rows } = await db.query<ClaimedRun>(CLAIM, [agentId, owner, leaseMs]);
+    const { rows } = await db.query<ClaimedRun>(CLAIM, [agentId, owner, leaseMs, configVersion]);
     return rows[0];
   } catch (error) {
     // Another replica started a run of that thread in between: the index refused the second one.

@@ -18,7 +18,7 @@ import { driveRun } from './drive-run.js';
 import { openEventStream } from './event-stream.js';
 import { meterRun } from './metered-run.js';
 import { refuseFullQueue } from './pending-run-caps.js';
-import { type RecordedRun, type RunStore, startRecordedRun, unrecordedRun } from './recorded-run.js';
+import { type RecordedRun, type RunStart, type RunStore, startRecordedRun, unrecordedRun } from './recorded-run.js';
 import { requireEventLog, streamFollowedRun } from './rejoin-handler.js';
 import { enqueueRun, requestCancel } from './run-control-records.js';
 import { parseRunRequest, type RunRequest } from './run-input.js';
@@ -73,7 +73,7 @@ export async function queueRun(
 }
 
 /** What a resume is checked against: the agent's framework and its tools' input schemas. */
-type ResumableAgent = Pick<AgentSnapshot, 'config' | 'toolset'>;
+type ResumableAgent = Pick<AgentSnapshot, 'config' | 'toolset' | 'version'>;
 
 export const resumableAgent = (snapshot: ResumableAgent) => ({
   framework: snapshot.config.agent.framework,
@@ -121,20 +121,21 @@ async function startStreamRun(
 ): Promise<{ record: RecordedRun; thread: AguiThread }> {
   const threadKey = aguiThreadKey(store.agentId, caller, input.threadId);
   const claim = await claimResume(store, resumableAgent(snapshot), input, threadKey);
-  return withResumeClaimed(claim, () => startClaimedStreamRun(store, input, threadKey, caller, log));
+  const start = { runId: input.runId, threadId: input.threadId, threadKey, caller, source: 'stream' as const };
+  return withResumeClaimed(claim, () =>
+    startClaimedStreamRun(store, input, { ...start, configVersion: snapshot.version }, log),
+  );
 }
 
 async function startClaimedStreamRun(
   store: RunStore,
   input: RunAgentInput,
-  threadKey: string,
-  caller: ThreadCaller | undefined,
+  start: RunStart,
   log: Logger,
 ): Promise<{ record: RecordedRun; thread: AguiThread }> {
-  const start = { runId: input.runId, threadId: input.threadId, threadKey, caller, source: 'stream' as const };
   const [record, thread] = await Promise.allSettled([
     startRecordedRun(store, start, log),
-    continueAguiThread(store.pool, store.agentId, input, caller),
+    continueAguiThread(store.pool, store.agentId, input, start.caller),
   ]);
   if (record.status === 'rejected') {
     log.error({ err: record.reason }, 'could not record the run; refusing it');

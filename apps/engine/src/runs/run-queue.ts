@@ -161,7 +161,7 @@ export function startRunQueue(options: {
     const snapshot = source.current();
     const runtime = snapshot?.runtime;
     if (stopping.signal.aborted || snapshot === undefined || runtime === undefined) return false;
-    const claimed = await claimNextRun(store.pool, store.agentId, store.owner, store.leaseMs);
+    const claimed = await claimNextRun(store.pool, store.agentId, store.owner, store.leaseMs, snapshot.version);
     if (claimed === undefined) return false;
     start(snapshot, runtime, claimed, slot);
     return true;

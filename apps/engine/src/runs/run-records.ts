@@ -25,6 +25,8 @@ export type NewRun = {
   threadKey: string;
   caller: ThreadCaller | undefined;
   source: RunSource;
+  /** The engine_configs version of the snapshot that runs it: the agent version it ran with. */
+  configVersion: number;
   /** The replica running it and how long its lease holds before it counts as lost (run-leases.ts). */
   owner: string;
   leaseMs: number;
@@ -51,9 +53,9 @@ export type RunConflict = 'run_id_taken' | 'run_in_progress';
 const INSERT = `
   INSERT INTO agent_runs
     (agent_id, id, thread_id, thread_key, issuer, subject, source, caller_agent_id, caller_run_id, status, owner,
-     lease_expires_at, started_at)
+     lease_expires_at, started_at, agent_version)
   VALUES ($1, $2, $3, $4, $5, $6, $7::"RunSource", $8::uuid, $9, 'running', $10,
-          now() + $11::float8 * interval '1 millisecond', now())`;
+          now() + $11::float8 * interval '1 millisecond', now(), $12)`;
 
 // A messaging channel's queue gives a thread's messages to one worker at a time, so a run still
 // marked running on that thread belongs to a worker that lost its claim: it is lost, not concurrent.
@@ -65,7 +67,7 @@ const SUPERSEDE = `
   SELECT ${notifyOnRunChannel(RUN_NEWS_SQL('id'))} FROM lost`;
 
 /** The first nine columns of a new run's row, in the order both inserts (here, run-control-records.ts) name them. */
-export function runIdentity(run: Omit<NewRun, 'owner' | 'leaseMs'>): (string | null)[] {
+export function runIdentity(run: Omit<NewRun, 'owner' | 'leaseMs' | 'configVersion'>): (string | null)[] {
   return [
     run.agentId,
     run.runId,
@@ -87,7 +89,7 @@ export async function createRun(
 ): Promise<RunConflict | undefined> {
   if (supersede) await db.query(SUPERSEDE, [run.agentId, run.threadKey]);
   try {
-    await db.query(INSERT, [...runIdentity(run), run.owner, run.leaseMs]);
+    await db.query(INSERT, [...runIdentity(run), run.owner, run.leaseMs, run.configVersion]);
     return undefined;
   } catch (error) {
     const { code, constraint } = error as DatabaseError;

@@ -31,6 +31,7 @@ export async function createRunningRun(db: Queryable, run: { agentId: string; ru
     threadKey: `key-${run.runId}`,
     caller: undefined,
     source: 'stream',
+    configVersion: 1,
     leaseMs: 600_000,
   });
 }

@@ -22,6 +22,7 @@ const RUN_FIELDS = {
   callerAgentId: true,
   callerRunId: true,
   guardrailActions: true,
+  agentVersion: true,
 } as const;
 
 type RunRow = {
@@ -39,6 +40,7 @@ type RunRow = {
   callerAgentId: string | null;
   callerRunId: string | null;
   guardrailActions: unknown;
+  agentVersion: bigint | null;
 };
 
 // Who asked the agent is an end user's identity: admins and owners, who manage the workspace's
@@ -62,6 +64,7 @@ function toAgentRun(row: RunRow, withCaller: boolean): TAgentRun {
     // Agents of the workspace, not people: every role sees which agent called.
     caller_agent_id: row.callerAgentId,
     caller_run_id: row.callerRunId,
+    agent_version: row.agentVersion === null ? null : Number(row.agentVersion),
     guardrail_actions: Array.isArray(row.guardrailActions)
       ? (row.guardrailActions as TAgentRun['guardrail_actions'])
       : [],

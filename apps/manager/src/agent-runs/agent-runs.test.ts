@@ -102,6 +102,8 @@ describe('GET /agents/{id}/runs', () => {
       started_at: '2026-04-01T10:00:01.000Z',
       finished_at: '2026-04-01T10:00:03.500Z',
       duration_ms: 2500,
+      // Inserted as before versions existed.
+      agent_version: null,
       error: null,
       usage: { input_tokens: 12, output_tokens: 3 },
       caller_agent_id: null,

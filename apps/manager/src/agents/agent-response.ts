@@ -7,6 +7,7 @@ import {
   mapEngineConfigSecrets,
   type TAgent,
   type TAgentListItem,
+  type TAgentResources,
   type TEngineConfig,
 } from '@agentplane/contracts';
 import type { AgentKeyring, Prisma, SecretBox } from '@agentplane/db';
@@ -53,6 +54,19 @@ type AgentWithLinks = {
 
 type PublishedVersion = { version: number; config?: TEngineConfig };
 
+type AgentLinks = Pick<AgentWithLinks, 'integrations' | 'mcpServers' | 'guardrails' | 'ssoId' | 'observabilityId'>;
+
+/** The agent's `resources`, as its responses and its versions' specs show them. */
+export function resourcesOf(agent: AgentLinks): TAgentResources {
+  return {
+    integration_ids: agent.integrations.map((link) => link.integrationId),
+    mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
+    guardrail_ids: agent.guardrails.map((link) => link.guardrailId),
+    sso_id: agent.ssoId,
+    observability_id: agent.observabilityId,
+  };
+}
+
 /** What a response depends on besides the rows: how secrets are shown, and where pools answer. */
 export type AgentResponseContext = {
   /** Opens the agent's own config (sealed with the platform key). */
@@ -80,13 +94,7 @@ export function toAgentResponse(
     description: agent.description,
     framework: agent.framework,
     agent: mapAgentConfigSecrets(agent.framework, agent.config, (value, path) => show(ctx.box.open(value), path)),
-    resources: {
-      integration_ids: agent.integrations.map((link) => link.integrationId),
-      mcp_server_ids: agent.mcpServers.map((link) => link.mcpServerId),
-      guardrail_ids: agent.guardrails.map((link) => link.guardrailId),
-      sso_id: agent.ssoId,
-      observability_id: agent.observabilityId,
-    },
+    resources: resourcesOf(agent),
     engine_url: engineUrl,
     endpoints: engineUrl === null ? null : agentEndpointsOf(engineUrl),
     deployment: deploymentOf(agent),

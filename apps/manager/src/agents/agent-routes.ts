@@ -15,7 +15,7 @@ import { z } from 'zod';
 import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
-import { currentWorkspace } from '../http/request-context.js';
+import { currentUserId, currentWorkspace } from '../http/request-context.js';
 import { requestOrigin } from '../http/security.js';
 import { type ResourceRouteDependencies, ZIdParams } from '../resources/resource-routes.js';
 import { secretsViewOf } from '../secrets/secrets-view.js';
@@ -47,13 +47,19 @@ export type AgentRouteDependencies = ResourceRouteDependencies & {
   managerIssuer: string;
 };
 
-export function addAgentRoutes(api: ApiRouter, deps: AgentRouteDependencies): void {
-  const contextOf = (req: Request, query?: TSecretsQuery): AgentContext => ({
+/** The context of an agent request: its workspace, its author, how it shows secrets. */
+export function agentContextOf(deps: AgentRouteDependencies, req: Request, query?: TSecretsQuery): AgentContext {
+  return {
     ...deps,
     workspaceId: currentWorkspace(req).id,
+    authorId: currentUserId(req),
     secrets: secretsViewOf(req, query),
     managerOrigins: [...deps.managerOrigins, requestOrigin(req)],
-  });
+  };
+}
+
+export function addAgentRoutes(api: ApiRouter, deps: AgentRouteDependencies): void {
+  const contextOf = (req: Request, query?: TSecretsQuery) => agentContextOf(deps, req, query);
 
   api.add(
     {

@@ -32,6 +32,7 @@ import { readAgentsWithResources } from '../publishing/read-agents-with-resource
 import { keepMaskedSecrets } from '../secrets/keep-masked-secrets.js';
 import { type SecretsView, showSecret } from '../secrets/secrets-view.js';
 import type { ModelPrices } from '../usage/model-prices.js';
+import type { VersionChange } from '../versions/record-agent-versions.js';
 import { deploymentForCreate, deploymentForUpdate, refuseEngineUrlOnPool } from './agent-placement.js';
 import { lockReferencedResources } from './agent-references.js';
 import {
@@ -64,7 +65,14 @@ export type AgentContext = {
   secrets: SecretsView;
   /** The origins the manager answers on, which no engine_url may name. */
   managerOrigins: readonly string[];
+  /** The signed-in user making the request: the author of the versions its writes record. */
+  authorId: string | null;
+  /** AGENT_VERSION_RETENTION: how many of an agent's newest versions are kept. */
+  versionRetention: number;
 };
+
+/** Which version an update restores, and why: a rollback (versions/version-service.ts). */
+export type Restoring = { version: number; message?: string | undefined };
 
 /** The model's baseUrl: the one URL of an agent's own config that its engine connects to. */
 function tenantUrlsOf(body: TAgentCreate): TenantUrl[] {
@@ -114,7 +122,11 @@ export function notFound(): AppError {
 /** What a write did: the agent it wrote, and whether it moved the agent to another placement. */
 type Written = { agentId: string; moved: boolean };
 
-async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<Written>): Promise<TAgent> {
+async function writeAndPublish(
+  ctx: AgentContext,
+  change: Omit<VersionChange, 'authorId'>,
+  write: (tx: Tx) => Promise<Written>,
+): Promise<TAgent> {
   try {
     return await inTransaction(ctx.db, async (tx) => {
       const { agentId, moved } = await write(tx);
@@ -125,8 +137,11 @@ async function writeAndPublish(ctx: AgentContext, write: (tx: Tx) => Promise<Wri
         prices: ctx.prices,
         poolUrls: ctx.enginePools.urls,
         metrics: ctx.publishMetrics,
-        // The engines of both placements read the row again, whatever it holds.
-        republishUnchanged: moved,
+        // The engines of both placements read the row again, whatever it holds; a rollback is a new
+        // version even when it restores what is published now.
+        republishUnchanged: moved || change.cause === 'rollback',
+        change: { ...change, authorId: ctx.authorId },
+        versionRetention: ctx.versionRetention,
       });
       const [agent] = await readAgentsWithResources(tx, [agentId]);
       if (!agent) throw new AppError('internal', 'The agent written is not there to read back.');
@@ -166,7 +181,7 @@ function agentData(body: TAgentCreate, deployment: TDeployment, box: SecretBox) 
 export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAgent> {
   checkWritable(body, ctx);
   const kept = withMaskedSecretsKept(body, undefined, ctx.box);
-  return writeAndPublish(ctx, async (tx) => {
+  return writeAndPublish(ctx, { cause: 'create', message: body.version_message }, async (tx) => {
     await refuseAgentPastCap(tx, ctx.workspaceId, ctx.maxAgentsPerWorkspace);
     const deployment = await deploymentForCreate(tx, ctx, body);
     refuseEngineUrlOnPool(ctx, deployment, body.engine_url, undefined);
@@ -183,10 +198,17 @@ export function createAgent(ctx: AgentContext, body: TAgentCreate): Promise<TAge
   });
 }
 
-/** A full replacement of the agent, its framework config and its resource links. */
-export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate): Promise<TAgent> {
+/**
+ * A full replacement of the agent, its framework config and its resource links; with `restoring`, a
+ * rollback to that version's spec (the body), checked as any update is.
+ */
+export function updateAgent(ctx: AgentContext, id: string, body: TAgentCreate, restoring?: Restoring): Promise<TAgent> {
   checkWritable(body, ctx);
-  return writeAndPublish(ctx, async (tx) => {
+  const change: Omit<VersionChange, 'authorId'> =
+    restoring === undefined
+      ? { cause: 'update', message: body.version_message }
+      : { cause: 'rollback', message: restoring.message, rolledBackFrom: restoring.version };
+  return writeAndPublish(ctx, change, async (tx) => {
     // The lock comes first, so the stored secrets a mask is matched against are the ones this write replaces.
     const existing = await lockAgent(tx, ctx.workspaceId, id);
     if (!existing) throw notFound();

@@ -4,7 +4,7 @@
 import { type TBudget, type TBudgetStatus, ZBudget, ZBudgetStatus, ZWorkspaceIdParams } from '@agentplane/contracts';
 import type { Request } from 'express';
 import type { Access, ApiRouter } from '../http/api-router.js';
-import { currentWorkspace } from '../http/request-context.js';
+import { currentUserId, currentWorkspace } from '../http/request-context.js';
 import { type ResourceRouteDependencies, ZIdParams } from '../resources/resource-routes.js';
 import {
   type BudgetContext,
@@ -59,7 +59,11 @@ const ADMIN_ONLY = { 403: 'You are not an admin or owner of the workspace' };
 const STATUS = { description: 'The budget and its current period', schema: ZBudgetStatus };
 
 export function addBudgetRoutes(api: ApiRouter, deps: BudgetRouteDependencies): void {
-  const contextOf = (req: Request): BudgetContext => ({ ...deps, workspaceId: currentWorkspace(req).id });
+  const contextOf = (req: Request): BudgetContext => ({
+    ...deps,
+    workspaceId: currentWorkspace(req).id,
+    authorId: currentUserId(req),
+  });
   const tag = 'budgets';
   for (const scope of SCOPES) {
     const { path, params } = scope;

@@ -12,9 +12,11 @@ import { storedBudget } from './engine-budgets.js';
 
 export type BudgetContext = Pick<
   ResourceRouteDependencies,
-  'db' | 'box' | 'agentKeys' | 'prices' | 'enginePools' | 'publishMetrics'
+  'db' | 'box' | 'agentKeys' | 'prices' | 'enginePools' | 'publishMetrics' | 'versionRetention'
 > & {
   workspaceId: string;
+  /** The signed-in user making the request: the author of the versions its writes record. */
+  authorId: string | null;
   now: () => number;
 };
 
@@ -30,6 +32,8 @@ function publish(ctx: BudgetContext, tx: Tx, agentIds: string[]) {
     prices: ctx.prices,
     poolUrls: ctx.enginePools.urls,
     metrics: ctx.publishMetrics,
+    change: { cause: 'budget', authorId: ctx.authorId },
+    versionRetention: ctx.versionRetention,
   });
 }
 

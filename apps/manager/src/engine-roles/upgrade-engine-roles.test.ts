@@ -43,6 +43,7 @@ const upgrade = () =>
     agentKeys,
     prices: {},
     engineRoles,
+    versionRetention: 100,
     enginePools: { urls: new Map(), defaultDeployment: { mode: 'dedicated' }, roles: engineRoles },
   });
 

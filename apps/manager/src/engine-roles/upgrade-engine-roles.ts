@@ -27,6 +27,8 @@ export type UpgradeEngineRolesOptions = {
   /** The operator's pools (ENGINE_POOLS): where a pooled agent that others call is served. */
   enginePools: EnginePoolSettings;
   engineRoles: EngineRoleSettings;
+  /** AGENT_VERSION_RETENTION: how many of an agent's newest versions are kept. */
+  versionRetention: number;
 };
 
 /** Returns how many agents were given a role. */
@@ -57,6 +59,8 @@ export async function upgradeEngineRoles(db: Db, options: UpgradeEngineRolesOpti
         prices: options.prices,
         poolUrls: options.enginePools.urls,
         maxConfigBytes: Number.POSITIVE_INFINITY,
+        change: { cause: 'upgrade', authorId: null },
+        versionRetention: options.versionRetention,
       });
       return { ids, provisioned: missing.length };
     });

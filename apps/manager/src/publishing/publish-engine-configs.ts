@@ -19,6 +19,8 @@ import { engineGuardrailsOf } from '../guardrails/engine-guardrails.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import { INTEGRATIONS, MCP_SERVERS, OBSERVABILITY_CONFIGS, SSO_CONFIGS } from '../resources/resource-kinds.js';
 import type { ModelPrices } from '../usage/model-prices.js';
+import { recordAgentVersions, type VersionChange } from '../versions/record-agent-versions.js';
+import { snapshotOf } from '../versions/version-snapshot.js';
 import { agentCallsFor, readCallersOf } from './agent-calls.js';
 import { deriveEngineConfig } from './derive-engine-config.js';
 import { readAgentsWithResources } from './read-agents-with-resources.js';
@@ -53,6 +55,10 @@ export async function publishEngineConfigs(
      * move, the engines of the old placement and of the new one both read the row again.
      */
     republishUnchanged?: boolean;
+    /** Who made the change, why and how: kept with each version the publish records (versions/). */
+    change: VersionChange;
+    /** AGENT_VERSION_RETENTION: how many of an agent's newest versions are kept. */
+    versionRetention: number;
   },
 ): Promise<Map<string, PublishedConfig>> {
   const { metrics } = options;
@@ -84,7 +90,7 @@ async function publish(
   const agents = await readAgentsWithResources(tx, [...new Set([...options.agentIds, ...callers])]);
   const forced = new Set(options.republishUnchanged ? options.agentIds : []);
 
-  const changed: { agentId: string; workspaceId: string; sealed: string; config: TEngineConfig }[] = [];
+  const changed: { agent: (typeof agents)[number]; sealed: string; config: TEngineConfig }[] = [];
   for (const agent of agents) {
     const current = agent.engineConfig;
     const agentBox = options.agentKeys.boxForPlacement({ agentId: agent.id, pool: agent.deploymentPool });
@@ -120,7 +126,7 @@ async function publish(
     }
     const sealed = JSON.stringify(mapEngineConfigSecrets(config, agentBox.seal));
     refuseOversizedConfig(agent.id, sealed, options.maxConfigBytes ?? ENGINE_CONFIG_MAX_BYTES);
-    changed.push({ agentId: agent.id, workspaceId: agent.workspaceId, sealed, config });
+    changed.push({ agent, sealed, config });
   }
   if (changed.length === 0) return published;
 
@@ -128,7 +134,7 @@ async function publish(
   const versions = await tx.$queryRaw<{ agent_id: string; version: bigint }[]>`
     INSERT INTO engine_configs (agent_id, workspace_id, version, config, updated_at)
     SELECT agent_id, workspace_id, 1, config, now()
-    FROM unnest(${changed.map((c) => c.agentId)}::uuid[], ${changed.map((c) => c.workspaceId)}::uuid[],
+    FROM unnest(${changed.map((c) => c.agent.id)}::uuid[], ${changed.map((c) => c.agent.workspaceId)}::uuid[],
                 ${changed.map((c) => c.sealed)}::jsonb[]) AS t(agent_id, workspace_id, config)
     ORDER BY agent_id
     ON CONFLICT (agent_id) DO UPDATE
@@ -136,11 +142,25 @@ async function publish(
     RETURNING agent_id, version`;
   const versionOf = new Map(versions.map((row) => [row.agent_id, Number(row.version)]));
   for (const change of changed) {
-    published.set(change.agentId, { config: change.config, version: versionOf.get(change.agentId) ?? 0 });
+    published.set(change.agent.id, { config: change.config, version: versionOf.get(change.agent.id) ?? 0 });
   }
+  const asked = new Set(options.agentIds);
+  await recordAgentVersions(
+    tx,
+    changed.map(({ agent, config }) => ({
+      agentId: agent.id,
+      workspaceId: agent.workspaceId,
+      version: versionOf.get(agent.id) ?? 0,
+      snapshot: snapshotOf(agent, config, options.box),
+      // An agent republished because one it calls changed (its name, where it is served).
+      cause: asked.has(agent.id) ? options.change.cause : 'callee',
+    })),
+    options.change,
+    options.versionRetention,
+  );
   await notifyEngines(
     tx,
-    changed.map((change) => change.agentId),
+    changed.map((change) => change.agent.id),
   );
   return published;
 }

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { EnginePoolSettings } from '../engine-pools/engine-pool-settings.js';
 import type { ApiRouter } from '../http/api-router.js';
 import { sendPage, ZTotalCountHeader } from '../http/pagination.js';
-import { currentWorkspace } from '../http/request-context.js';
+import { currentUserId, currentWorkspace } from '../http/request-context.js';
 import type { PublishMetrics } from '../metrics/manager-metrics.js';
 import type { OperatorPolicy } from '../operator-policy/operator-policy.js';
 import { secretsViewOf } from '../secrets/secrets-view.js';
@@ -46,6 +46,8 @@ export type ResourceRouteDependencies = {
   enginePools: EnginePoolSettings;
   /** Set when the manager serves metrics. */
   publishMetrics?: PublishMetrics | undefined;
+  /** AGENT_VERSION_RETENTION: how many of an agent's newest versions are kept. */
+  versionRetention: number;
 };
 
 /** The spec's common pattern (POST /, GET /, GET /{id}, PATCH /{id}, DELETE /{id}) for one resource kind. */
@@ -53,6 +55,7 @@ export function addResourceRoutes<T>(api: ApiRouter, deps: ResourceRouteDependen
   const contextOf = (req: Request, query?: TSecretsQuery): ResourceContext => ({
     ...deps,
     workspaceId: currentWorkspace(req).id,
+    authorId: currentUserId(req),
     secrets: secretsViewOf(req, query),
   });
   const bodyOf = (body: Record<string, unknown> & { name: string }) => ({

@@ -29,7 +29,10 @@ export type ResourceContext = {
   prices: ModelPrices;
   enginePools: EnginePoolSettings;
   publishMetrics?: PublishMetrics | undefined;
+  versionRetention: number;
   workspaceId: string;
+  /** The signed-in user making the request: the author of the versions its writes record. */
+  authorId: string | null;
   /** How responses show secrets: to the caller's role, or as asked. */
   secrets: SecretsView;
 };
@@ -131,6 +134,8 @@ export async function updateResource<T>(
       prices: ctx.prices,
       poolUrls: ctx.enginePools.urls,
       metrics: ctx.publishMetrics,
+      change: { cause: 'resource', authorId: ctx.authorId },
+      versionRetention: ctx.versionRetention,
     });
     const row = await readResource(tx, kind, ctx.workspaceId, id);
     if (!row) throw notFound(kind);

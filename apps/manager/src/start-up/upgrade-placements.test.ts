@@ -46,6 +46,7 @@ function upgrade(enginePools = `${A}=http://127.0.0.1:8101`) {
     box: createSecretBox(TEST_SECRETS_KEY),
     agentKeys: createAgentKeyring(TEST_SECRETS_KEY),
     prices: config.modelPrices,
+    versionRetention: config.agentVersionRetention,
     engineRoles: config.engines.roles,
     enginePools: config.engines.pools,
   });

@@ -28,6 +28,7 @@ const upgrade = () => {
   return upgradeStoredData(ctx.database.prisma, {
     box: createSecretBox(current, previous),
     agentKeys: createAgentKeyring(current, previous),
+    versionRetention: ctx.config.agentVersionRetention,
     prices: ctx.config.modelPrices,
     engineRoles: ctx.config.engines.roles,
     enginePools: ctx.config.engines.pools,

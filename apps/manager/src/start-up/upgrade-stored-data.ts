@@ -4,12 +4,15 @@ import type { Db } from '@agentplane/db';
 import { type PoolProvisioning, provisionEnginePools } from '../engine-pools/provision-engine-pools.js';
 import { type UpgradeEngineRolesOptions, upgradeEngineRoles } from '../engine-roles/upgrade-engine-roles.js';
 import { sealPlaintextSecrets } from '../secrets/seal-plaintext-secrets.js';
+import { backfillAgentVersions } from '../versions/backfill-agent-versions.js';
 
 export type StoredDataUpgrade = PoolProvisioning & {
   /** Rows whose plaintext secrets were sealed. */
   sealed: number;
   /** Agents given their engine database role. */
   provisioned: number;
+  /** Agents published before versions existed, given a version for their current config. */
+  versioned: number;
 };
 
 export type StoredDataUpgradeOptions = UpgradeEngineRolesOptions;
@@ -20,5 +23,7 @@ export async function upgradeStoredData(db: Db, options: StoredDataUpgradeOption
   const provisioned = await upgradeEngineRoles(db, options);
   // After the agents' roles, which the pools' roles are granted.
   const pools = await provisionEnginePools(db, options.enginePools);
-  return { sealed, provisioned, ...pools };
+  // After the re-seal above, which may have published new versions of its own.
+  const versioned = await backfillAgentVersions(db, options);
+  return { sealed, provisioned, versioned, ...pools };
 }

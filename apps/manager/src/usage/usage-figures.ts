@@ -14,14 +14,18 @@ export type UsageFigures = {
   totals: TUsageFigures;
   buckets: (TUsageFigures & { start: Date })[];
   agents: (TUsageFigures & { agentId: string; name: string })[];
+  /** Per agent and version the runs ran with: only an agent's report shows them. */
+  versions: (TUsageFigures & { agentId: string; agentVersion: number | null })[];
 };
 
 type FiguresRow = {
   by_bucket: boolean;
   by_agent: boolean;
+  by_version: boolean;
   bucket_start: Date | null;
   agent_id: string | null;
   name: string | null;
+  agent_version: bigint | null;
   runs: number;
   errors: number;
   duration_p50_ms: number | null;
@@ -48,7 +52,7 @@ const tokens = (field: 'input_tokens' | 'output_tokens') =>
   Prisma.sql`CASE WHEN jsonb_typeof(r.usage -> ${field}) = 'number' THEN (r.usage ->> ${field})::numeric END`;
 
 function toFigures(row: FiguresRow): TUsageFigures {
-  const { by_bucket, by_agent, bucket_start, agent_id, name, ...figures } = row;
+  const { by_bucket, by_agent, by_version, bucket_start, agent_id, name, agent_version, ...figures } = row;
   return figures;
 }
 
@@ -62,7 +66,7 @@ export async function readUsageFigures(
   // Served by agent_runs_agent_id_created_at_idx: the workspace's agents, each a range scan on created_at.
   const rows = await db.$queryRaw<FiguresRow[]>`
     WITH scoped AS (
-      SELECT r.agent_id, a.name, r.status,
+      SELECT r.agent_id, a.name, r.status, r.agent_version,
         date_trunc(${range.bucket}, r.created_at, 'UTC') AS bucket_start,
         (extract(epoch FROM r.finished_at - r.started_at) * 1000)::float8 AS duration_ms,
         ${tokens('input_tokens')} AS input_tokens,
@@ -79,7 +83,8 @@ export async function readUsageFigures(
         END AS cost
       FROM scoped
     )
-    SELECT GROUPING(bucket_start) = 0 AS by_bucket, GROUPING(agent_id) = 0 AS by_agent, bucket_start, agent_id, name,
+    SELECT GROUPING(bucket_start) = 0 AS by_bucket, GROUPING(name) = 0 AS by_agent,
+      GROUPING(agent_version) = 0 AS by_version, bucket_start, agent_id, name, agent_version,
       count(*)::int AS runs,
       (count(*) FILTER (WHERE status = 'failed'))::int AS errors,
       percentile_cont(0.5) WITHIN GROUP (ORDER BY duration_ms) AS duration_p50_ms,
@@ -90,14 +95,21 @@ export async function readUsageFigures(
       (count(*) FILTER (WHERE cost IS NULL AND (input_tokens IS NOT NULL OR output_tokens IS NOT NULL)))::int
         AS unpriced_runs
     FROM priced
-    GROUP BY GROUPING SETS ((bucket_start), (agent_id, name), ())
-    ORDER BY bucket_start, name, agent_id`;
-  const totals = rows.find((row) => !row.by_bucket && !row.by_agent);
+    GROUP BY GROUPING SETS ((bucket_start), (agent_id, name), (agent_id, agent_version), ())
+    ORDER BY bucket_start, name, agent_id, agent_version DESC NULLS LAST`;
+  const totals = rows.find((row) => !row.by_bucket && !row.by_agent && !row.by_version);
   return {
     totals: totals === undefined ? NO_RUNS : toFigures(totals),
     buckets: rows.filter((row) => row.by_bucket).map((row) => ({ start: row.bucket_start as Date, ...toFigures(row) })),
     agents: rows
       .filter((row) => row.by_agent)
       .map((row) => ({ agentId: row.agent_id as string, name: row.name as string, ...toFigures(row) })),
+    versions: rows
+      .filter((row) => row.by_version)
+      .map((row) => ({
+        agentId: row.agent_id as string,
+        agentVersion: row.agent_version === null ? null : Number(row.agent_version),
+        ...toFigures(row),
+      })),
   };
 }

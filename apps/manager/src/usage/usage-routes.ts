@@ -1,9 +1,11 @@
 // GET /agents/{id}/usage and GET /usage: usage and cost reports for every member of the workspace.
 import {
   type TAgentUsage,
+  type TAgentUsageQuery,
   type TUsageQuery,
   type TWorkspaceUsage,
   ZAgentUsage,
+  ZAgentUsageQuery,
   ZUsageQuery,
   ZWorkspaceUsage,
 } from '@agentplane/contracts';
@@ -21,6 +23,12 @@ export type UsageDeps = { db: Db; modelPrices: ModelPrices; now: () => number };
 const RANGE_PROBLEM = 'A malformed query, `from` not before `to`, or a range longer than the bucket allows';
 
 type Report = Omit<UsageFigures, 'buckets'> & Pick<TAgentUsage, 'from' | 'to' | 'bucket' | 'buckets'>;
+
+/** The figures per version, newest first, when the query asks for them. */
+function versionsOf(figures: UsageFigures['versions'], query: TAgentUsageQuery): Pick<TAgentUsage, 'versions'> {
+  if (query.group_by !== 'version') return {};
+  return { versions: figures.map(({ agentId, agentVersion, ...rest }) => ({ agent_version: agentVersion, ...rest })) };
+}
 
 async function report(deps: UsageDeps, scope: UsageScope, query: TUsageQuery): Promise<Report> {
   const range = resolveUsageRange(query, new Date(deps.now()));
@@ -44,7 +52,7 @@ export function addUsageRoutes(api: ApiRouter, deps: UsageDeps): void {
       tag: 'agents',
       access: { kind: 'workspace', minRole: 'viewer' },
       params: ZIdParams,
-      query: ZUsageQuery,
+      query: ZAgentUsageQuery,
       responses: { 200: { description: 'The report', schema: ZAgentUsage } },
       problems: { 400: RANGE_PROBLEM, 404: 'No agent with this id in the workspace' },
     },
@@ -52,8 +60,12 @@ export function addUsageRoutes(api: ApiRouter, deps: UsageDeps): void {
       const { id: workspaceId } = currentWorkspace(req);
       const agent = await deps.db.agent.findFirst({ where: { id: params.id, workspaceId }, select: { id: true } });
       if (!agent) throw new AppError('not_found', 'No such agent.');
-      const { totals, buckets, from, to, bucket } = await report(deps, { workspaceId, agentId: agent.id }, query);
-      const body: TAgentUsage = { from, to, bucket, totals, buckets };
+      const { totals, buckets, versions, from, to, bucket } = await report(
+        deps,
+        { workspaceId, agentId: agent.id },
+        query,
+      );
+      const body: TAgentUsage = { from, to, bucket, totals, buckets, ...versionsOf(versions, query) };
       res.json(body);
     },
   );

@@ -29,7 +29,7 @@ const NOT_FOUND = { 404: 'No such workspace, or you are not a member' };
 /** What a change of the default guardrails republishes the workspace's agents with. */
 export type WorkspaceRouteDependencies = Pick<
   ResourceRouteDependencies,
-  'db' | 'box' | 'agentKeys' | 'prices' | 'enginePools' | 'publishMetrics'
+  'db' | 'box' | 'agentKeys' | 'prices' | 'enginePools' | 'publishMetrics' | 'versionRetention'
 >;
 
 export function addWorkspaceRoutes(api: ApiRouter, deps: WorkspaceRouteDependencies): void {
@@ -114,6 +114,8 @@ export function addWorkspaceRoutes(api: ApiRouter, deps: WorkspaceRouteDependenc
           prices: deps.prices,
           poolUrls: deps.enginePools.urls,
           metrics: deps.publishMetrics,
+          change: { cause: 'guardrails', authorId: currentUserId(req) },
+          versionRetention: deps.versionRetention,
         },
       });
       res.json(workspace);

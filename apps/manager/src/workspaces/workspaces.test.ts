@@ -375,6 +375,8 @@ describe('a workspace deleted between the access check and the write', () => {
         agentKeys: createAgentKeyring(ctx.config.secretsKey.current),
         prices: ctx.config.modelPrices,
         poolUrls: new Map(),
+        change: { cause: 'guardrails', authorId: null },
+        versionRetention: 100,
       },
     });
     await expect(rename).rejects.toMatchObject({ constructor: AppError, code: 'not_found' });

@@ -59,6 +59,10 @@ export const ZAgentRun = z
         'The agent of this workspace whose run called this one as a tool (an MCP server of transport "agent"), else null',
     }),
     caller_run_id: z.string().nullable().meta({ description: 'That calling run, else null' }),
+    agent_version: z.number().int().min(1).nullable().meta({
+      description:
+        'The engine_config version the run ran with (GET /agents/{id}/versions/{n}); null for runs recorded before versions',
+    }),
     guardrail_actions: z.array(ZGuardrailActionRecord).meta({
       description: 'The guardrail rules that fired in the run, oldest first (at most 100)',
     }),

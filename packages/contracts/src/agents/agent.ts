@@ -6,6 +6,7 @@ import { makeBaseUrl, ZIsoDateTime, ZResourceName, ZUuid } from '../common/primi
 import { ZEngineConfig } from '../engine/engine-config.js';
 import { ZAgentEndpoints } from './agent-endpoints.js';
 import { AGENT_CONFIG_BY_FRAMEWORK, type TAgentFramework } from './agent-frameworks.js';
+import { ZVersionMessage } from './agent-version.js';
 import { ZDeployment } from './deployment.js';
 
 function uniqueIds(what: string) {
@@ -59,6 +60,10 @@ function agentBody<F extends TAgentFramework>(framework: F) {
     })),
     engine_url: ZEngineUrl.nullable().optional(),
     deployment: ZDeployment.optional().meta({ description: DEPLOYMENT_IN_BODY }),
+    version_message: ZVersionMessage.optional().meta({
+      description:
+        'Why the change was made: kept with the version this write records (GET /agents/{id}/versions), not on the agent',
+    }),
   });
 }
 

@@ -18,6 +18,13 @@ export const ZUsageQuery = z.strictObject({
 });
 export type TUsageQuery = z.infer<typeof ZUsageQuery>;
 
+export const ZAgentUsageQuery = ZUsageQuery.extend({
+  group_by: z.enum(['version']).optional().meta({
+    description: 'version: also report the figures per agent version the runs ran with (`versions`)',
+  }),
+});
+export type TAgentUsageQuery = z.infer<typeof ZAgentUsageQuery>;
+
 const count = z.number().int().min(0);
 const milliseconds = z.number().min(0).nullable();
 
@@ -50,7 +57,23 @@ const ZUsageReportBase = z.strictObject({
   buckets: z.array(ZUsageBucketFigures).meta({ description: 'Buckets with at least one run, oldest first' }),
 });
 
-export const ZAgentUsage = ZUsageReportBase.meta({ id: 'AgentUsage', description: "An agent's usage and cost" });
+export const ZAgentUsage = ZUsageReportBase.extend({
+  versions: z
+    .array(
+      ZUsageFigures.extend({
+        agent_version: z
+          .number()
+          .int()
+          .min(1)
+          .nullable()
+          .meta({ description: 'The version the runs ran with; null for runs recorded before versions' }),
+      }),
+    )
+    .optional()
+    .meta({
+      description: 'With ?group_by=version: each version with runs in the range, newest first, over the whole range',
+    }),
+}).meta({ id: 'AgentUsage', description: "An agent's usage and cost" });
 export type TAgentUsage = z.infer<typeof ZAgentUsage>;
 
 export const ZWorkspaceUsage = ZUsageReportBase.extend({
