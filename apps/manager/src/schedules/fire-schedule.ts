@@ -119,7 +119,7 @@ async function queueRun(tx: Tx, schedule: DueSchedule, tick: Date, settings: Fir
             ${owner.issuer}, ${owner.subject}, 'schedule', 'pending', ${JSON.stringify(input)}::jsonb)
     ON CONFLICT DO NOTHING`;
   // Delivered at commit, and not at all on rollback.
-  await tx.$queryRaw`SELECT pg_notify(run_channel, 'queue') FROM engine_channels WHERE agent_id = ${schedule.agent_id}::uuid`;
+  await tx.$executeRaw`SELECT pg_notify(run_channel, 'queue') FROM engine_channels WHERE agent_id = ${schedule.agent_id}::uuid`;
   return runId;
 }
 
