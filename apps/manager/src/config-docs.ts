@@ -93,7 +93,7 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
   },
   MAX_SCHEDULES_PER_AGENT: {
     description:
-      'The most schedules one agent may have (0 to 10000; 0 turns schedules off for new ones). A create past it is a **409** problem+json (`urn:agentplane:problem:schedules-per-agent`); creates racing at the cap never both pass (they count under the agent\'s row lock)',
+      "The most schedules one agent may have (0 to 10000; 0 turns schedules off for new ones). A create past it is a **409** problem+json (`urn:agentplane:problem:schedules-per-agent`); creates racing at the cap never both pass (they count under the agent's row lock)",
   },
   SCHEDULER_POLL_MS: {
     description:

@@ -45,6 +45,7 @@ export default defineConfig({
           { text: 'Resources', link: '/concepts/resources' },
           { text: 'Agents', link: '/concepts/agents' },
           { text: 'Guardrails', link: '/concepts/guardrails' },
+          { text: 'Schedules', link: '/concepts/schedules' },
           { text: 'Placement', link: '/concepts/placement' },
           { text: 'The engine', link: '/concepts/engine' },
           { text: 'Protocols: AG-UI, MCP, A2A', link: '/concepts/protocols' },

@@ -179,11 +179,7 @@ async function fireClaimed(tx: Tx, schedule: DueSchedule, now: Date, settings: F
 }
 
 /** Handles the most overdue schedule no other replica holds; undefined when none is due. */
-export async function fireNextDueSchedule(
-  db: Db,
-  now: Date,
-  settings: FireSettings,
-): Promise<FireOutcome | undefined> {
+export async function fireNextDueSchedule(db: Db, now: Date, settings: FireSettings): Promise<FireOutcome | undefined> {
   return db.$transaction(async (tx) => {
     const schedule = await claimDueSchedule(tx, now);
     return schedule === undefined ? undefined : fireClaimed(tx, schedule, now, settings);

@@ -45,7 +45,7 @@ export function addScheduleRoutes(api: ApiRouter, deps: ScheduleRouteDependencie
       method: 'post',
       path: '/agents/:id/schedules',
       operationId: 'createSchedule',
-      summary: "Create a schedule: each tick of its cron, read in its time zone, queues a background run as you",
+      summary: 'Create a schedule: each tick of its cron, read in its time zone, queues a background run as you',
       tag: TAG,
       access: { kind: 'workspace', minRole: 'member' },
       params: ZIdParams,

@@ -65,7 +65,10 @@ type ScheduleRow = {
 
 async function readRunStatuses(db: Db, agentId: string, runIds: string[]): Promise<Map<string, TRunStatus>> {
   if (runIds.length === 0) return new Map();
-  const runs = await db.agentRun.findMany({ where: { agentId, id: { in: runIds } }, select: { id: true, status: true } });
+  const runs = await db.agentRun.findMany({
+    where: { agentId, id: { in: runIds } },
+    select: { id: true, status: true },
+  });
   return new Map(runs.map((run) => [run.id, run.status]));
 }
 
@@ -82,9 +85,7 @@ function toSchedule(row: ScheduleRow, now: Date, runStatuses: Map<string, TRunSt
     enabled: row.enabled,
     thread: row.thread as TSchedule['thread'],
     catch_up: row.catchUp as TSchedule['catch_up'],
-    next_fire_times: row.enabled
-      ? nextTicks(row, now, SCHEDULE_NEXT_FIRE_TIMES).map((tick) => tick.toISOString())
-      : [],
+    next_fire_times: row.enabled ? nextTicks(row, now, SCHEDULE_NEXT_FIRE_TIMES).map((tick) => tick.toISOString()) : [],
     consecutive_failures: row.consecutiveFailures,
     disabled_reason: row.disabledReason,
     last_fire:

@@ -62,11 +62,7 @@ export type TickPlan = {
  * missed, fire the newest of them once (`once`) or none (`skip`). Either way the schedule resumes at
  * the first tick after `now`, so a downtime turns into one run at most.
  */
-export function planTick(
-  schedule: CronSchedule & { catchUp: 'skip' | 'once' },
-  due: Date,
-  now: Date,
-): TickPlan {
+export function planTick(schedule: CronSchedule & { catchUp: 'skip' | 'once' }, due: Date, now: Date): TickPlan {
   const next = nextTick(schedule, now);
   const newest = cronOf(schedule).previousRuns(1, new Date(now.getTime() + 1))[0] ?? due;
   const latest = newest.getTime() > due.getTime() ? newest : due;

@@ -55,7 +55,16 @@ async function scheduleFrom(firstTick: Date | string, body: Record<string, unkno
   return id;
 }
 
-type RunRow = { id: string; thread_id: string; thread_key: string; issuer: string; subject: string; source: string; status: string; input: unknown };
+type RunRow = {
+  id: string;
+  thread_id: string;
+  thread_key: string;
+  issuer: string;
+  subject: string;
+  source: string;
+  status: string;
+  input: unknown;
+};
 
 function runsOf(scheduleId: string): Promise<RunRow[]> {
   return db().$queryRaw<RunRow[]>`
@@ -168,9 +177,7 @@ describe('catch-up after downtime', () => {
   it('skip: fires nothing for the missed ticks, records the newest as missed, and resumes at the next tick', async () => {
     const id = await scheduleFrom('2026-03-01T10:00:00Z', { ...hourly, catch_up: 'skip' });
     const outcomes = await passAt('2026-03-01T13:20:00Z');
-    expect(outcomes).toEqual([
-      expect.objectContaining({ kind: 'skipped', tick: new Date('2026-03-01T13:00:00Z') }),
-    ]);
+    expect(outcomes).toEqual([expect.objectContaining({ kind: 'skipped', tick: new Date('2026-03-01T13:00:00Z') })]);
     expect(await runsOf(id)).toEqual([]);
     expect((await readSchedule(id)).nextFireAt).toEqual(new Date('2026-03-01T14:00:00Z'));
     expect((await getThroughApi(id)).last_fire).toMatchObject({ outcome: 'skipped', run_id: null });
@@ -249,8 +256,18 @@ describe('a failing schedule', () => {
     expect(disabled.disabled_reason).toMatch(/3 runs in a row failed/);
     expect(await passAt('2026-04-02T10:05:01Z')).toEqual([]);
 
-    const { id: _, agent_id, owner_id, next_fire_times, consecutive_failures, disabled_reason, last_fire, created_at, updated_at, ...body } =
-      disabled;
+    const {
+      id: _,
+      agent_id,
+      owner_id,
+      next_fire_times,
+      consecutive_failures,
+      disabled_reason,
+      last_fire,
+      created_at,
+      updated_at,
+      ...body
+    } = disabled;
     const enabled = await owner.agent
       .patch(`/api/v1/agents/${agentId}/schedules/${id}`)
       .send({ ...body, enabled: true });

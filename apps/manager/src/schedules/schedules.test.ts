@@ -177,10 +177,7 @@ describe('access', () => {
     const viewer = members.viewer.agent;
     const workspace = owner.workspaceId;
     expectProblemShape(await viewer.post(path()).set('x-workspace-id', workspace).send(BODY), 403);
-    expectProblemShape(
-      await viewer.patch(`${path()}/${scheduleId}`).set('x-workspace-id', workspace).send(BODY),
-      403,
-    );
+    expectProblemShape(await viewer.patch(`${path()}/${scheduleId}`).set('x-workspace-id', workspace).send(BODY), 403);
     expectProblemShape(await viewer.delete(`${path()}/${scheduleId}`).set('x-workspace-id', workspace), 403);
   });
 

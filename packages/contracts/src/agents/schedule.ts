@@ -57,7 +57,8 @@ export const ZScheduleCreate = z
       .meta({ description: 'The user message each scheduled run starts with' }),
     enabled: z.boolean().default(true),
     thread: z.enum(SCHEDULE_THREAD_MODES).default('new').meta({
-      description: 'new: every tick starts a thread of its own; fixed: every tick continues the one thread of the schedule',
+      description:
+        'new: every tick starts a thread of its own; fixed: every tick continues the one thread of the schedule',
     }),
     catch_up: z.enum(SCHEDULE_CATCH_UP_POLICIES).default('skip').meta({
       description:
@@ -66,7 +67,9 @@ export const ZScheduleCreate = z
   })
   .meta({
     id: 'ScheduleCreate',
-    examples: [{ name: 'Morning digest', cron: '0 8 * * 1-5', timezone: 'Europe/Paris', message: 'Summarise the news' }],
+    examples: [
+      { name: 'Morning digest', cron: '0 8 * * 1-5', timezone: 'Europe/Paris', message: 'Summarise the news' },
+    ],
   });
 export type TScheduleCreate = z.infer<typeof ZScheduleCreate>;
 /** PATCH replaces the whole schedule, as for every resource. */
@@ -103,9 +106,12 @@ export const ZSchedule = z
     enabled: z.boolean(),
     thread: z.enum(SCHEDULE_THREAD_MODES),
     catch_up: z.enum(SCHEDULE_CATCH_UP_POLICIES),
-    next_fire_times: z.array(ZIsoDateTime).max(SCHEDULE_NEXT_FIRE_TIMES).meta({
-      description: `The next ${SCHEDULE_NEXT_FIRE_TIMES} ticks (UTC), empty while disabled`,
-    }),
+    next_fire_times: z
+      .array(ZIsoDateTime)
+      .max(SCHEDULE_NEXT_FIRE_TIMES)
+      .meta({
+        description: `The next ${SCHEDULE_NEXT_FIRE_TIMES} ticks (UTC), empty while disabled`,
+      }),
     consecutive_failures: z.number().int().min(0),
     disabled_reason: z
       .string()
