@@ -62,6 +62,7 @@ describe("an agent's page", () => {
     const panels = [
       { path: 'settings', tab: 'Settings', heading: 'Settings' },
       { path: 'runs', tab: 'Runs', heading: 'Recent runs' },
+      { path: 'schedules', tab: 'Schedules', heading: 'Schedules' },
       { path: 'usage', tab: 'Usage', heading: 'Usage' },
       { path: 'connect', tab: 'Connect', heading: 'Connect' },
       { path: 'playground', tab: 'Playground', heading: 'Playground' },
@@ -94,7 +95,7 @@ describe("an agent's page", () => {
     const tabIndexes = await page
       .getByRole('tab')
       .evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('tabindex')));
-    expect(tabIndexes).toEqual(['0', '-1', '-1', '-1', '-1']);
+    expect(tabIndexes).toEqual(['0', ...panels.slice(1).map(() => '-1')]);
   });
 
   it('shows where to reach the agent over AG-UI, MCP and A2A, with a token route and snippets to copy', async () => {
