@@ -1,6 +1,6 @@
 // The scheduler against a real database, with its clock in the test's hands: schedules are created
 // through the API, their next tick then set where the test's clock starts. Runs are finished as an
-// engine would finish them (as the database owner; claiming them is the engine's own suite's).
+// engine would finish them, as the database owner (scheduled-run-engine.test.ts has a real engine do it).
 import { aguiThreadKey, type TSchedule } from '@agentplane/contracts';
 import { createPrisma, type Db } from '@agentplane/db';
 import { createLogger } from '@agentplane/server-kit';
