@@ -62,6 +62,7 @@ describe("an agent's page", () => {
     const panels = [
       { path: 'settings', tab: 'Settings', heading: 'Settings' },
       { path: 'runs', tab: 'Runs', heading: 'Recent runs' },
+      { path: 'schedules', tab: 'Schedules', heading: 'Schedules' },
       { path: 'usage', tab: 'Usage', heading: 'Usage' },
       { path: 'history', tab: 'History', heading: 'History' },
       { path: 'connect', tab: 'Connect', heading: 'Connect' },
@@ -95,7 +96,7 @@ describe("an agent's page", () => {
     const tabIndexes = await page
       .getByRole('tab')
       .evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('tabindex')));
-    expect(tabIndexes).toEqual(['0', '-1', '-1', '-1', '-1', '-1']);
+    expect(tabIndexes).toEqual(['0', ...panels.slice(1).map(() => '-1')]);
   });
 
   it('lists the versions in History, shows what changed, and rolls back to an old one', async () => {

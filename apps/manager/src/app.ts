@@ -43,6 +43,7 @@ import {
   SSO_CONFIGS,
 } from './resources/resource-kinds.js';
 import { addResourceRoutes } from './resources/resource-routes.js';
+import { addScheduleRoutes } from './schedules/schedule-routes.js';
 import { SigningKeys } from './tokens/signing-keys.js';
 import { addAgentTokenRoute, wellKnownRouter } from './tokens/token-routes.js';
 import { addUsageRoutes } from './usage/usage-routes.js';
@@ -168,6 +169,11 @@ export function createManagerApp({
   addEngineCredentialsRoute(api, engineCredentials);
   addEnginePoolRoutes(api, engineCredentials);
   addAgentRunRoutes(api, { db });
+  addScheduleRoutes(api, {
+    db,
+    now: () => new Date(now()),
+    maxSchedulesPerAgent: config.schedules.maxPerAgent,
+  });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);

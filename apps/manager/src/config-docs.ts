@@ -95,6 +95,18 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
     description:
       "How many of an agent's newest versions are kept (1 to 100000). Each publish prunes the agent's older ones, except a version a run still references (runs are deleted after the engine's `ENGINE_RUN_RETENTION_DAYS`); the current version is always among the newest",
   },
+  MAX_SCHEDULES_PER_AGENT: {
+    description:
+      "The most schedules one agent may have (0 to 10000; 0 turns schedules off for new ones). A create past it is a **409** problem+json (`urn:agentplane:problem:schedules-per-agent`); creates racing at the cap never both pass (they count under the agent's row lock)",
+  },
+  SCHEDULER_POLL_MS: {
+    description:
+      "How often each manager replica's scheduler looks for due schedules (100 to 30000). A tick fires within about this long of its time; replicas share the work and fire each tick once",
+  },
+  SCHEDULE_MAX_CONSECUTIVE_FAILURES: {
+    description:
+      'How many scheduled runs in a row may fail (1 to 1000) before their schedule disables itself, with the reason shown in the API and console until someone enables it again',
+  },
   ENGINE_DB_CONNECTIONS_TOTAL: {
     description:
       'Most connections the engine roles with credentials may hold together (the sum of their `ENGINE_DB_CONNECTION_LIMIT`s, and of `ENGINE_POOL_DB_CONNECTION_LIMIT` for each pool with credentials): engine credentials past it are refused with a 409',

@@ -21,6 +21,8 @@ import { MAX_AGENTS_PER_WORKSPACE_DEFAULT } from './agents/agents-per-workspace.
 import { DEFAULT_CONSOLE_DIR } from './console/serve-console.js';
 import { type EnginePoolSettings, ZEnginePoolsSetting } from './engine-pools/engine-pool-settings.js';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
+import { MAX_SCHEDULES_PER_AGENT_DEFAULT } from './schedules/schedule-service.js';
+import { SCHEDULE_MAX_CONSECUTIVE_FAILURES_DEFAULT, SCHEDULER_POLL_MS_DEFAULT } from './schedules/scheduler.js';
 import { DEFAULT_MODEL_PRICES_FILE, loadModelPrices, type ModelPrices } from './usage/model-prices.js';
 import { AGENT_VERSION_RETENTION_DEFAULT } from './versions/record-agent-versions.js';
 
@@ -81,6 +83,15 @@ export const ZManagerEnv = z
     MAX_AGENT_CALL_DEPTH: z.coerce.number().int().min(1).max(16).default(MAX_AGENT_CALL_DEPTH_DEFAULT),
     MAX_AGENTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(10_000_000).default(MAX_AGENTS_PER_WORKSPACE_DEFAULT),
     AGENT_VERSION_RETENTION: z.coerce.number().int().min(1).max(100_000).default(AGENT_VERSION_RETENTION_DEFAULT),
+    MAX_SCHEDULES_PER_AGENT: z.coerce.number().int().min(0).max(10_000).default(MAX_SCHEDULES_PER_AGENT_DEFAULT),
+    // At most half of LATE_TICK_GRACE_MS (schedule-times.ts): a tick one poll late is late, not missed.
+    SCHEDULER_POLL_MS: z.coerce.number().int().min(100).max(30_000).default(SCHEDULER_POLL_MS_DEFAULT),
+    SCHEDULE_MAX_CONSECUTIVE_FAILURES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(SCHEDULE_MAX_CONSECUTIVE_FAILURES_DEFAULT),
     ENGINE_DB_CONNECTIONS_TOTAL: z.coerce.number().int().min(1).max(1_000_000).optional(),
     ENGINE_DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
     ENGINE_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
@@ -202,6 +213,14 @@ export type ManagerConfig = {
   agentVersionRetention: number;
   /** How many agent-to-agent calls may nest: A → B → C is 2. */
   maxAgentCallDepth: number;
+  schedules: {
+    /** The most schedules one agent may have; a create past it is a 409. */
+    maxPerAgent: number;
+    /** How often each replica's scheduler looks for due schedules. */
+    pollMs: number;
+    /** Runs in a row that may fail before a schedule disables itself. */
+    maxConsecutiveFailures: number;
+  };
   engines: {
     /** The URL engine credentials are built on: ENGINE_DATABASE_URL, else DATABASE_URL. */
     databaseUrl: string;
@@ -269,6 +288,11 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     maxAgentsPerWorkspace: parsed.MAX_AGENTS_PER_WORKSPACE,
     agentVersionRetention: parsed.AGENT_VERSION_RETENTION,
     maxAgentCallDepth: parsed.MAX_AGENT_CALL_DEPTH,
+    schedules: {
+      maxPerAgent: parsed.MAX_SCHEDULES_PER_AGENT,
+      pollMs: parsed.SCHEDULER_POLL_MS,
+      maxConsecutiveFailures: parsed.SCHEDULE_MAX_CONSECUTIVE_FAILURES,
+    },
     engines: {
       databaseUrl: parsed.ENGINE_DATABASE_URL ?? parsed.DATABASE_URL,
       roles: {

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { createAgentKeyring, createPrisma, createSecretBox, readMigrationStatus } from '@agentplane/db';
 import { ConfigError, createLogger, serve, startOperatorTracing } from '@agentplane/server-kit';
 import { createManagerApp } from './app.js';
@@ -8,6 +9,7 @@ import { startEngineLockWatchdog } from './engine-roles/engine-lock-watchdog.js'
 import { requireCreateRole } from './engine-roles/require-create-role.js';
 import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
+import { createScheduler, SCHEDULE_FIRES_KEPT } from './schedules/scheduler.js';
 import { upgradeStoredData } from './start-up/upgrade-stored-data.js';
 
 const PRUNE_INTERVAL_MS = 10 * 60_000;
@@ -69,7 +71,15 @@ async function main(): Promise<void> {
   const served = await serveManagerMetrics(config.metrics, logger);
   // With PORT=0 only the listening server knows the port the default issuer must name.
   const issuerFor = (port: number) => (config.issuerIsDefault ? `http://localhost:${port}` : config.issuer);
-  await serve(
+  const scheduler = createScheduler({
+    db,
+    logger: logger.child({ component: 'scheduler' }),
+    now: () => new Date(),
+    pollMs: config.schedules.pollMs,
+    maxConsecutiveFailures: config.schedules.maxConsecutiveFailures,
+    firesKept: SCHEDULE_FIRES_KEPT,
+  });
+  const listening = await serve(
     ({ port }) =>
       createManagerApp({
         config: { ...config, issuer: issuerFor(port) },
@@ -84,6 +94,7 @@ async function main(): Promise<void> {
       logger,
       handleSignals: true,
       onClose: async () => {
+        await scheduler.stop();
         clearInterval(prune);
         await watchdog.stop();
         await served?.listener.close();
@@ -92,6 +103,8 @@ async function main(): Promise<void> {
       },
     },
   );
+  // Scheduled runs carry the issuer of the tokens the manager mints, known once it listens.
+  scheduler.start(issuerFor((listening.server.address() as AddressInfo).port));
 }
 
 main().catch((error: unknown) => {

@@ -46,6 +46,7 @@ export default defineConfig({
           { text: 'Agents', link: '/concepts/agents' },
           { text: 'Guardrails', link: '/concepts/guardrails' },
           { text: 'Versions', link: '/concepts/versions' },
+          { text: 'Schedules', link: '/concepts/schedules' },
           { text: 'Placement', link: '/concepts/placement' },
           { text: 'The engine', link: '/concepts/engine' },
           { text: 'Protocols: AG-UI, MCP, A2A', link: '/concepts/protocols' },

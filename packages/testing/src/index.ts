@@ -17,4 +17,9 @@ export {
 } from './otlp-receiver.js';
 export { type PrometheusSample, parsePrometheusText, sampleValue, scrapeMetrics } from './prometheus-text.js';
 export { makeRunAgentInput } from './run-agent-input.js';
+export {
+  type ServiceProcess,
+  type ServiceProcessOptions,
+  startServiceProcess,
+} from './service-process.js';
 export { waitUntil } from './wait-until.js';

@@ -1,5 +1,5 @@
 // One agent: its name, config version and engine above tabs that are pages of their own (agent-tabs.ts):
-// the playground first, then its settings, runs, usage, and how to reach it from outside.
+// the playground first, then its settings, runs, schedules, usage, and how to reach it from outside.
 import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { Outlet, useParams } from 'react-router';

@@ -8,6 +8,12 @@ export const AGENT_TABS: readonly AgentTab[] = [
   { path: 'playground', label: 'Playground', load: () => import('./tabs/playground-tab'), component: 'PlaygroundTab' },
   { path: 'settings', label: 'Settings', load: () => import('./tabs/settings-tab'), component: 'SettingsTab' },
   { path: 'runs', label: 'Runs', load: () => import('./tabs/runs-tab'), component: 'RunsTab' },
+  {
+    path: 'schedules',
+    label: 'Schedules',
+    load: () => import('./schedules/schedules-tab'),
+    component: 'SchedulesTab',
+  },
   { path: 'usage', label: 'Usage', load: () => import('./tabs/usage-tab'), component: 'UsageTab' },
   { path: 'history', label: 'History', load: () => import('./tabs/history-tab'), component: 'HistoryTab' },
   { path: 'connect', label: 'Connect', load: () => import('./tabs/connect-tab'), component: 'ConnectTab' },

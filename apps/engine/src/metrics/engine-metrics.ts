@@ -44,7 +44,7 @@ export function createEngineMetrics(): EngineMetrics {
     runs: {
       started: new Counter({
         name: `${METRIC_PREFIX}runs_started_total`,
-        help: 'Runs this engine started, by source (stream, background, mcp, a2a, or a channel: whatsapp, slack, …).',
+        help: 'Runs this engine started, by source (stream, background, schedule, mcp, a2a, or a channel: whatsapp, slack, …).',
         labelNames: ['source'] as const,
         registers,
       }),

@@ -5,8 +5,9 @@
 // Threads belong to the caller: the key includes the agent and the token's issuer and subject
 // (thread-scope.ts), so a threadId alone never reads someone else's conversation.
 import type { Message, RunAgentInput } from '@ag-ui/core';
+import { aguiThreadKey } from '@agentplane/contracts';
 import type { AgentDb } from '../database/agent-db.js';
-import { scopedThreadId, type ThreadCaller } from './thread-scope.js';
+import type { ThreadCaller } from './thread-scope.js';
 import { appendThreadMessages, loadThreadMessages, type Queryable } from './thread-store.js';
 
 export type AguiThread = {
@@ -16,9 +17,7 @@ export type AguiThread = {
   caller: ThreadCaller | undefined;
 };
 
-export function aguiThreadKey(agentId: string, caller: ThreadCaller | undefined, threadId: string): string {
-  return `agui:${scopedThreadId(agentId, caller, threadId)}`;
-}
+export { aguiThreadKey };
 
 const carriesHistory = (messages: Message[]) =>
   messages.some((message) => message.role === 'assistant' || message.role === 'tool');

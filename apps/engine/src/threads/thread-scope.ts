@@ -24,8 +24,5 @@ export function callerOf(claims: unknown): ThreadCaller | undefined {
   return callingRun === undefined ? caller : { ...caller, callingRun };
 }
 
-/** Every part is encoded, so no choice of ids makes two different scopes produce one key. */
-export function scopedThreadId(agentId: string, caller: ThreadCaller | undefined, threadId: string): string {
-  const parts = caller === undefined ? [agentId, threadId] : [agentId, caller.issuer, caller.subject, threadId];
-  return parts.map(encodeURIComponent).join(':');
-}
+// The key itself is the contracts' (thread-keys.ts): the manager queues scheduled runs into these threads.
+export { scopedThreadId } from '@agentplane/contracts';

@@ -14,6 +14,7 @@ export const RUN_STATUSES = [
   'interrupted',
   'input_required',
 ] as const;
+export type TRunStatus = (typeof RUN_STATUSES)[number];
 /** Where runs of messaging channels come from: the provider's name, in lower case. */
 export const CHANNEL_RUN_SOURCES = ['whatsapp', 'slack', 'telegram', 'discord', 'teams', 'google_chat'] as const;
 export const RUN_SOURCES = [
@@ -27,6 +28,7 @@ export const RUN_SOURCES = [
   'discord',
   'teams',
   'google_chat',
+  'schedule',
 ] as const;
 
 export const ZAgentRunListQuery = ZPaginationQuery.extend({

@@ -46,6 +46,12 @@ export const MCP_MAP_KEY_MAX_LENGTH = 256;
 export const SESSION_KWARGS_MAX_BYTES = 16 * 1024;
 export const SESSION_KWARGS_MAX_DEPTH = 8;
 
+/** A schedule's message, the user message each of its runs starts with. */
+export const SCHEDULE_MESSAGE_MAX_LENGTH = 16_000;
+/** A cron expression, and an IANA time zone name (the longest in the database is 32). */
+export const CRON_EXPRESSION_MAX_LENGTH = 200;
+export const TIME_ZONE_MAX_LENGTH = 64;
+
 /** Resources one agent may reference, per kind. */
 export const AGENT_RESOURCE_IDS_MAX_ITEMS = 100;
 /** An SSO config's allow-lists. */
