@@ -9,6 +9,7 @@ import { requireCreateRole } from './engine-roles/require-create-role.js';
 import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
 import { upgradeStoredData } from './start-up/upgrade-stored-data.js';
+import { startWebhookDelivery } from './webhooks/start-webhook-delivery.js';
 
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
     logger,
   );
 
+  const webhooks = startWebhookDelivery({ db, config, logger });
+
   const served = await serveManagerMetrics(config.metrics, logger);
   // With PORT=0 only the listening server knows the port the default issuer must name.
   const issuerFor = (port: number) => (config.issuerIsDefault ? `http://localhost:${port}` : config.issuer);
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
         logger,
         sessionStore,
         metrics: served?.metrics,
+        wakeWebhooks: webhooks.wake,
       }),
     {
       port: config.port,
@@ -83,6 +87,7 @@ async function main(): Promise<void> {
       handleSignals: true,
       onClose: async () => {
         clearInterval(prune);
+        await webhooks.stop();
         await watchdog.stop();
         await served?.listener.close();
         await db.$disconnect();

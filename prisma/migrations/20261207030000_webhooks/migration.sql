@@ -1,0 +1,162 @@
+-- Outgoing webhooks (issue 35): a workspace subscribes URLs to events, and each event becomes one
+-- durable delivery per subscribed endpoint, which the managers' delivery workers send (Standard
+-- Webhooks signatures) and retry. Run and interrupt events are produced here, by triggers on the
+-- tables the engines write, so that every engine replica and pool produces them in the same
+-- transaction as the change itself, and no engine role can read an endpoint or its secret.
+
+-- The code of a run's RUN_ERROR (BUDGET_EXCEEDED, GUARDRAIL_BLOCKED…), stored by the engine with the
+-- run's end: the precise signal of a run refused by a budget.
+ALTER TABLE "agent_runs" ADD COLUMN "error_code" TEXT;
+
+CREATE TABLE "webhook_endpoints" (
+    "id" UUID NOT NULL DEFAULT gen_random_uuid(),
+    "workspace_id" UUID NOT NULL,
+    "url" TEXT NOT NULL,
+    "description" TEXT,
+    "event_types" TEXT[] NOT NULL,
+    -- whsec_…, sealed with SECRETS_KEY; the previous one stays valid (both sign) until it expires.
+    "secret" TEXT NOT NULL,
+    "previous_secret" TEXT,
+    "previous_secret_expires_at" TIMESTAMPTZ(3),
+    -- Conversation content (a failed run's error text, an interrupt's tool arguments) only when set.
+    "include_content" BOOLEAN NOT NULL DEFAULT false,
+    "enabled" BOOLEAN NOT NULL DEFAULT true,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "webhook_endpoints_pkey" PRIMARY KEY ("id")
+);
+CREATE INDEX "webhook_endpoints_workspace_id_created_at_id_idx" ON "webhook_endpoints"("workspace_id", "created_at", "id");
+ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+CREATE TABLE "webhook_deliveries" (
+    "id" UUID NOT NULL DEFAULT gen_random_uuid(),
+    "endpoint_id" UUID NOT NULL,
+    -- The Standard Webhooks message id (webhook-id): one per event, the same on every retry and replay.
+    "message_id" TEXT NOT NULL,
+    "event_type" TEXT NOT NULL,
+    "payload" JSONB NOT NULL,
+    -- pending (waiting for its next attempt, or being sent under a lease), succeeded or failed.
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "next_attempt_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    -- Retries stop here: a day after the event (a replay starts a new day).
+    "give_up_at" TIMESTAMPTZ(3) NOT NULL DEFAULT (CURRENT_TIMESTAMP + interval '1 day'),
+    -- The manager replica sending it, and until when: a lease that ran out (a killed manager) is claimed again.
+    "lease_owner" TEXT,
+    "lease_expires_at" TIMESTAMPTZ(3),
+    "last_status_code" INTEGER,
+    "last_latency_ms" INTEGER,
+    "last_error" TEXT,
+    "replay_of" UUID,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "finished_at" TIMESTAMPTZ(3),
+    CONSTRAINT "webhook_deliveries_pkey" PRIMARY KEY ("id"),
+    CONSTRAINT "webhook_deliveries_status_check" CHECK ("status" IN ('pending', 'succeeded', 'failed'))
+);
+-- An endpoint's delivery log, newest first, and its retention.
+CREATE INDEX "webhook_deliveries_endpoint_id_created_at_idx" ON "webhook_deliveries"("endpoint_id", "created_at");
+-- The workers' queue: only what is still to send.
+CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries"("next_attempt_at") WHERE "status" = 'pending';
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_fkey" FOREIGN KEY ("endpoint_id") REFERENCES "webhook_endpoints"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+CREATE TABLE "webhook_delivery_attempts" (
+    "delivery_id" UUID NOT NULL,
+    "attempt" INTEGER NOT NULL,
+    "started_at" TIMESTAMPTZ(3) NOT NULL,
+    "status_code" INTEGER,
+    "latency_ms" INTEGER NOT NULL,
+    "error" TEXT,
+    CONSTRAINT "webhook_delivery_attempts_pkey" PRIMARY KEY ("delivery_id", "attempt")
+);
+ALTER TABLE "webhook_delivery_attempts" ADD CONSTRAINT "webhook_delivery_attempts_delivery_id_fkey" FOREIGN KEY ("delivery_id") REFERENCES "webhook_deliveries"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- One event, fanned out to every enabled endpoint of the workspace subscribed to its type, with one
+-- message id. `content` joins `data` only for endpoints that opted in. Called by the triggers below
+-- (as the migration's owner: engine roles hold no grant on these tables) and by the manager.
+CREATE FUNCTION webhook_enqueue(p_workspace_id uuid, p_type text, p_data jsonb, p_content jsonb)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, public, pg_temp
+AS $$
+DECLARE
+  message_id text := 'msg_' || replace(gen_random_uuid()::text, '-', '');
+  sent_at text := to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+  queued integer;
+BEGIN
+  INSERT INTO public.webhook_deliveries (endpoint_id, message_id, event_type, payload)
+  SELECT e.id, message_id, p_type, jsonb_build_object(
+      'type', p_type,
+      'timestamp', sent_at,
+      'data', CASE WHEN e.include_content AND p_content IS NOT NULL THEN p_data || p_content ELSE p_data END)
+  FROM public.webhook_endpoints e
+  WHERE e.workspace_id = p_workspace_id AND e.enabled AND p_type = ANY (e.event_types);
+  GET DIAGNOSTICS queued = ROW_COUNT;
+  RETURN queued;
+END
+$$;
+REVOKE ALL ON FUNCTION webhook_enqueue(uuid, text, jsonb, jsonb) FROM PUBLIC;
+
+-- run.succeeded / run.failed / run.cancelled when a run reaches that status, and budget.exceeded
+-- besides run.failed for a run a budget refused. The workspace is the run's agent's: an engine role,
+-- which RLS keeps to its own agent's rows, cannot produce an event for another workspace.
+CREATE FUNCTION webhook_run_ended() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, public, pg_temp
+AS $$
+DECLARE
+  workspace uuid;
+  data jsonb;
+  content jsonb;
+BEGIN
+  SELECT a.workspace_id INTO workspace FROM public.agents a WHERE a.id = NEW.agent_id;
+  IF workspace IS NULL OR NOT EXISTS (
+    SELECT 1 FROM public.webhook_endpoints e WHERE e.workspace_id = workspace AND e.enabled) THEN
+    RETURN NULL;
+  END IF;
+  data := jsonb_build_object(
+    'agent_id', NEW.agent_id, 'run_id', NEW.id, 'thread_id', NEW.thread_id, 'status', NEW.status::text,
+    'source', NEW.source::text, 'error_code', NEW.error_code,
+    'started_at', to_char(NEW.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'finished_at', to_char(NEW.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
+  content := jsonb_build_object('error', left(NEW.error, 500));
+  PERFORM public.webhook_enqueue(workspace, 'run.' || NEW.status::text, data, content);
+  IF NEW.status = 'failed' AND NEW.error_code = 'BUDGET_EXCEEDED' THEN
+    PERFORM public.webhook_enqueue(workspace, 'budget.exceeded', data, content);
+  END IF;
+  RETURN NULL;
+END
+$$;
+REVOKE ALL ON FUNCTION webhook_run_ended() FROM PUBLIC;
+CREATE TRIGGER "agent_runs_webhooks" AFTER UPDATE OF "status" ON "agent_runs"
+  FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status AND NEW.status IN ('succeeded', 'failed', 'cancelled'))
+  EXECUTE FUNCTION webhook_run_ended();
+
+-- interrupt.created: a run stopped for a human's answer. The tool's arguments are conversation
+-- content, and are left out when larger than 16 KiB.
+CREATE FUNCTION webhook_interrupt_created() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, public, pg_temp
+AS $$
+DECLARE
+  workspace uuid;
+  client_thread text;
+BEGIN
+  SELECT a.workspace_id INTO workspace FROM public.agents a WHERE a.id = NEW.agent_id;
+  IF workspace IS NULL OR NOT EXISTS (
+    SELECT 1 FROM public.webhook_endpoints e WHERE e.workspace_id = workspace AND e.enabled) THEN
+    RETURN NULL;
+  END IF;
+  SELECT r.thread_id INTO client_thread FROM public.agent_runs r WHERE r.agent_id = NEW.agent_id AND r.id = NEW.run_id;
+  PERFORM public.webhook_enqueue(workspace, 'interrupt.created',
+    jsonb_build_object(
+      'agent_id', NEW.agent_id, 'run_id', NEW.run_id, 'thread_id', client_thread, 'interrupt_id', NEW.id,
+      'reason', NEW.reason, 'tool_name', NEW.tool_name,
+      'expires_at', to_char(NEW.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+    jsonb_build_object('arguments',
+      CASE WHEN octet_length(NEW.arguments::text) <= 16384 THEN NEW.arguments END));
+  RETURN NULL;
+END
+$$;
+REVOKE ALL ON FUNCTION webhook_interrupt_created() FROM PUBLIC;
+CREATE TRIGGER "thread_interrupts_webhooks" AFTER INSERT ON "thread_interrupts"
+  FOR EACH ROW EXECUTE FUNCTION webhook_interrupt_created();
