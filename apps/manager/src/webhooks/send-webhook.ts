@@ -36,7 +36,9 @@ function describeFailure(error: unknown, timeoutMs: number): string {
     while (refusal instanceof Error && refusal.name !== 'EgressRefusedError') refusal = refusal.cause;
     return refusal instanceof Error ? refusal.message : 'refused by the egress policy';
   }
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+  // A DOMException, which is not an Error in every realm: told apart by its name.
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
     return `no answer within ${timeoutMs} ms`;
   }
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
