@@ -42,7 +42,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
+  await Promise.all(
+    children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)),
+  );
   await receiver?.close();
   await ctx?.close();
 });
@@ -72,9 +74,7 @@ function startManagerProcess(): ChildProcess {
 
 it('delivers an event after the manager sending it was SIGKILLed mid-delivery', async () => {
   receiver.script('hang');
-  const created = await owner.agent
-    .post('/api/v1/webhooks')
-    .send({ url: receiver.url, event_types: ['run.failed'] });
+  const created = await owner.agent.post('/api/v1/webhooks').send({ url: receiver.url, event_types: ['run.failed'] });
   expect(created.status).toBe(201);
   const endpoint = created.body as TWebhookEndpointWithSecret;
   expect((await owner.agent.post(`/api/v1/webhooks/${endpoint.id}/test`)).status).toBe(201);
@@ -93,7 +93,9 @@ it('delivers an event after the manager sending it was SIGKILLed mid-delivery', 
   await waitUntil(() => receiver.received.length === 2, { what: 'the restarted manager to send', timeoutMs: 30_000 });
   const [before, after] = receiver.received;
   expect(after?.headers['webhook-id']).toBe(before?.headers['webhook-id']);
-  expect(new Webhook(endpoint.secret).verify(after?.body ?? '', after?.headers as Record<string, string>)).toMatchObject({
+  expect(
+    new Webhook(endpoint.secret).verify(after?.body ?? '', after?.headers as Record<string, string>),
+  ).toMatchObject({
     type: 'webhook.test',
   });
   await waitUntil(
