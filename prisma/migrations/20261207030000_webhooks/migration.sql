@@ -96,6 +96,18 @@ END
 $$;
 REVOKE ALL ON FUNCTION webhook_enqueue(uuid, text, jsonb, jsonb) FROM PUBLIC;
 
+-- The workspace of an agent when it has an enabled endpoint, else NULL: most runs end in workspaces
+-- without webhooks, and their triggers stop at this one indexed look-up.
+CREATE FUNCTION webhook_listening_workspace(p_agent_id uuid) RETURNS uuid
+LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = pg_catalog, public, pg_temp
+AS $$
+  SELECT a.workspace_id FROM public.agents a
+  WHERE a.id = p_agent_id
+    AND EXISTS (SELECT 1 FROM public.webhook_endpoints e WHERE e.workspace_id = a.workspace_id AND e.enabled)
+$$;
+REVOKE ALL ON FUNCTION webhook_listening_workspace(uuid) FROM PUBLIC;
+
 -- run.succeeded / run.failed / run.cancelled when a run reaches that status, and budget.exceeded
 -- besides run.failed for a run a budget refused. The workspace is the run's agent's: an engine role,
 -- which RLS keeps to its own agent's rows, cannot produce an event for another workspace.
@@ -108,11 +120,8 @@ DECLARE
   data jsonb;
   content jsonb;
 BEGIN
-  SELECT a.workspace_id INTO workspace FROM public.agents a WHERE a.id = NEW.agent_id;
-  IF workspace IS NULL OR NOT EXISTS (
-    SELECT 1 FROM public.webhook_endpoints e WHERE e.workspace_id = workspace AND e.enabled) THEN
-    RETURN NULL;
-  END IF;
+  workspace := public.webhook_listening_workspace(NEW.agent_id);
+  IF workspace IS NULL THEN RETURN NULL; END IF;
   data := jsonb_build_object(
     'agent_id', NEW.agent_id, 'run_id', NEW.id, 'thread_id', NEW.thread_id, 'status', NEW.status::text,
     'source', NEW.source::text, 'error_code', NEW.error_code,
@@ -141,11 +150,8 @@ DECLARE
   workspace uuid;
   client_thread text;
 BEGIN
-  SELECT a.workspace_id INTO workspace FROM public.agents a WHERE a.id = NEW.agent_id;
-  IF workspace IS NULL OR NOT EXISTS (
-    SELECT 1 FROM public.webhook_endpoints e WHERE e.workspace_id = workspace AND e.enabled) THEN
-    RETURN NULL;
-  END IF;
+  workspace := public.webhook_listening_workspace(NEW.agent_id);
+  IF workspace IS NULL THEN RETURN NULL; END IF;
   SELECT r.thread_id INTO client_thread FROM public.agent_runs r WHERE r.agent_id = NEW.agent_id AND r.id = NEW.run_id;
   PERFORM public.webhook_enqueue(workspace, 'interrupt.created',
     jsonb_build_object(
