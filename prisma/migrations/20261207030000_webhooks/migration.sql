@@ -21,6 +21,10 @@ CREATE TABLE "webhook_endpoints" (
     -- Conversation content (a failed run's error text, an interrupt's tool arguments) only when set.
     "include_content" BOOLEAN NOT NULL DEFAULT false,
     "enabled" BOOLEAN NOT NULL DEFAULT true,
+    -- Events not queued because the endpoint already had webhook_max_pending() undelivered ones. A
+    -- bigint: an overflow would fail the engine's run update that the event came from.
+    "dropped_events" BIGINT NOT NULL DEFAULT 0,
+    "last_dropped_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "webhook_endpoints_pkey" PRIMARY KEY ("id")
@@ -57,6 +61,8 @@ CREATE TABLE "webhook_deliveries" (
 CREATE INDEX "webhook_deliveries_endpoint_id_created_at_idx" ON "webhook_deliveries"("endpoint_id", "created_at");
 -- The workers' queue: only what is still to send.
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries"("next_attempt_at") WHERE "status" = 'pending';
+-- An endpoint's undelivered deliveries, counted (up to the cap) before each one is queued.
+CREATE INDEX "webhook_deliveries_endpoint_pending_idx" ON "webhook_deliveries"("endpoint_id") WHERE "status" = 'pending';
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_fkey" FOREIGN KEY ("endpoint_id") REFERENCES "webhook_endpoints"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 CREATE TABLE "webhook_delivery_attempts" (
@@ -70,9 +76,33 @@ CREATE TABLE "webhook_delivery_attempts" (
 );
 ALTER TABLE "webhook_delivery_attempts" ADD CONSTRAINT "webhook_delivery_attempts_delivery_id_fkey" FOREIGN KEY ("delivery_id") REFERENCES "webhook_deliveries"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+-- The most undelivered (pending) deliveries an endpoint holds. A tenant's engine ends runs as fast as it
+-- likes, and a receiver that is down keeps each event pending for a day: past this, new events for the
+-- endpoint are dropped and counted (dropped_events) rather than stored. One place, for the triggers and
+-- the manager's replays and test events alike.
+CREATE FUNCTION webhook_max_pending() RETURNS integer
+LANGUAGE sql IMMUTABLE
+AS $$ SELECT 1000 $$;
+
+-- Whether the endpoint is at the cap; the count stops there, so a full endpoint costs the same as a
+-- nearly full one. Read committed: transactions queuing at once each see the others' rows only once
+-- committed, so the cap can be passed by at most one delivery per transaction running beside it.
+CREATE FUNCTION webhook_endpoint_full(p_endpoint_id uuid) RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, public, pg_temp
+AS $$
+  SELECT count(*) >= public.webhook_max_pending() FROM (
+    SELECT 1 FROM public.webhook_deliveries d
+    WHERE d.endpoint_id = p_endpoint_id AND d.status = 'pending'
+    LIMIT public.webhook_max_pending()) pending
+$$;
+REVOKE ALL ON FUNCTION webhook_endpoint_full(uuid) FROM PUBLIC;
+
 -- One event, fanned out to every enabled endpoint of the workspace subscribed to its type, with one
--- message id. `content` joins `data` only for endpoints that opted in. Called by the triggers below
--- (as the migration's owner: engine roles hold no grant on these tables) and by the manager.
+-- message id; an endpoint at the cap counts it as dropped instead. `content` joins `data` only for
+-- endpoints that opted in. Called by the triggers below (as the migration's owner: engine roles hold
+-- no grant on these tables) and by the manager. Endpoints in id order: two events dropping for the
+-- same endpoints lock their rows in the same order.
 CREATE FUNCTION webhook_enqueue(p_workspace_id uuid, p_type text, p_data jsonb, p_content jsonb)
 RETURNS integer
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -81,16 +111,27 @@ AS $$
 DECLARE
   message_id text := 'msg_' || replace(gen_random_uuid()::text, '-', '');
   sent_at text := to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
-  queued integer;
+  endpoint record;
+  queued integer := 0;
 BEGIN
-  INSERT INTO public.webhook_deliveries (endpoint_id, message_id, event_type, payload)
-  SELECT e.id, message_id, p_type, jsonb_build_object(
-      'type', p_type,
-      'timestamp', sent_at,
-      'data', CASE WHEN e.include_content AND p_content IS NOT NULL THEN p_data || p_content ELSE p_data END)
-  FROM public.webhook_endpoints e
-  WHERE e.workspace_id = p_workspace_id AND e.enabled AND p_type = ANY (e.event_types);
-  GET DIAGNOSTICS queued = ROW_COUNT;
+  FOR endpoint IN
+    SELECT e.id, e.include_content FROM public.webhook_endpoints e
+    WHERE e.workspace_id = p_workspace_id AND e.enabled AND p_type = ANY (e.event_types)
+    ORDER BY e.id
+  LOOP
+    IF public.webhook_endpoint_full(endpoint.id) THEN
+      UPDATE public.webhook_endpoints
+      SET dropped_events = dropped_events + 1, last_dropped_at = now()
+      WHERE id = endpoint.id;
+    ELSE
+      INSERT INTO public.webhook_deliveries (endpoint_id, message_id, event_type, payload)
+      VALUES (endpoint.id, message_id, p_type, jsonb_build_object(
+        'type', p_type,
+        'timestamp', sent_at,
+        'data', CASE WHEN endpoint.include_content AND p_content IS NOT NULL THEN p_data || p_content ELSE p_data END));
+      queued := queued + 1;
+    END IF;
+  END LOOP;
   RETURN queued;
 END
 $$;

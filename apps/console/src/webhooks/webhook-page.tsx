@@ -1,5 +1,6 @@
 // One webhook endpoint: its settings, a test event, its secret's rotation, its delivery log and its
 // deletion.
+import { WEBHOOK_MAX_PENDING_DELIVERIES } from '@agentplane/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -44,6 +45,7 @@ function WebhookEndpointView() {
           Secret <code>{endpoint.secret_hint}</code>
         </p>
       </div>
+      {endpoint.dropped_events > 0 && <DroppedEvents endpoint={endpoint} />}
       <EndpointSettings
         key={endpoint.updated_at}
         endpoint={endpoint}
@@ -55,6 +57,16 @@ function WebhookEndpointView() {
       <WebhookDeliveries endpointId={endpoint.id} />
       <DeleteEndpoint endpoint={endpoint} />
     </section>
+  );
+}
+
+function DroppedEvents({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const last = endpoint.last_dropped_at ? new Date(endpoint.last_dropped_at).toLocaleString() : '';
+  return (
+    <p className="problem">
+      {endpoint.dropped_events} event{endpoint.dropped_events === 1 ? ' was' : 's were'} dropped (the last at {last})
+      because {WEBHOOK_MAX_PENDING_DELIVERIES} deliveries were waiting to be sent: is the receiver up?
+    </p>
   );
 }
 

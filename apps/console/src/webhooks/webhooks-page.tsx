@@ -12,6 +12,7 @@ const COLUMNS: Column<WebhookEndpoint>[] = [
   { header: 'Enabled', cell: (endpoint) => (endpoint.enabled ? 'Yes' : 'No') },
   { header: 'Content', cell: (endpoint) => (endpoint.include_content ? 'Included' : 'Ids and status only') },
   { header: 'Secret', cell: (endpoint) => <code>{endpoint.secret_hint}</code> },
+  { header: 'Dropped events', cell: (endpoint) => endpoint.dropped_events },
 ];
 
 export function WebhooksPage() {

@@ -1,8 +1,14 @@
 // An endpoint's delivery log, replays, and test events: what a workspace admin sees of and does with
 // the queue the triggers and the worker fill and empty.
 import { randomUUID } from 'node:crypto';
-import { type TWebhookDelivery, type TWebhookDeliveryListQuery, WEBHOOK_TEST_EVENT_TYPE } from '@agentplane/contracts';
+import {
+  type TWebhookDelivery,
+  type TWebhookDeliveryListQuery,
+  WEBHOOK_MAX_PENDING_DELIVERIES,
+  WEBHOOK_TEST_EVENT_TYPE,
+} from '@agentplane/contracts';
 import type {
+  Db,
   Prisma,
   WebhookDeliveryModel as WebhookDelivery,
   WebhookDeliveryAttemptModel as WebhookDeliveryAttempt,
@@ -40,6 +46,21 @@ function toDelivery(row: DeliveryRow): TWebhookDelivery {
   };
 }
 
+/**
+ * A replay or a test event is refused while the endpoint holds as many undelivered deliveries as the
+ * database's cap (webhook_endpoint_full, which the triggers apply by dropping): an admin is told, not
+ * silently dropped.
+ */
+async function refuseWhenFull(db: Db, endpointId: string): Promise<void> {
+  const [row] = await db.$queryRaw<{ full: boolean }[]>`SELECT webhook_endpoint_full(${endpointId}::uuid) AS full`;
+  if (!row?.full) return;
+  throw new AppError(
+    'conflict',
+    `This endpoint has ${WEBHOOK_MAX_PENDING_DELIVERIES} deliveries waiting to be sent, the most it holds; wait for them to succeed or fail.`,
+    { type: 'webhook-deliveries-pending' },
+  );
+}
+
 function newMessageId(): string {
   return `msg_${randomUUID().replaceAll('-', '')}`;
 }
@@ -73,6 +94,7 @@ export async function replayDelivery(ctx: WebhookContext, endpointId: string, de
   await findEndpoint(ctx.db, ctx.workspaceId, endpointId);
   const original = await ctx.db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId } });
   if (original === null) throw new AppError('not_found', 'No delivery with this id for this endpoint');
+  await refuseWhenFull(ctx.db, endpointId);
   const row = await ctx.db.webhookDelivery.create({
     data: {
       endpointId,
@@ -89,6 +111,7 @@ export async function replayDelivery(ctx: WebhookContext, endpointId: string, de
 /** Queues a `webhook.test` event for this endpoint alone, whatever it subscribes to. */
 export async function sendTestEvent(ctx: WebhookContext, endpointId: string): Promise<TWebhookDelivery> {
   const endpoint = await findEndpoint(ctx.db, ctx.workspaceId, endpointId);
+  await refuseWhenFull(ctx.db, endpoint.id);
   const row = await ctx.db.webhookDelivery.create({
     data: {
       endpointId: endpoint.id,

@@ -40,6 +40,8 @@ function toEndpoint(row: WebhookEndpoint, box: SecretBox): TWebhookEndpoint {
     include_content: row.includeContent,
     enabled: row.enabled,
     secret_hint: hintOfSecret(box.open(row.secret)),
+    dropped_events: Number(row.droppedEvents),
+    last_dropped_at: row.lastDroppedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

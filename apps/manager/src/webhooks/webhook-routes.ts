@@ -2,6 +2,7 @@
 // Admins and owners only, reads included: an endpoint's URL and its log's payloads are as much the
 // workspace's integration settings as its secret.
 import {
+  WEBHOOK_MAX_PENDING_DELIVERIES,
   ZPaginationQuery,
   ZWebhookDelivery,
   ZWebhookDeliveryListQuery,
@@ -44,6 +45,7 @@ const tag = 'webhooks';
 const access = { kind: 'workspace', minRole: 'admin' } as const;
 const ADMIN_ONLY = { 403: 'You are not an admin or owner of the workspace' };
 const NOT_FOUND = { 404: WEBHOOK_NOT_FOUND, ...ADMIN_ONLY };
+const FULL = { 409: `The endpoint holds ${WEBHOOK_MAX_PENDING_DELIVERIES} undelivered deliveries, the most it may` };
 
 export function addWebhookRoutes(api: ApiRouter, deps: WebhookRouteDependencies): void {
   const contextOf = (req: Request): WebhookContext => ({
@@ -181,7 +183,7 @@ export function addWebhookRoutes(api: ApiRouter, deps: WebhookRouteDependencies)
       access,
       params: ZWebhookDeliveryParams,
       responses: { 201: { description: 'The new delivery', schema: ZWebhookDelivery } },
-      problems: { ...NOT_FOUND, 404: 'No such endpoint, or no such delivery of it' },
+      problems: { ...NOT_FOUND, 404: 'No such endpoint, or no such delivery of it', ...FULL },
     },
     async ({ params }, req, res) => {
       res.status(201).json(await replayDelivery(contextOf(req), params.id, params.deliveryId));
@@ -198,7 +200,7 @@ export function addWebhookRoutes(api: ApiRouter, deps: WebhookRouteDependencies)
       access,
       params: ZIdParams,
       responses: { 201: { description: 'The new delivery', schema: ZWebhookDelivery } },
-      problems: NOT_FOUND,
+      problems: { ...NOT_FOUND, ...FULL },
     },
     async ({ params }, req, res) => {
       res.status(201).json(await sendTestEvent(contextOf(req), params.id));

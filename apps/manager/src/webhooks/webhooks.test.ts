@@ -3,7 +3,12 @@
 // worker posting to real receivers on loopback, verified with standardwebhooks' own Webhook.verify.
 // Refused: bad bodies, unknown or foreign ids, other roles, no session, addresses the egress policy refuses.
 import { randomUUID } from 'node:crypto';
-import { type TWebhookDelivery, type TWebhookEndpointWithSecret, ZWebhookDelivery } from '@agentplane/contracts';
+import {
+  type TWebhookDelivery,
+  type TWebhookEndpointWithSecret,
+  WEBHOOK_MAX_PENDING_DELIVERIES,
+  ZWebhookDelivery,
+} from '@agentplane/contracts';
 import { ENGINE_GROUP_ROLE } from '@agentplane/db';
 import { createLogger } from '@agentplane/server-kit';
 import { waitUntil } from '@agentplane/testing';
@@ -401,6 +406,44 @@ describe('deliveries', () => {
     await waitUntil(() => receiver.received.length === 2, { what: 'the second delivery' });
     verify((again.body as TWebhookEndpointWithSecret).secret, receiver.received[1] as never);
     expect(() => verify(secret, receiver.received[1] as never)).toThrow();
+  });
+
+  it('are capped per endpoint: past the pending cap events are dropped and counted, replays and tests refused', async () => {
+    const db = ctx.database.prisma;
+    const [{ max } = { max: 0 }] = await db.$queryRaw<{ max: number }[]>`SELECT webhook_max_pending() AS max`;
+    expect(max).toBe(WEBHOOK_MAX_PENDING_DELIVERIES);
+    // A workspace of its own: the owner's holds many endpoints already, and their events are not this test's.
+    const tenant = await signUpUser(ctx.app);
+    const tenantsAgentId = (await createAgentThroughApi(tenant)).id;
+    const receiver = await newReceiver();
+    const created = await tenant.agent.post('/api/v1/webhooks').send(endpointBody(receiver.url));
+    expect(created.status).toBe(201);
+    const endpointId = (created.body as TWebhookEndpointWithSecret).id;
+    // A receiver long down: the cap's worth of deliveries waiting for their next attempt, an hour away.
+    await db.$executeRaw`
+      INSERT INTO webhook_deliveries (endpoint_id, message_id, event_type, payload, next_attempt_at)
+      SELECT ${endpointId}::uuid, 'msg_waiting_' || n, 'run.succeeded', '{}'::jsonb, now() + interval '1 hour'
+      FROM generate_series(1, ${max}::int) AS n`;
+    const pending = () => db.webhookDelivery.count({ where: { endpointId, status: 'pending' } });
+
+    await endRun(tenantsAgentId, 'succeeded');
+    await endRun(tenantsAgentId, 'failed');
+    expect(await pending()).toBe(max);
+    const read = await tenant.agent.get(`/api/v1/webhooks/${endpointId}`);
+    expect(read.body).toMatchObject({ dropped_events: 2, last_dropped_at: expect.any(String) });
+
+    expectProblemShape(await tenant.agent.post(`/api/v1/webhooks/${endpointId}/test`), 409);
+    const waiting = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId } });
+    expectProblemShape(await tenant.agent.post(`/api/v1/webhooks/${endpointId}/deliveries/${waiting.id}/replay`), 409);
+    expect(await pending()).toBe(max);
+
+    // One given up on makes room for the next event, which is queued and sent.
+    await db.webhookDelivery.update({ where: { id: waiting.id }, data: { status: 'failed', finishedAt: new Date() } });
+    const runId = await endRun(tenantsAgentId, 'succeeded');
+    await waitUntil(() => receiver.received.some((received) => received.body.includes(runId)), {
+      what: 'the event queued once there was room',
+    });
+    expect((await tenant.agent.get(`/api/v1/webhooks/${endpointId}`)).body.dropped_events).toBe(2);
   });
 
   it('refuse a bad rotation body and an unknown status filter', async () => {

@@ -20,6 +20,12 @@ export type TWebhookEventType = z.infer<typeof ZWebhookEventType>;
 /** The event a "send test event" request delivers; no subscription is needed for it. */
 export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 
+/**
+ * The most undelivered (pending) deliveries one endpoint holds; past it new events for the endpoint are
+ * dropped and counted. The database applies it (webhook_max_pending() in the webhooks migration).
+ */
+export const WEBHOOK_MAX_PENDING_DELIVERIES = 1000;
+
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
 const ZWebhookUrl = makeUrlText(z.url({ protocol: /^https?$/ }))
@@ -56,6 +62,14 @@ export const ZWebhookEndpoint = z
     secret_hint: z
       .string()
       .meta({ description: 'The signing secret masked (its last four characters); it is shown whole only once' }),
+    dropped_events: z
+      .number()
+      .int()
+      .min(0)
+      .meta({
+        description: `Events not sent because the endpoint already had ${WEBHOOK_MAX_PENDING_DELIVERIES} undelivered deliveries`,
+      }),
+    last_dropped_at: ZIsoDateTime.nullable().meta({ description: 'When an event was last dropped so' }),
     created_at: ZIsoDateTime,
     updated_at: ZIsoDateTime,
   })
