@@ -18,7 +18,7 @@ CREATE TABLE "webhook_endpoints" (
     "secret" TEXT NOT NULL,
     "previous_secret" TEXT,
     "previous_secret_expires_at" TIMESTAMPTZ(3),
-    -- Conversation content (a failed run's error text, an interrupt's tool arguments) only when set.
+    -- Conversation content (a failed run's error text, a succeeded run's reply, an interrupt's tool arguments) only when set.
     "include_content" BOOLEAN NOT NULL DEFAULT false,
     "enabled" BOOLEAN NOT NULL DEFAULT true,
     -- Events not queued because the endpoint already had webhook_max_pending() undelivered ones. A
@@ -149,6 +149,27 @@ AS $$
 $$;
 REVOKE ALL ON FUNCTION webhook_listening_workspace(uuid) FROM PUBLIC;
 
+-- The final assistant reply of a run that ends now, for endpoints that opted into content: the newest
+-- assistant message with text that this transaction appended to the run's thread (the engine appends
+-- the run's messages in the transaction that stores its end, just before it). Messages are told apart
+-- as this transaction's by their created_at, which is the transaction's now() at the column's
+-- precision; only the thread's newest 20 are looked at. NULL when the run appended none (an engine
+-- that stored its end apart after a failure, a run that only called tools).
+CREATE FUNCTION webhook_run_reply(p_agent_id uuid, p_thread_key text) RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, public, pg_temp
+AS $$
+  SELECT left(recent.message->>'content', 2000) FROM (
+    SELECT m.seq, m.message, m.created_at FROM public.conversation_messages m
+    JOIN public.conversation_threads t ON t.id = m.thread_id
+    WHERE t.agent_id = p_agent_id AND t.external_key = p_thread_key
+    ORDER BY m.seq DESC LIMIT 20) recent
+  WHERE recent.created_at = now()::timestamptz(3) AND recent.message->>'role' = 'assistant'
+    AND jsonb_typeof(recent.message->'content') = 'string' AND recent.message->>'content' <> ''
+  ORDER BY recent.seq DESC LIMIT 1
+$$;
+REVOKE ALL ON FUNCTION webhook_run_reply(uuid, text) FROM PUBLIC;
+
 -- run.succeeded / run.failed / run.cancelled when a run reaches that status, and budget.exceeded
 -- besides run.failed for a run a budget refused. The workspace is the run's agent's: an engine role,
 -- which RLS keeps to its own agent's rows, cannot produce an event for another workspace.
@@ -169,6 +190,13 @@ BEGIN
     'started_at', to_char(NEW.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'finished_at', to_char(NEW.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'));
   content := jsonb_build_object('error', left(NEW.error, 500));
+  -- The reply is read only when an endpoint will carry it: most do not opt into content.
+  IF NEW.status = 'succeeded' AND EXISTS (
+    SELECT 1 FROM public.webhook_endpoints e
+    WHERE e.workspace_id = workspace AND e.enabled AND e.include_content AND 'run.succeeded' = ANY (e.event_types)
+  ) THEN
+    content := content || jsonb_build_object('reply', public.webhook_run_reply(NEW.agent_id, NEW.thread_key));
+  END IF;
   PERFORM public.webhook_enqueue(workspace, 'run.' || NEW.status::text, data, content);
   IF NEW.status = 'failed' AND NEW.error_code = 'BUDGET_EXCEEDED' THEN
     PERFORM public.webhook_enqueue(workspace, 'budget.exceeded', data, content);

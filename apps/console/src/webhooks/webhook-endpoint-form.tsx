@@ -72,7 +72,9 @@ export function WebhookEndpointForm(props: {
       </fieldset>
       <div className="checkbox">
         <input id="include-content" type="checkbox" {...form.register('include_content')} />
-        <label htmlFor="include-content">Include conversation content (error texts, tool arguments)</label>
+        <label htmlFor="include-content">
+          Include conversation content (final replies, error texts, tool arguments)
+        </label>
       </div>
       <div className="checkbox">
         <input id="endpoint-enabled" type="checkbox" {...form.register('enabled')} />

@@ -89,10 +89,20 @@ function endpointBody(url: string, overrides: Record<string, unknown> = {}) {
   return { url, event_types: ['run.succeeded', 'run.failed', 'interrupt.created', 'budget.exceeded'], ...overrides };
 }
 
-async function createEndpoint(user: SignedInUser, body: Record<string, unknown>): Promise<TWebhookEndpointWithSecret> {
-  const response = await user.agent.post('/api/v1/webhooks').set({ 'x-workspace-id': owner.workspaceId }).send(body);
+async function createEndpoint(
+  user: SignedInUser,
+  body: Record<string, unknown>,
+  workspaceId = owner.workspaceId,
+): Promise<TWebhookEndpointWithSecret> {
+  const response = await user.agent.post('/api/v1/webhooks').set({ 'x-workspace-id': workspaceId }).send(body);
   expect(response.status).toBe(201);
   return response.body as TWebhookEndpointWithSecret;
+}
+
+/** A workspace of its own, with an agent: the owner's is near its endpoint cap, and its events are not the test's. */
+async function newTenant(): Promise<{ tenant: SignedInUser; tenantsAgentId: string }> {
+  const tenant = await signUpUser(ctx.app);
+  return { tenant, tenantsAgentId: (await createAgentThroughApi(tenant)).id };
 }
 
 async function deliveriesOf(endpointId: string, user = owner): Promise<TWebhookDelivery[]> {
@@ -290,6 +300,62 @@ describe('deliveries', () => {
     for (const event of types) expect(event.data.error).toBe('The daily budget is spent');
   });
 
+  it("carry a succeeded run's final reply, cut to 2000 characters, only when content is opted in", async () => {
+    const db = ctx.database.prisma;
+    const { tenant, tenantsAgentId } = await newTenant();
+    const plain = await newReceiver();
+    const withContent = await newReceiver();
+    for (const [url, include_content] of [
+      [plain.url, false],
+      [withContent.url, true],
+    ] as const) {
+      await createEndpoint(
+        tenant,
+        endpointBody(url, { event_types: ['run.succeeded'], include_content }),
+        tenant.workspaceId,
+      );
+    }
+    const threadKey = `agui:${randomUUID()}`;
+    const reply = `${'é'.repeat(1999)}and more`;
+    /** A run ended as its engine ends one: the thread's append, then the final status, in one transaction. */
+    const endRunWithMessages = async (messages: Record<string, unknown>[]) => {
+      const runId = `run-${randomUUID()}`;
+      await db.$executeRaw`
+        INSERT INTO agent_runs (id, agent_id, thread_id, thread_key, source, status, started_at)
+        VALUES (${runId}, ${tenantsAgentId}::uuid, 'thread-1', ${threadKey}, 'background', 'running', now())`;
+      await db.$transaction([
+        db.$executeRaw`
+          WITH thread AS (
+            INSERT INTO conversation_threads (agent_id, external_key, last_seq) VALUES (${tenantsAgentId}::uuid, ${threadKey}, ${messages.length})
+            ON CONFLICT (agent_id, external_key) DO UPDATE SET last_seq = conversation_threads.last_seq + EXCLUDED.last_seq
+            RETURNING id, last_seq)
+          INSERT INTO conversation_messages (thread_id, agent_id, seq, message)
+          SELECT thread.id, ${tenantsAgentId}::uuid, thread.last_seq - ${messages.length}::int + t.ord, t.message
+          FROM thread, jsonb_array_elements(${JSON.stringify(messages)}::jsonb) WITH ORDINALITY AS t(message, ord)`,
+        db.$executeRaw`
+          UPDATE agent_runs SET status = 'succeeded', finished_at = now()
+          WHERE agent_id = ${tenantsAgentId}::uuid AND id = ${runId}`,
+      ]);
+      return runId;
+    };
+    const first = await endRunWithMessages([
+      { id: 'u1', role: 'user', content: 'What is the weather?' },
+      { id: 'a1', role: 'assistant', content: 'An early thought', toolCalls: [] },
+      { id: 't1', role: 'tool', content: '{"sunny":true}', toolCallId: 'c1' },
+      { id: 'a2', role: 'assistant', content: reply },
+    ]);
+    // A later run of the thread that appended nothing: the earlier run's reply is not its own.
+    const second = await endRunWithMessages([]);
+    await waitUntil(() => plain.received.length === 2 && withContent.received.length === 2, {
+      what: 'both runs at both endpoints',
+    });
+    const dataOf = (received: { body: string }[], runId: string) =>
+      received.map((item) => JSON.parse(item.body).data).find((data) => data.run_id === runId);
+    expect(dataOf(withContent.received, first).reply).toBe(reply.slice(0, 2000));
+    expect(dataOf(withContent.received, second).reply).toBeNull();
+    for (const runId of [first, second]) expect(dataOf(plain.received, runId)).not.toHaveProperty('reply');
+  });
+
   it("carry interrupt.created, with the tool's arguments only when content is opted in", async () => {
     const plain = await newReceiver();
     const withContent = await newReceiver();
@@ -412,13 +478,9 @@ describe('deliveries', () => {
     const db = ctx.database.prisma;
     const [{ max } = { max: 0 }] = await db.$queryRaw<{ max: number }[]>`SELECT webhook_max_pending() AS max`;
     expect(max).toBe(WEBHOOK_MAX_PENDING_DELIVERIES);
-    // A workspace of its own: the owner's holds many endpoints already, and their events are not this test's.
-    const tenant = await signUpUser(ctx.app);
-    const tenantsAgentId = (await createAgentThroughApi(tenant)).id;
+    const { tenant, tenantsAgentId } = await newTenant();
     const receiver = await newReceiver();
-    const created = await tenant.agent.post('/api/v1/webhooks').send(endpointBody(receiver.url));
-    expect(created.status).toBe(201);
-    const endpointId = (created.body as TWebhookEndpointWithSecret).id;
+    const endpointId = (await createEndpoint(tenant, endpointBody(receiver.url), tenant.workspaceId)).id;
     // A receiver long down: the cap's worth of deliveries waiting for their next attempt, an hour away.
     await db.$executeRaw`
       INSERT INTO webhook_deliveries (endpoint_id, message_id, event_type, payload, next_attempt_at)

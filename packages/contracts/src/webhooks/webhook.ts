@@ -44,7 +44,7 @@ export const ZWebhookEndpointInput = z
       .meta({ description: 'The events this URL receives' }),
     include_content: z.boolean().default(false).meta({
       description:
-        "Whether payloads carry conversation content (a failed run's error text, an interrupt's tool arguments); ids and status only when false",
+        "Whether payloads carry conversation content (a failed run's error text, a succeeded run's final reply, an interrupt's tool arguments); ids and status only when false",
     }),
     enabled: z.boolean().default(true),
   })
