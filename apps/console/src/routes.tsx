@@ -42,6 +42,9 @@ export const router = createBrowserRouter([
       { path: 'usage', lazy: page(() => import('./usage/workspace-usage-page'), 'WorkspaceUsagePage') },
       ...resourceRoutes,
       { path: 'workspace', lazy: page(() => import('./workspaces/workspace-settings-page'), 'WorkspaceSettingsPage') },
+      { path: 'webhooks', lazy: page(() => import('./webhooks/webhooks-page'), 'WebhooksPage') },
+      { path: 'webhooks/new', lazy: page(() => import('./webhooks/new-webhook-page'), 'NewWebhookPage') },
+      { path: 'webhooks/:id', lazy: page(() => import('./webhooks/webhook-page'), 'WebhookPage') },
       { path: 'members', lazy: page(() => import('./workspaces/members-page'), 'MembersPage') },
       { path: 'workspaces/new', lazy: page(() => import('./workspaces/create-workspace-page'), 'CreateWorkspacePage') },
       {

@@ -48,6 +48,7 @@ import { SigningKeys } from './tokens/signing-keys.js';
 import { addAgentTokenRoute, wellKnownRouter } from './tokens/token-routes.js';
 import { addUsageRoutes } from './usage/usage-routes.js';
 import { addVersionRoutes } from './versions/version-routes.js';
+import { addWebhookRoutes } from './webhooks/webhook-routes.js';
 import { requireHeaderWorkspace, requirePathWorkspace } from './workspaces/require-workspace.js';
 import { addWorkspaceRoutes } from './workspaces/workspace-routes.js';
 
@@ -60,6 +61,8 @@ export type ManagerDependencies = {
   metrics?: ManagerMetrics;
   /** Milliseconds since the epoch; tests pass their own to decide when a cached answer expires. */
   now?: () => number;
+  /** This replica's webhook delivery worker, told when a route queues a delivery. */
+  wakeWebhooks?: () => void;
 };
 
 /** The app, with what its routes declared, for the OpenAPI completeness test. */
@@ -90,6 +93,7 @@ export function createManagerApp({
   sessionStore,
   metrics,
   now = Date.now,
+  wakeWebhooks,
 }: ManagerDependencies): ManagerApp {
   const app = express();
   app.disable('x-powered-by');
@@ -173,6 +177,13 @@ export function createManagerApp({
     db,
     now: () => new Date(now()),
     maxSchedulesPerAgent: config.schedules.maxPerAgent,
+  });
+  addWebhookRoutes(api, {
+    db,
+    box,
+    egressAllow: config.egressAllow,
+    maxWebhooksPerWorkspace: config.webhooks.maxPerWorkspace,
+    wakeWebhooks,
   });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };

@@ -10,12 +10,14 @@ import {
   SHARED_ENV_DOCS,
 } from '@agentplane/server-kit';
 import { ZManagerEnv } from './config.js';
+import { WEBHOOK_ENV_DOCS } from './webhooks/webhook-settings.js';
 
 const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
   LOG_LEVEL: LOG_LEVEL_DOC,
   ...SHARED_ENV_DOCS,
   ...METRICS_ENV_DOCS,
   ...OPERATOR_TRACING_ENV_DOCS,
+  ...WEBHOOK_ENV_DOCS,
   NODE_ENV: {
     description: '`production` makes `SESSION_SECRET` required and cookies `Secure`',
   },

@@ -25,6 +25,12 @@ import { MAX_SCHEDULES_PER_AGENT_DEFAULT } from './schedules/schedule-service.js
 import { SCHEDULE_MAX_CONSECUTIVE_FAILURES_DEFAULT, SCHEDULER_POLL_MS_DEFAULT } from './schedules/scheduler.js';
 import { DEFAULT_MODEL_PRICES_FILE, loadModelPrices, type ModelPrices } from './usage/model-prices.js';
 import { AGENT_VERSION_RETENTION_DEFAULT } from './versions/record-agent-versions.js';
+import {
+  leaseOutlivesAttempt,
+  readWebhookSettings,
+  WEBHOOK_ENV_FIELDS,
+  type WebhookSettings,
+} from './webhooks/webhook-settings.js';
 
 const ZBooleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
 const ZCommaList = z.string().transform((value) =>
@@ -134,8 +140,12 @@ export const ZManagerEnv = z
     MODEL_PRICES_FILE: z.string().min(1).optional(),
     CONSOLE_DIR: z.string().min(1).optional(),
     CONSOLE_ENGINE_SOURCES: ZCommaList.pipe(z.array(ZConnectSource)).optional(),
+    ...WEBHOOK_ENV_FIELDS,
   })
   .superRefine((env, ctx) => {
+    if (!leaseOutlivesAttempt(env)) {
+      ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must be longer than WEBHOOK_TIMEOUT_MS' });
+    }
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
     }
@@ -248,6 +258,8 @@ export type ManagerConfig = {
   egressAllow: EgressAllowList;
   /** USD per million tokens by "<provider>/<name>" (MODEL_PRICES_FILE, else the shipped defaults). */
   modelPrices: ModelPrices;
+  /** Outgoing webhooks: the cap on endpoints, and how the delivery worker sends and retries. */
+  webhooks: WebhookSettings;
   console: {
     /** The built console (apps/console/dist); none there: the manager serves the API alone. */
     dir: string;
@@ -330,6 +342,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     },
     egressAllow: parsed.EGRESS_ALLOW ?? NO_EGRESS_ALLOWED,
     modelPrices: loadModelPrices(parsed.MODEL_PRICES_FILE ?? DEFAULT_MODEL_PRICES_FILE),
+    webhooks: readWebhookSettings(parsed),
     console: {
       dir: parsed.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR,
       // The pools' origins too: the playground streams from a pooled agent's derived engine_url.

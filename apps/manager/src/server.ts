@@ -11,6 +11,7 @@ import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
 import { createScheduler, SCHEDULE_FIRES_KEPT } from './schedules/scheduler.js';
 import { upgradeStoredData } from './start-up/upgrade-stored-data.js';
+import { startWebhookDelivery } from './webhooks/start-webhook-delivery.js';
 
 const PRUNE_INTERVAL_MS = 10 * 60_000;
 
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
     logger,
   );
 
+  const webhooks = startWebhookDelivery({ db, config, logger });
+
   const served = await serveManagerMetrics(config.metrics, logger);
   // With PORT=0 only the listening server knows the port the default issuer must name.
   const issuerFor = (port: number) => (config.issuerIsDefault ? `http://localhost:${port}` : config.issuer);
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
         logger,
         sessionStore,
         metrics: served?.metrics,
+        wakeWebhooks: webhooks.wake,
       }),
     {
       port: config.port,
@@ -96,6 +100,7 @@ async function main(): Promise<void> {
       onClose: async () => {
         await scheduler.stop();
         clearInterval(prune);
+        await webhooks.stop();
         await watchdog.stop();
         await served?.listener.close();
         await db.$disconnect();

@@ -35,6 +35,7 @@ export default defineConfig({
         items: [
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'Web console', link: '/guide/console' },
+          { text: 'Webhooks', link: '/guide/webhooks' },
         ],
       },
       {

@@ -52,6 +52,7 @@ export * from './secrets/secret-string.js';
 export * from './secrets/secret-url.js';
 export * from './sso/sso-config.js';
 export * from './sso/sso-resource.js';
+export * from './webhooks/webhook.js';
 export * from './workspaces/invitation.js';
 export * from './workspaces/role.js';
 export * from './workspaces/workspace.js';

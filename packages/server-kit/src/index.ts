@@ -3,6 +3,14 @@ export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 export { type AllowedOriginsOptions, corsForAllowedOrigins } from './allowed-origins.js';
 export { AppError, type AppErrorOptions, ERROR_STATUS, type ErrorCode, type FieldError } from './app-error.js';
 export {
+  createCheckedHttpAgent,
+  createEgressPolicy,
+  type EgressPolicy,
+  type EgressPolicyOptions,
+  EgressRefusedError,
+  isEgressRefusal,
+} from './egress-policy.js';
+export {
   type EgressAllowList,
   formatEgressAllowList,
   isAllowedHost,

@@ -3,7 +3,7 @@
 import { Suspense } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { RESOURCE_KINDS } from '../resources/resource-kinds';
-import { useMe } from '../session/use-me';
+import { useMe, useRole } from '../session/use-me';
 import { SignOutButton } from './sign-out-button';
 import { WorkspaceSwitcher } from './workspace-switcher';
 
@@ -12,12 +12,15 @@ const NAV = [
   { to: '/usage', label: 'Usage' },
   ...RESOURCE_KINDS.map((kind) => ({ to: `/${kind.route}`, label: kind.title })),
   { to: '/workspace', label: 'Workspace settings' },
+  // The API answers admins and owners only.
+  { to: '/webhooks', label: 'Webhooks', adminsOnly: true },
   { to: '/members', label: 'Members' },
   { to: '/account', label: 'Account' },
 ];
 
 export function AppLayout() {
   const { data: me, isPending, error } = useMe();
+  const { canAdmin } = useRole();
   const location = useLocation();
   if (isPending) return <p aria-busy="true">Loading…</p>;
   if (error) return <p role="alert">The manager cannot be reached: {error.message}</p>;
@@ -30,7 +33,7 @@ export function AppLayout() {
         </a>
         <nav aria-label="Main">
           <ul>
-            {NAV.map((item) => (
+            {NAV.filter((item) => canAdmin || !item.adminsOnly).map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to}>{item.label}</NavLink>
               </li>

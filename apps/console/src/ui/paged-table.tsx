@@ -17,12 +17,15 @@ export function PagedTable<T extends { id: string }>(props: {
   fetchPage: (offset: number, limit: number) => Promise<{ items: T[]; total: number }>;
   columns: Column<T>[];
   empty: ReactNode;
+  /** Reads the page again this often, for a list that changes on its own (a delivery log). */
+  refetchIntervalMs?: number;
 }) {
   const [offset, setOffset] = useState(0);
   const query = useQuery({
     queryKey: [...props.queryKey, offset],
     queryFn: () => props.fetchPage(offset, PAGE_SIZE),
     placeholderData: keepPreviousData,
+    refetchInterval: props.refetchIntervalMs ?? false,
   });
   if (query.error) return <ProblemAlert problem={problemOf(query.error)} />;
   if (!query.data) return <p aria-busy="true">Loading…</p>;

@@ -5,6 +5,7 @@ import { ZWorkspaceUpdate } from '@agentplane/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { Link } from 'react-router';
 import { CheckboxGroup } from '../agents/resource-pickers';
 import { api, expectOk, type Schemas } from '../api/api-client';
 import { problemOf } from '../api/api-problem';
@@ -18,6 +19,7 @@ const workspaceKey = (id: string) => ['workspaces', id] as const;
 
 export function WorkspaceSettingsPage() {
   const id = activeWorkspaceId() ?? '';
+  const { canAdmin } = useRole();
   // Kept here: a save remounts the form with what the server answered.
   const [savedVersion, setSavedVersion] = useState<string | undefined>();
   const workspace = useQuery({
@@ -39,6 +41,12 @@ export function WorkspaceSettingsPage() {
         />
       ) : (
         !workspace.error && <p aria-busy="true">Loading…</p>
+      )}
+      {canAdmin && (
+        <p>
+          Other systems hear of runs that end, wait for a person or hit a budget through the workspace's{' '}
+          <Link to="/webhooks">webhooks</Link>.
+        </p>
       )}
     </section>
   );

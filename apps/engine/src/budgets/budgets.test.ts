@@ -104,8 +104,8 @@ async function expectRefused(result: Awaited<ReturnType<typeof run>>, of = agent
   expect(error.code).toBe(BUDGET_EXCEEDED_CODE);
   expect(error.message).toContain(`The ${scope}`);
   const row = await rowOf(result.runId, of);
-  // Recorded as a failed run, without a model call.
-  expect(row).toMatchObject({ status: 'failed', error: error.message, usage: null });
+  // Recorded as a failed run, without a model call, with the code webhooks tell budget.exceeded by.
+  expect(row).toMatchObject({ status: 'failed', error: error.message, errorCode: BUDGET_EXCEEDED_CODE, usage: null });
 }
 
 const tokenBudget = (limit: number, period: 'day' | 'month' = 'day') => ({ limit, unit: 'tokens' as const, period });
@@ -114,6 +114,7 @@ describe('a tokens budget', () => {
   it('stops the run after the one that spends it, on either replica, until the budget is raised', async () => {
     const firstRun = await run(first);
     expect(firstRun.types.at(-1)).toBe('RUN_FINISHED');
+    expect((await rowOf(firstRun.runId)).errorCode).toBeNull();
     const perRun = await tokensOf(firstRun.runId);
     expect(perRun).toBeGreaterThan(0);
     // Counted without a budget too: a budget set mid-period sees what the period spent.
@@ -234,7 +235,11 @@ describe('background runs', () => {
       expect.objectContaining({ type: 'RUN_STARTED' }),
       expect.objectContaining({ type: 'RUN_ERROR', code: BUDGET_EXCEEDED_CODE }),
     ]);
-    expect(await rowOf(input.runId)).toMatchObject({ usage: null, error: expect.stringContaining('budget') });
+    expect(await rowOf(input.runId)).toMatchObject({
+      usage: null,
+      error: expect.stringContaining('budget'),
+      errorCode: BUDGET_EXCEEDED_CODE,
+    });
   });
 });
 

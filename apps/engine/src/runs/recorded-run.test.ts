@@ -33,13 +33,15 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** A running run with two events recorded, none stored yet (they wait for their batch). */
-async function runningRun({ eventLog = true } = {}) {
+type LastEvent = { type: EventType.RUN_FINISHED } | { type: EventType.RUN_ERROR; message: string; code?: string };
+
+/** A running run with two events recorded (by default ending in RUN_FINISHED), none stored yet (they wait for their batch). */
+async function runningRun({ eventLog = true, last = { type: EventType.RUN_FINISHED } as LastEvent } = {}) {
   const runId = randomUUID();
   await createRunningRun(pool, { agentId, runId, owner: OWNER });
   const recorded = recordRun({ pool, agentId, owner: OWNER, eventLog, spendTarget: () => undefined }, runId, logger);
   recorded.record({ type: EventType.RUN_STARTED, threadId: 'thread', runId });
-  recorded.record({ type: EventType.RUN_FINISHED, threadId: 'thread', runId });
+  recorded.record(last.type === EventType.RUN_FINISHED ? { ...last, threadId: 'thread', runId } : last);
   return { runId, recorded };
 }
 
@@ -95,6 +97,49 @@ describe('the end of a recorded run', () => {
     });
     expect(alongside).toBe(true);
     expect(await storedRun(pool, runId)).toEqual({ status: 'succeeded', last_seq: 0, events: 0 });
+  });
+});
+
+describe("a run's error code", () => {
+  const errorOf = async (runId: string) =>
+    (
+      await pool.query<{ status: string; error: string | null; error_code: string | null }>(
+        'SELECT status, error, error_code FROM agent_runs WHERE agent_id = $1 AND id = $2',
+        [agentId, runId],
+      )
+    ).rows[0];
+
+  it("is stored, as the agent's own role, from the RUN_ERROR a run ended with", async () => {
+    const { runId, recorded } = await runningRun({
+      last: { type: EventType.RUN_ERROR, message: "The agent's daily budget is spent", code: 'BUDGET_EXCEEDED' },
+    });
+    await recorded.finish(false);
+    expect(await errorOf(runId)).toEqual({
+      status: 'failed',
+      error: "The agent's daily budget is spent",
+      error_code: 'BUDGET_EXCEEDED',
+    });
+  });
+
+  it('is cut to 100 characters when a custom agent sends a longer one', async () => {
+    const { runId, recorded } = await runningRun({
+      last: { type: EventType.RUN_ERROR, message: 'Refused', code: 'X'.repeat(5000) },
+    });
+    await recorded.finish(false);
+    expect((await errorOf(runId))?.error_code).toBe('X'.repeat(100));
+  });
+
+  it('is null for a RUN_ERROR without a code and for a run that succeeded', async () => {
+    const failed = await runningRun({ last: { type: EventType.RUN_ERROR, message: 'The model is unreachable' } });
+    await failed.recorded.finish(false);
+    expect(await errorOf(failed.runId)).toEqual({
+      status: 'failed',
+      error: 'The model is unreachable',
+      error_code: null,
+    });
+    const succeeded = await runningRun();
+    await succeeded.recorded.finish(false);
+    expect(await errorOf(succeeded.runId)).toEqual({ status: 'succeeded', error: null, error_code: null });
   });
 });
 

@@ -93,7 +93,7 @@ export function outcomeOf(
   last: BaseEvent | undefined,
   aborted: boolean,
   stopped: StopReason | undefined,
-): { status: FinalStatus; error?: string } {
+): { status: FinalStatus; error?: string; errorCode?: string } {
   // A run that stopped for a human's answer finished its part, and waits: its interrupts say for what.
   if (last?.type === EventType.RUN_FINISHED) {
     return { status: (last as RunFinishedEvent).outcome?.type === 'interrupt' ? 'input_required' : 'succeeded' };
@@ -101,8 +101,13 @@ export function outcomeOf(
   if (stopped !== undefined) return STOP_OUTCOMES[stopped];
   if (aborted) return { status: 'cancelled' };
   // The RUN_ERROR's message is what the client was shown already; nothing more is kept.
-  const message = (last as { message?: unknown } | undefined)?.message;
-  return { status: 'failed', error: typeof message === 'string' ? message : 'The run ended without finishing.' };
+  const { message, code } = (last ?? {}) as { message?: unknown; code?: unknown };
+  return {
+    status: 'failed',
+    error: typeof message === 'string' ? message : 'The run ended without finishing.',
+    // The precise signal of why (BUDGET_EXCEEDED, GUARDRAIL_BLOCKED), which webhooks tell subscribers.
+    ...(typeof code === 'string' ? { errorCode: code } : {}),
+  };
 }
 
 /**

@@ -110,7 +110,7 @@ const FINISH = {
   WITH finished AS (
     UPDATE agent_runs
     SET status = $4::"RunStatus", error = $5, usage = $6::jsonb, finished_at = now(), lease_expires_at = NULL,
-      last_seq = GREATEST(last_seq, $7), guardrail_actions = COALESCE($10::jsonb, guardrail_actions)
+      last_seq = GREATEST(last_seq, $7), guardrail_actions = COALESCE($10::jsonb, guardrail_actions), error_code = $11
     WHERE agent_id = $1 AND id = $2 AND owner = $3 AND status = 'running'
     RETURNING id, thread_key, queue_waiters),
   appended AS (
@@ -125,12 +125,20 @@ const FINISH = {
 
 /** The longest error kept on a run: a summary, not a dump. */
 const MAX_ERROR_LENGTH = 500;
+/** An AG-UI error code is a short constant; a custom agent's longer one is cut. */
+const MAX_ERROR_CODE_LENGTH = 100;
 
 /** Marks the run final with its outcome, storing `lastEvents` (those not stored yet, in order) with it. */
 export async function finishRun(
   db: Queryable,
   run: Pick<NewRun, 'agentId' | 'runId' | 'owner'>,
-  outcome: { status: FinalStatus; error?: string; usage?: unknown; guardrailActions?: TGuardrailActionRecord[] },
+  outcome: {
+    status: FinalStatus;
+    error?: string;
+    errorCode?: string;
+    usage?: unknown;
+    guardrailActions?: TGuardrailActionRecord[];
+  },
   lastEvents: { seq: number; data: string }[] = [],
 ): Promise<void> {
   await db.query({
@@ -149,6 +157,7 @@ export async function finishRun(
       outcome.guardrailActions === undefined || outcome.guardrailActions.length === 0
         ? null
         : JSON.stringify(outcome.guardrailActions),
+      outcome.errorCode?.slice(0, MAX_ERROR_CODE_LENGTH) ?? null,
     ],
   });
 }

@@ -106,7 +106,7 @@ export function createSpanExportThread({
   const onReport = (report: unknown) => {
     const told = report as ExportThreadReport;
     if (told.kind === 'refused') {
-      egress.options.onRefused(new EgressRefusedError(told.host, told.address, told.range));
+      egress.options.onRefused(new EgressRefusedError(told.host, told.address, told.range, egress.options.hint));
     } else {
       logger.warn({ reason: told.message, spans: told.spans }, 'could not export traces to the observability backend');
     }

@@ -81,7 +81,6 @@ export async function createThroughApi(user: SignedInUser, path: string, body: o
   return (await postCreated(user, path, body)).id as string;
 }
 
-/** Creates an agent using `resources` through the API. */
 /** Creates an agent using `resources` through the API; `overrides` replace fields of its body (its framework). */
 export async function createAgentThroughApi(
   user: SignedInUser,

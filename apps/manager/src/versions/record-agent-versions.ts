@@ -1,8 +1,10 @@
 // Where every agent version is recorded: publishing calls this in the transaction of the write that
 // gave the agents their new engine_configs versions, so a version exists exactly when its config was
-// published, and neither without the other. Events about new versions belong here too.
+// published, and neither without the other. So is its agent.version.created event, queued for the
+// workspace's webhooks in the same transaction.
 import type { TAgentVersionCause } from '@agentplane/contracts';
 import type { Prisma, Tx } from '@agentplane/db';
+import { enqueueWebhookEvents } from '../webhooks/enqueue-webhook-event.js';
 import type { VersionSnapshot } from './version-snapshot.js';
 
 /** Who made a change, why, and what kind of change: kept with every version it creates. */
@@ -27,7 +29,8 @@ export type NewAgentVersion = {
 export const AGENT_VERSION_RETENTION_DEFAULT = 100;
 
 /**
- * Inserts the versions, then prunes each agent's versions older than its `retention` newest numbers,
+ * Inserts the versions and queues their agent.version.created events (not for a backfill, which
+ * records a version that already ran rather than a change), then prunes each agent's versions older than its `retention` newest numbers,
  * except those a run still references (runs are themselves deleted after ENGINE_RUN_RETENTION_DAYS).
  * The publish holds each agent's engine_configs row lock, so two publishes of one agent never record
  * or prune at once.
@@ -52,6 +55,23 @@ export async function recordAgentVersions(
         entry.cause === 'rollback' && change.rolledBackFrom !== undefined ? BigInt(change.rolledBackFrom) : null,
     })),
   });
+  if (change.cause !== 'backfill') {
+    await enqueueWebhookEvents(
+      tx,
+      versions.map((entry) => ({
+        workspaceId: entry.workspaceId,
+        type: 'agent.version.created',
+        data: {
+          agent_id: entry.agentId,
+          version: entry.version,
+          cause: entry.cause,
+          author_id: change.authorId,
+          message: change.message ?? null,
+          rolled_back_from: entry.cause === 'rollback' ? (change.rolledBackFrom ?? null) : null,
+        },
+      })),
+    );
+  }
   await pruneAgentVersions(
     tx,
     versions.map((entry) => ({ agentId: entry.agentId, newest: entry.version })),
