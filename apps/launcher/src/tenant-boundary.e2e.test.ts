@@ -74,8 +74,9 @@ beforeAll(async () => {
       SESSION_SECRET: randomBytes(32).toString('base64'),
       EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
       // Engine roles' connection limits count against the platform's total (half the server's
-      // max_connections): small dedicated engines, so that the pool's and four of theirs fit.
-      ENGINE_DB_CONNECTION_LIMIT: String(DEDICATED_CONNECTIONS + 1),
+      // max_connections): small dedicated engines, so that the pool's and four of theirs fit. Each
+      // role's limit holds its engine's pool, its LISTEN connection and the test's own login as it.
+      ENGINE_DB_CONNECTION_LIMIT: String(DEDICATED_CONNECTIONS + 2),
     },
     engineEnv,
   });
