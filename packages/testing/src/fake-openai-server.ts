@@ -27,6 +27,8 @@ export type ScriptedTurn =
   | { gate: Promise<unknown>; turn: ScriptedTurn };
 
 export type RecordedRequest = {
+  /** The path and query requested. */
+  url: string;
   body: {
     model: string;
     stream?: boolean;
@@ -126,12 +128,14 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   let aborts = 0;
 
   const respond = async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+    // A base URL may carry a query (some servers take their key there): only the path must match.
+    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://fake').pathname !== '/v1/chat/completions') {
       res.writeHead(404).end();
       return;
     }
     const body = (await readJson(req)) as RecordedRequest['body'];
     requests.push({
+      url: req.url ?? '',
       body,
       authorization: req.headers.authorization,
       headers: req.headers,

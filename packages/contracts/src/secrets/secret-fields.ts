@@ -107,13 +107,6 @@ export function mapScorerSecrets<T extends TScorer>(scorer: T, transform: Secret
     : scorer;
 }
 
-/** The secrets of a list of scorers, with each path starting at the scorer's index. */
-export function mapScorerListSecrets<T extends TScorer>(scorers: readonly T[], transform: SecretTransform): T[] {
-  return scorers.map((scorer, index) =>
-    mapScorerSecrets(scorer, (value, path) => transform(value, [String(index), ...path])),
-  );
-}
-
 /** The secrets of an agent's stored framework config: only LLM configs hold one. */
 export function mapAgentConfigSecrets<T>(framework: string, config: T, transform: SecretTransform): T {
   return framework === 'LLM' ? (mapLlmConfigSecrets(config as TLlmAgentConfig, transform) as T) : config;

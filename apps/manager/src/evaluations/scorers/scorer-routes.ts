@@ -1,7 +1,7 @@
 // /scorers/test: scorers tried on one sample, without running an agent, so a team can see what a
 // scorer says before an experiment relies on it. Members and up, since a model judge spends the
 // workspace's own model key and calls out through the egress policy; limited per workspace per minute.
-import { mapScorerListSecrets, type TScorer, ZScorerTestRequest, ZScorerTestResponse } from '@agentplane/contracts';
+import { mapScorerSecrets, type TScorer, ZScorerTestRequest, ZScorerTestResponse } from '@agentplane/contracts';
 import type { Db } from '@agentplane/db';
 import type { EgressAllowList, Logger } from '@agentplane/server-kit';
 import type { Options } from 'express-rate-limit';
@@ -56,12 +56,9 @@ export function addScorerRoutes(api: ApiRouter, deps: ScorerRouteDependencies): 
     },
     async ({ body }, req, res) => {
       // Secrets here come in the request: a mask stands for nothing stored, and none is ever opened.
-      const scorers = keepMaskedSecrets({
-        sent: body.scorers,
-        stored: undefined,
-        mapSecrets: mapScorerListSecrets,
-        at: ['scorers'],
-      });
+      const scorers = body.scorers.map((sent, index) =>
+        keepMaskedSecrets({ sent, stored: undefined, mapSecrets: mapScorerSecrets, at: ['scorers', index] }),
+      );
       refuseJudgesAtPrivateAddresses(scorers, deps.egressAllow);
       const { totalHits, resetTime } = await store.increment(currentWorkspace(req).id);
       if (totalHits > deps.settings.testsPerMinute) throw tooManyAttempts(resetTime);

@@ -1,12 +1,6 @@
 // Test helpers of the scorer suites: a scorer parsed as a request would be (defaults applied), graded
 // on one sample through the library's entry, with a real egress policy for judges.
-import {
-  type TScorerInput,
-  type TScorerResult,
-  type TScoringSampleInput,
-  ZScorer,
-  ZScoringSample,
-} from '@agentplane/contracts';
+import { type TScorerResult, type TScoringSampleInput, ZScorer, ZScoringSample } from '@agentplane/contracts';
 import {
   createEgressPolicy,
   type EgressPolicy,
@@ -18,7 +12,8 @@ import { compileScorers } from './compile-scorers.js';
 
 export type ScoringKit = {
   egress: EgressPolicy;
-  grade: (scorer: TScorerInput, sample: TScoringSampleInput) => Promise<TScorerResult>;
+  /** `scorer` as a client would send it (parsed here, defaults applied). */
+  grade: (scorer: object, sample: TScoringSampleInput) => Promise<TScorerResult>;
   close: () => Promise<void>;
 };
 
