@@ -3,7 +3,7 @@
 import { type FakeOpenAiServer, startFakeOpenAiServer } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CHAT_RESPONSE_MAX_BYTES } from './chat-completion.js';
-import { createScoringKit, replied } from './scoring-test-kit.js';
+import { createScoringKit } from './scoring-test-kit.js';
 
 const KEY = 'sk-judge-key-0123456789abcdef';
 let server: FakeOpenAiServer;
