@@ -28,6 +28,7 @@ import type { ManagerConfig } from './config.js';
 import { consoleIsBuilt, consoleRouter } from './console/serve-console.js';
 import { addEnginePoolRoutes } from './engine-pools/engine-pool-routes.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
+import { addScorerRoutes } from './evaluations/scorers/scorer-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
 import { checkReadiness, READINESS_REUSE_MS } from './health/readiness.js';
 import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
@@ -185,6 +186,7 @@ export function createManagerApp({
     maxWebhooksPerWorkspace: config.webhooks.maxPerWorkspace,
     wakeWebhooks,
   });
+  addScorerRoutes(api, { db, logger, egressAllow: config.egressAllow, settings: config.scorers });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);

@@ -27,6 +27,8 @@ export type ScriptedTurn =
   | { gate: Promise<unknown>; turn: ScriptedTurn };
 
 export type RecordedRequest = {
+  /** The path and query requested. */
+  url: string;
   body: {
     model: string;
     stream?: boolean;
@@ -99,18 +101,41 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(parts).toString('utf8'));
 }
 
+/**
+ * A request without `stream: true` gets one `chat.completion` (text only, with scripted or one-per-part
+ * usage); a stall holds the request unanswered until the client goes away.
+ */
+function respondWhole(res: ServerResponse, turn: Exclude<ScriptedTurn, { status: number } | { gate: unknown }>): void {
+  if ('stall' in turn) return;
+  const parts = 'text' in turn ? turn.text.filter((text) => typeof text === 'string') : [];
+  const { prompt_tokens, completion_tokens } = turn.usage ?? { prompt_tokens: 1, completion_tokens: parts.length };
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      id: `chatcmpl-fake-${++completions}`,
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: 'fake-model',
+      choices: [{ index: 0, message: { role: 'assistant', content: parts.join('') }, finish_reason: 'stop' }],
+      usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
+    }),
+  );
+}
+
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const queue: ScriptedTurn[] = [];
   const requests: RecordedRequest[] = [];
   let aborts = 0;
 
   const respond = async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+    // A base URL may carry a query (some servers take their key there): only the path must match.
+    if (req.method !== 'POST' || new URL(req.url ?? '/', 'http://fake').pathname !== '/v1/chat/completions') {
       res.writeHead(404).end();
       return;
     }
     const body = (await readJson(req)) as RecordedRequest['body'];
     requests.push({
+      url: req.url ?? '',
       body,
       authorization: req.headers.authorization,
       headers: req.headers,
@@ -128,6 +153,10 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     res.on('close', () => {
       if (!res.writableFinished) aborts++;
     });
+    if (body.stream !== true) {
+      respondWhole(res, turn);
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     if ('stall' in turn) {
       for (const part of streamTurn({ text: turn.stall })) {

@@ -3,7 +3,8 @@
 // when it names one, with the rubric as the system prompt and the text to judge as the user message.
 // Only a strict verdict counts: anything else rejects, and the rule's owner (the compiled guardrails)
 // decides what a judge that cannot answer means (a blocking rule fails closed).
-import type { TLlmAgentConfig } from '@agentplane/contracts';
+import { readJudgeAnswer, type TLlmAgentConfig } from '@agentplane/contracts';
+import { z } from 'zod';
 import type { TokenUsage } from '../agents/agent-runtime.js';
 import { type ChatModelOptions, createChatModel } from '../agents/create-agent-runtime.js';
 import type { ChatModel } from '../agents/llm/chat-model.js';
@@ -28,21 +29,13 @@ export function judgeSystemPrompt(rubric: string): string {
   ].join('\n');
 }
 
+const ZVerdict = z.object({ violates: z.boolean() });
+
 /** The verdict in a judge's answer: a JSON object whose `violates` is a boolean, optionally in a code fence. */
 export function parseVerdict(answer: string): boolean {
-  const unfenced = answer
-    .trim()
-    .replace(/^```(?:json)?\s*/i, '')
-    .replace(/\s*```$/, '');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(unfenced);
-  } catch {
-    throw new JudgeAnswerError('The judge did not answer with a verdict.');
-  }
-  const violates = (parsed as { violates?: unknown } | null)?.violates;
-  if (typeof violates !== 'boolean') throw new JudgeAnswerError('The judge did not answer with a verdict.');
-  return violates;
+  const verdict = readJudgeAnswer(answer, ZVerdict);
+  if (verdict === undefined) throw new JudgeAnswerError('The judge did not answer with a verdict.');
+  return verdict.violates;
 }
 
 export type ModelJudgeOptions = ChatModelOptions & {

@@ -30,7 +30,7 @@ export function keepMaskedSecrets<T>(options: {
   sent: T;
   stored: T | undefined;
   mapSecrets: MapSecrets<T>;
-  at: readonly string[];
+  at: readonly PropertyKey[];
 }): T {
   const stored = storedSecretsOf(options.stored, options.mapSecrets);
   const errors: { path: string; message: string }[] = [];

@@ -2,8 +2,9 @@
 // webhook-signature) by the standardwebhooks package itself, through the connect-time egress policy:
 // every address the tenant's URL resolves to is checked before the socket connects, and redirects are
 // not followed (a 3xx is an answer, and not a success).
-import { type EgressPolicy, isEgressRefusal } from '@agentplane/server-kit';
+import type { EgressPolicy } from '@agentplane/server-kit';
 import { Webhook } from 'standardwebhooks';
+import { describeFetchFailure } from '../egress/describe-fetch-failure.js';
 
 export type SignedRequest = {
   url: string;
@@ -28,22 +29,6 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-function describeFailure(error: unknown, timeoutMs: number): string {
-  if (isEgressRefusal(error)) {
-    let refusal: unknown = error;
-    while (refusal instanceof Error && refusal.name !== 'EgressRefusedError') refusal = refusal.cause;
-    return refusal instanceof Error ? refusal.message : 'refused by the egress policy';
-  }
-  // A DOMException, which is not an Error in every realm: told apart by its name.
-  const name = (error as { name?: unknown } | null)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') {
-    return `no answer within ${timeoutMs} ms`;
-  }
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const text = cause instanceof Error ? cause.message : String(cause);
-  return `could not be sent: ${text}`.slice(0, 500);
 }
 
 export async function sendWebhook(
@@ -73,6 +58,6 @@ export async function sendWebhook(
       retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), now.getTime()),
     };
   } catch (error) {
-    return { statusCode: null, error: describeFailure(error, timeoutMs), retryAfterMs: undefined };
+    return { statusCode: null, error: describeFetchFailure(error, timeoutMs), retryAfterMs: undefined };
   }
 }

@@ -1,11 +1,10 @@
 // The manager's delivery worker with what it needs built from the config: the secret box that opens
 // endpoint secrets, and the connect-time egress policy every delivery goes through.
 import { createSecretBox, type Db } from '@agentplane/db';
-import { createEgressPolicy, type Logger } from '@agentplane/server-kit';
+import type { Logger } from '@agentplane/server-kit';
 import type { ManagerConfig } from '../config.js';
+import { createManagerEgressPolicy } from '../egress/manager-egress-policy.js';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
-
-export const MANAGER_EGRESS_ALLOW_HINT = 'the operator can allow it with EGRESS_ALLOW';
 
 export function startWebhookDelivery({
   db,
@@ -16,12 +15,7 @@ export function startWebhookDelivery({
   config: Pick<ManagerConfig, 'secretsKey' | 'egressAllow' | 'webhooks'>;
   logger: Logger;
 }): WebhookWorker {
-  const egress = createEgressPolicy({
-    allow: config.egressAllow,
-    hint: MANAGER_EGRESS_ALLOW_HINT,
-    onRefused: ({ host, address, range }) =>
-      logger.warn({ host, address, range }, 'a webhook delivery was refused by the egress policy'),
-  });
+  const egress = createManagerEgressPolicy(config.egressAllow, logger, 'a webhook delivery');
   const worker = startWebhookWorker({
     db,
     box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),

@@ -28,22 +28,23 @@ export type TAgentRunsConfig = z.infer<typeof ZAgentRunsConfig>;
 export const LLM_PROVIDERS = ['openai', 'mock'] as const;
 export const LLM_MAX_STEPS_DEFAULT = 10;
 
+/** An OpenAI-compatible server's base URL (its query a secret), as an LLM agent and a model judge name it. */
+export const ZModelBaseUrl = makeSecretQueryUrl(z.url({ protocol: /^https?$/ }));
+/** A model provider's API key, a secret. */
+export const ZModelApiKey = makeSecretString(z.string().min(1));
+
 const ZModel = z
   .strictObject({
     // `openai` speaks the OpenAI chat-completions API: with `baseUrl` that is also vLLM, Ollama or LM Studio.
     // `mock` is a deterministic model for demos and tests.
     provider: z.enum(LLM_PROVIDERS),
     name: ZNonBlankString.max(IDENTIFIER_MAX_LENGTH),
-    baseUrl: makeSecretQueryUrl(z.url({ protocol: /^https?$/ }))
-      .optional()
-      .meta({
-        description: `An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only. ${SECRET_QUERY_RULE} ${EGRESS_RULE}`,
-      }),
-    apiKey: makeSecretString(z.string().min(1))
-      .optional()
-      .meta({
-        description: `The API key for this model, sealed at rest and in the published engine config. ${SECRET_FIELD_RULE}`,
-      }),
+    baseUrl: ZModelBaseUrl.optional().meta({
+      description: `An OpenAI-compatible server of the agent's own. Requests to it carry only the agent's apiKey (or the variable its apiKeyEnv names), never the operator's OPENAI_API_KEY, which goes to the operator's OPENAI_BASE_URL only. ${SECRET_QUERY_RULE} ${EGRESS_RULE}`,
+    }),
+    apiKey: ZModelApiKey.optional().meta({
+      description: `The API key for this model, sealed at rest and in the published engine config. ${SECRET_FIELD_RULE}`,
+    }),
     apiKeyEnv: z
       .string()
       .max(IDENTIFIER_MAX_LENGTH)

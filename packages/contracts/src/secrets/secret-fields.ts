@@ -3,6 +3,7 @@
 // same fields.
 import type { TLlmAgentConfig } from '../agents/agent-frameworks.js';
 import type { TEngineAgent, TEngineConfig } from '../engine/engine-config.js';
+import type { TScorer, TScorerOf } from '../evaluations/scorer.js';
 import { DISCORD_SECRET_FIELDS } from '../integrations/discord-config.js';
 import { GOOGLE_CHAT_SECRET_FIELDS } from '../integrations/google-chat-config.js';
 import type { TIntegrationConfig, TIntegrationProvider } from '../integrations/integration-config.js';
@@ -96,6 +97,14 @@ export function mapLlmConfigSecrets<T extends Pick<TLlmAgentConfig, 'model'>>(
       ...(apiKey === undefined ? {} : { apiKey: transform(apiKey, ['model', 'apiKey']) }),
     },
   };
+}
+
+/** A scorer's secrets: a model judge's `model.apiKey` and the query of its `model.baseUrl`. */
+export function mapScorerSecrets<T extends TScorer>(scorer: T, transform: SecretTransform): T {
+  // Narrowing by kind does not narrow T itself: the judge's model is an LLM agent's model in shape.
+  return scorer.kind === 'model_judge'
+    ? (mapLlmConfigSecrets(scorer as TScorerOf<'model_judge'>, transform) as T)
+    : scorer;
 }
 
 /** The secrets of an agent's stored framework config: only LLM configs hold one. */
