@@ -25,6 +25,7 @@ import type { PrismaSessionStore } from './auth/session-store.js';
 import { reuseFor } from './batching/reuse-for.js';
 import { addBudgetRoutes } from './budgets/budget-routes.js';
 import type { ManagerConfig } from './config.js';
+import { addDatasetRoutes } from './datasets/dataset-routes.js';
 import { consoleIsBuilt, consoleRouter } from './console/serve-console.js';
 import { addEnginePoolRoutes } from './engine-pools/engine-pool-routes.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
@@ -106,7 +107,7 @@ export function createManagerApp({
     corsForAllowedOrigins(config.corsOrigins, {
       credentials: true,
       allowedHeaders: ['Content-Type', 'X-Workspace-Id', 'X-Request-Id'],
-      exposedHeaders: ['X-Total-Count', 'X-Request-Id', 'Retry-After'],
+      exposedHeaders: ['X-Total-Count', 'X-Request-Id', 'Retry-After', 'X-Dataset-Version'],
     }),
   );
   app.use(requireTrustedOrigin({ publicOrigin: config.publicOrigin, allowed: config.corsOrigins }));
@@ -185,6 +186,7 @@ export function createManagerApp({
     maxWebhooksPerWorkspace: config.webhooks.maxPerWorkspace,
     wakeWebhooks,
   });
+  addDatasetRoutes(api, { db, limits: config.datasets });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);

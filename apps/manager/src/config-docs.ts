@@ -10,6 +10,7 @@ import {
   SHARED_ENV_DOCS,
 } from '@agentplane/server-kit';
 import { ZManagerEnv } from './config.js';
+import { DATASET_ENV_DOCS } from './datasets/dataset-settings.js';
 import { WEBHOOK_ENV_DOCS } from './webhooks/webhook-settings.js';
 
 const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
@@ -18,6 +19,7 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
   ...METRICS_ENV_DOCS,
   ...OPERATOR_TRACING_ENV_DOCS,
   ...WEBHOOK_ENV_DOCS,
+  ...DATASET_ENV_DOCS,
   NODE_ENV: {
     description: '`production` makes `SESSION_SECRET` required and cookies `Secure`',
   },

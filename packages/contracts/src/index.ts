@@ -15,6 +15,7 @@ export * from './agents/usage.js';
 export * from './auth/auth.js';
 export * from './auth/sessions.js';
 export * from './budgets/budget.js';
+export * from './datasets/dataset.js';
 export * from './common/envelope.js';
 export * from './common/format-zod-issues.js';
 export * from './common/json-checks.js';
