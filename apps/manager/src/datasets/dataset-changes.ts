@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type { TDatasetChange, TDatasetItemInput, TDatasetVersion } from '@agentplane/contracts';
 import { type DatasetItemModel, inTransaction, Prisma, type Tx } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
-import { type DatasetContext, DATASET_NOT_FOUND } from './dataset-service.js';
-import type { DatasetLimits } from './dataset-settings.js';
 import { toDatasetVersion } from './dataset-reads.js';
+import { DATASET_NOT_FOUND, type DatasetContext } from './dataset-service.js';
+import type { DatasetLimits } from './dataset-settings.js';
 
 export const ITEM_NOT_FOUND = 'No item with this id in the current version of the dataset';
 
@@ -82,7 +82,11 @@ async function insertRevisions(
   return inserted.sort((a, b) => (a.seq < b.seq ? -1 : 1));
 }
 
-export async function commitChange(ctx: DatasetContext, datasetId: string, change: DatasetChange): Promise<CommittedChange> {
+export async function commitChange(
+  ctx: DatasetContext,
+  datasetId: string,
+  change: DatasetChange,
+): Promise<CommittedChange> {
   return inTransaction(ctx.db, async (tx) => {
     const dataset = await lockDataset(tx, ctx.workspaceId, datasetId);
     const places = change.end === 'all' ? new Map<string, bigint>() : await placesOfEnded(tx, datasetId, change.end);

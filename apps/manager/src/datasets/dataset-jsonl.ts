@@ -1,6 +1,8 @@
 // JSON Lines in and out of a dataset. An import is all or nothing: every line is checked before any is
 // stored, and each refusal names its line (1-based, as editors count). An export streams a version's
 // items a page at a time, waiting for the client to take each write, and stops when it goes away.
+
+import { once } from 'node:events';
 import {
   DATASET_ITEM_MAX_BYTES,
   findJsonProblem,
@@ -15,20 +17,24 @@ import {
 } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import express, { type Request, type Response } from 'express';
-import { once } from 'node:events';
 
 /** Refusals listed in one answer; a file wrong on every line needs no more to be fixed. */
 const MAX_ERRORS = 20;
 
 function lineErrors(lineNumber: number, errors: TProblemFieldError[]): TProblemFieldError[] {
-  return errors.map(({ path, message }) => ({ path: path === '' ? `line ${lineNumber}` : `line ${lineNumber}: ${path}`, message }));
+  return errors.map(({ path, message }) => ({
+    path: path === '' ? `line ${lineNumber}` : `line ${lineNumber}: ${path}`,
+    message,
+  }));
 }
 
 function parseLine(text: string, lineNumber: number): TDatasetItemInput | TProblemFieldError[] {
   // A line longer than any item can be written (\uXXXX escapes take six characters for one byte) is
   // refused without parsing it.
   if (text.length > DATASET_ITEM_MAX_BYTES * 6) {
-    return lineErrors(lineNumber, [{ path: '', message: `The line is longer than an item may be (${DATASET_ITEM_MAX_BYTES} bytes)` }]);
+    return lineErrors(lineNumber, [
+      { path: '', message: `The line is longer than an item may be (${DATASET_ITEM_MAX_BYTES} bytes)` },
+    ]);
   }
   let value: unknown;
   try {
@@ -83,7 +89,10 @@ export async function readJsonlBody(req: Request, res: Response, maxBytes: numbe
 /** Streams `lines` as JSONL; stops reading them as soon as the client has gone. */
 export async function sendJsonl(res: Response, filename: string, lines: AsyncIterable<unknown>): Promise<void> {
   res.status(200);
-  res.set({ 'Content-Type': `${JSONL_MEDIA_TYPE}; charset=utf-8`, 'Content-Disposition': `attachment; filename="${filename}"` });
+  res.set({
+    'Content-Type': `${JSONL_MEDIA_TYPE}; charset=utf-8`,
+    'Content-Disposition': `attachment; filename="${filename}"`,
+  });
   for await (const line of lines) {
     if (res.destroyed) return;
     if (!res.write(`${JSON.stringify(line)}\n`)) await Promise.race([once(res, 'drain'), once(res, 'close')]);

@@ -57,7 +57,8 @@ export async function findDatasetVersion(
   const row = await ctx.db.datasetVersion.findUnique({
     where: { datasetId_version: { datasetId, version: version ?? dataset.version } },
   });
-  if (row === null) throw new AppError('not_found', `The dataset has no version ${version}; its current one is ${dataset.version}.`);
+  if (row === null)
+    throw new AppError('not_found', `The dataset has no version ${version}; its current one is ${dataset.version}.`);
   return row;
 }
 
@@ -84,7 +85,10 @@ export async function* readVersionItems(
   let after: bigint | undefined;
   for (;;) {
     const rows = await ctx.db.datasetItem.findMany({
-      where: { ...inVersion(version.datasetId, version.version), ...(after === undefined ? {} : { seq: { gt: after } }) },
+      where: {
+        ...inVersion(version.datasetId, version.version),
+        ...(after === undefined ? {} : { seq: { gt: after } }),
+      },
       orderBy: { seq: 'asc' },
       take: EXPORT_PAGE,
     });

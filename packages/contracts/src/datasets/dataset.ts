@@ -133,14 +133,22 @@ export const ZDataset = z
   .meta({ id: 'Dataset' });
 export type TDataset = z.infer<typeof ZDataset>;
 
-export const DATASET_CHANGES = ['created', 'items_added', 'item_replaced', 'item_deleted', 'imported', 'replaced_all'] as const;
+export const DATASET_CHANGES = [
+  'created',
+  'items_added',
+  'item_replaced',
+  'item_deleted',
+  'imported',
+  'replaced_all',
+] as const;
 export type TDatasetChange = (typeof DATASET_CHANGES)[number];
 
 export const ZDatasetVersion = z
   .strictObject({
     version: z.number().int().min(1),
     change: z.enum(DATASET_CHANGES).meta({
-      description: 'What made it: created, items_added, item_replaced, item_deleted, imported (appended) or replaced_all',
+      description:
+        'What made it: created, items_added, item_replaced, item_deleted, imported (appended) or replaced_all',
     }),
     item_count: z.number().int().min(0),
     created_at: ZIsoDateTime,
