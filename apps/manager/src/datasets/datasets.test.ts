@@ -169,7 +169,7 @@ describe('a dataset and its versions', () => {
       await viewer.agent.get(`/api/v1/datasets/${dataset.id}/items`).query({ version: 2 }).set(IN_OWNERS()),
       404,
     );
-    for (const version of ['0', '-1', 'abc', '1.5', '99999999999999999999']) {
+    for (const version of ['0', '-1', 'abc', '1.5', '2147483648', '99999999999999999999']) {
       expectProblemShape(
         await viewer.agent.get(`/api/v1/datasets/${dataset.id}/items`).query({ version }).set(IN_OWNERS()),
         400,

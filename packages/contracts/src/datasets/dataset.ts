@@ -168,10 +168,14 @@ export const ZDatasetItemChanged = z
   .strictObject({ version: ZDatasetVersion, item: ZDatasetItem })
   .meta({ id: 'DatasetItemChanged' });
 
+/** A version is a PostgreSQL integer. */
+const DATASET_VERSION_MAX = 2_147_483_647;
+
 const ZVersionQueryParam = z
   .string()
-  .regex(/^[1-9]\d{0,15}$/, { error: 'Must be a version number (1 or more, in digits)' })
+  .regex(/^[1-9]\d{0,9}$/, { error: 'Must be a version number (1 or more, in digits)' })
   .transform(Number)
+  .pipe(z.number().max(DATASET_VERSION_MAX))
   .optional()
   .meta({ description: 'The version to read; the current one when absent' });
 
