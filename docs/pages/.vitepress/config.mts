@@ -36,6 +36,7 @@ export default defineConfig({
           { text: 'Getting started', link: '/guide/getting-started' },
           { text: 'Web console', link: '/guide/console' },
           { text: 'Webhooks', link: '/guide/webhooks' },
+          { text: 'Evaluations', link: '/guide/evaluations' },
         ],
       },
       {
