@@ -45,6 +45,8 @@ export const router = createBrowserRouter([
       { path: 'webhooks', lazy: page(() => import('./webhooks/webhooks-page'), 'WebhooksPage') },
       { path: 'webhooks/new', lazy: page(() => import('./webhooks/new-webhook-page'), 'NewWebhookPage') },
       { path: 'webhooks/:id', lazy: page(() => import('./webhooks/webhook-page'), 'WebhookPage') },
+      { path: 'datasets', lazy: page(() => import('./datasets/datasets-page'), 'DatasetsPage') },
+      { path: 'datasets/:id', lazy: page(() => import('./datasets/dataset-page'), 'DatasetPage') },
       { path: 'members', lazy: page(() => import('./workspaces/members-page'), 'MembersPage') },
       { path: 'workspaces/new', lazy: page(() => import('./workspaces/create-workspace-page'), 'CreateWorkspacePage') },
       {

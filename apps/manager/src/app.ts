@@ -26,6 +26,7 @@ import { reuseFor } from './batching/reuse-for.js';
 import { addBudgetRoutes } from './budgets/budget-routes.js';
 import type { ManagerConfig } from './config.js';
 import { consoleIsBuilt, consoleRouter } from './console/serve-console.js';
+import { addDatasetRoutes } from './datasets/dataset-routes.js';
 import { addEnginePoolRoutes } from './engine-pools/engine-pool-routes.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
 import { addScorerRoutes } from './evaluations/scorers/scorer-routes.js';
@@ -107,7 +108,7 @@ export function createManagerApp({
     corsForAllowedOrigins(config.corsOrigins, {
       credentials: true,
       allowedHeaders: ['Content-Type', 'X-Workspace-Id', 'X-Request-Id'],
-      exposedHeaders: ['X-Total-Count', 'X-Request-Id', 'Retry-After'],
+      exposedHeaders: ['X-Total-Count', 'X-Request-Id', 'Retry-After', 'X-Dataset-Version'],
     }),
   );
   app.use(requireTrustedOrigin({ publicOrigin: config.publicOrigin, allowed: config.corsOrigins }));
@@ -187,6 +188,7 @@ export function createManagerApp({
     wakeWebhooks,
   });
   addScorerRoutes(api, { db, logger, egressAllow: config.egressAllow, settings: config.scorers });
+  addDatasetRoutes(api, { db, limits: config.datasets });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);

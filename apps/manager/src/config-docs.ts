@@ -10,6 +10,7 @@ import {
   SHARED_ENV_DOCS,
 } from '@agentplane/server-kit';
 import { ZManagerEnv } from './config.js';
+import { DATASET_ENV_DOCS } from './datasets/dataset-settings.js';
 import { SCORER_ENV_DOCS } from './evaluations/scorers/scorer-settings.js';
 import { WEBHOOK_ENV_DOCS } from './webhooks/webhook-settings.js';
 
@@ -20,6 +21,7 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
   ...OPERATOR_TRACING_ENV_DOCS,
   ...WEBHOOK_ENV_DOCS,
   ...SCORER_ENV_DOCS,
+  ...DATASET_ENV_DOCS,
   NODE_ENV: {
     description: '`production` makes `SESSION_SECRET` required and cookies `Secure`',
   },

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { MAX_AGENT_CALL_DEPTH_DEFAULT } from './agent-calls/agent-call-chain.js';
 import { MAX_AGENTS_PER_WORKSPACE_DEFAULT } from './agents/agents-per-workspace.js';
 import { DEFAULT_CONSOLE_DIR } from './console/serve-console.js';
+import { DATASET_ENV_FIELDS, type DatasetLimits, readDatasetLimits } from './datasets/dataset-settings.js';
 import { type EnginePoolSettings, ZEnginePoolsSetting } from './engine-pools/engine-pool-settings.js';
 import { readScorerSettings, SCORER_ENV_FIELDS, type ScorerSettings } from './evaluations/scorers/scorer-settings.js';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
@@ -143,6 +144,7 @@ export const ZManagerEnv = z
     CONSOLE_ENGINE_SOURCES: ZCommaList.pipe(z.array(ZConnectSource)).optional(),
     ...WEBHOOK_ENV_FIELDS,
     ...SCORER_ENV_FIELDS,
+    ...DATASET_ENV_FIELDS,
   })
   .superRefine((env, ctx) => {
     if (!leaseOutlivesAttempt(env)) {
@@ -264,6 +266,8 @@ export type ManagerConfig = {
   webhooks: WebhookSettings;
   /** Model judges' timeout, and how often a workspace may try scorers. */
   scorers: ScorerSettings;
+  /** Datasets: how many per workspace, items and kept revisions per dataset, the largest import. */
+  datasets: DatasetLimits;
   console: {
     /** The built console (apps/console/dist); none there: the manager serves the API alone. */
     dir: string;
@@ -348,6 +352,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     modelPrices: loadModelPrices(parsed.MODEL_PRICES_FILE ?? DEFAULT_MODEL_PRICES_FILE),
     webhooks: readWebhookSettings(parsed),
     scorers: readScorerSettings(parsed),
+    datasets: readDatasetLimits(parsed),
     console: {
       dir: parsed.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR,
       // The pools' origins too: the playground streams from a pooled agent's derived engine_url.

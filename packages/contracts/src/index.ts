@@ -22,6 +22,8 @@ export * from './common/limits.js';
 export * from './common/pagination.js';
 export * from './common/primitives.js';
 export * from './common/problem.js';
+export * from './datasets/dataset.js';
+export * from './datasets/thread-to-item.js';
 export * from './engine/engine-config.js';
 export * from './engine/run-input-ids.js';
 export * from './engine/thread-keys.js';

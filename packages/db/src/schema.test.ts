@@ -451,6 +451,35 @@ describe('every model round-trips through the migrated database', () => {
     expect(await db().conversationThread.count({ where: { agentId: agent.id } })).toBe(0);
   });
 
+  it('datasets, with their versions and item revisions: one current revision per item, ranges that end after they start', async () => {
+    const workspace = await makeWorkspace(db());
+    const dataset = await db().dataset.create({
+      data: {
+        workspaceId: workspace.id,
+        name: 'Questions',
+        versions: { create: { version: 1, change: 'created', itemCount: 0 } },
+      },
+    });
+    expect(dataset).toMatchObject({ version: 1, itemCount: 0, storedRows: 0, description: null });
+    const itemId = '00000000-0000-4000-8000-000000000001';
+    const first = await db().datasetItem.create({
+      data: { datasetId: dataset.id, itemId, input: [{ role: 'user', content: 'q' }], validFrom: 2 },
+    });
+    expect(typeof first.seq).toBe('bigint');
+    expect(first).toMatchObject({ expected: null, metadata: null, validTo: null });
+    const second = db().datasetItem.create({ data: { datasetId: dataset.id, itemId, input: [], validFrom: 3 } });
+    expect(isUniqueViolation(await rejectionOf(second))).toBe(true);
+    await db().datasetItem.update({ where: { id: first.id }, data: { validTo: 3 } });
+    await db().datasetItem.create({ data: { datasetId: dataset.id, itemId, seq: first.seq, input: [], validFrom: 3 } });
+    await expect(db().datasetItem.update({ where: { id: first.id }, data: { validTo: 1 } })).rejects.toThrow();
+    await db().datasetVersion.create({
+      data: { datasetId: dataset.id, version: 2, change: 'items_added', itemCount: 1 },
+    });
+    await db().workspace.delete({ where: { id: workspace.id } });
+    expect(await db().datasetItem.count({ where: { datasetId: dataset.id } })).toBe(0);
+    expect(await db().datasetVersion.count({ where: { datasetId: dataset.id } })).toBe(0);
+  });
+
   it('thread interrupts, keyed by agent and id, which go with their thread', async () => {
     const workspace = await makeWorkspace(db());
     const agent = await makeAgent(db(), workspace.id);

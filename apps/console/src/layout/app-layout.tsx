@@ -10,6 +10,7 @@ import { WorkspaceSwitcher } from './workspace-switcher';
 const NAV = [
   { to: '/agents', label: 'Agents' },
   { to: '/usage', label: 'Usage' },
+  { to: '/datasets', label: 'Datasets' },
   ...RESOURCE_KINDS.map((kind) => ({ to: `/${kind.route}`, label: kind.title })),
   { to: '/workspace', label: 'Workspace settings' },
   // The API answers admins and owners only.

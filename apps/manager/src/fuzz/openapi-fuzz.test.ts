@@ -5,7 +5,7 @@
 // answer must be 2xx or a documented 4xx problem+json; never a 5xx. Routes added later are fuzzed too,
 // since the test walks the served document. The seed is fixed (FUZZ_SEED overrides it, FUZZ_RUNS the
 // number of runs per operation), so a failure replays exactly.
-import { JSON_BODY_MAX_BYTES } from '@agentplane/contracts';
+import { JSON_BODY_MAX_BYTES, JSONL_MEDIA_TYPE } from '@agentplane/contracts';
 import { applyMutations, type Mutation, mutationArbitrary, toJsonText } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import fc from 'fast-check';
@@ -36,7 +36,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 type Parameter = { name: string; in: 'path' | 'query' | 'header'; schema?: JsonSchema };
 type Operation = {
   parameters?: Parameter[];
-  requestBody?: { content: { 'application/json': { schema: JsonSchema } } };
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, unknown>;
 };
 type OpenApi = {
@@ -53,6 +53,8 @@ const ctx: ManagerTestContext = await startManagerTestApp({
   DEFAULT_ENGINE_POOL: POOL,
 });
 const document = (await request(ctx.app).get('/api/v1/openapi.json')).body as OpenApi;
+const DATASET_ITEM = { input: [{ role: 'user', content: 'fuzzed' }], expected: { reply: 'ok' } };
+const VALID_JSONL_LINES = [DATASET_ITEM];
 // Bodies the test database accepts, beside the document's examples (whose ids it does not have).
 const VALID_BODIES: Record<string, unknown[]> = {
   AgentCreate: [agentBody(), agentBody({}, { deployment: { mode: 'dedicated' } })],
@@ -66,6 +68,8 @@ const VALID_BODIES: Record<string, unknown[]> = {
   ObservabilityCreate: [observabilityBody()],
   ObservabilityUpdate: [observabilityBody()],
   WorkspaceBody: [{ name: 'fuzzed' }],
+  DatasetInput: [{ name: 'fuzzed' }],
+  DatasetItemInput: [DATASET_ITEM],
   WorkspaceUpdate: [{ name: 'fuzzed', default_deployment: { mode: 'pool', pool: POOL } }],
 };
 const schemas = new SchemaArbitraries(document.components.schemas, VALID_BODIES);
@@ -106,6 +110,8 @@ beforeAll(async () => {
   const spare = await createThroughApi(owner, '/api/v1/workspaces/', { name: 'spare' });
   const theirAgent = await createThroughApi(stranger, '/api/v1/agents/', agentBody());
   const workspaceIds = [owner.workspaceId, spare, stranger.workspaceId];
+  const dataset = await createThroughApi(owner, '/api/v1/datasets', { name: 'fuzzed' });
+  const added = await owner.agent.post(`/api/v1/datasets/${dataset}/items`).send({ items: [DATASET_ITEM] });
   fixtures = {
     users: { owner, viewer },
     idsBySegment: {
@@ -118,6 +124,8 @@ beforeAll(async () => {
       workspaces: workspaceIds,
       members: [owner.userId, viewer.userId, stranger.userId],
       'engine-pools': [POOL],
+      datasets: [dataset],
+      items: [added.body.items[0].id],
     },
     workspaceIds,
   };
@@ -169,12 +177,15 @@ function workspaceHeaderArbitrary(): fc.Arbitrary<string | undefined> {
   );
 }
 
-type BodyMode = 'json' | 'none' | 'malformed' | 'text' | 'oversized';
+type BodyMode = 'json' | 'jsonl' | 'none' | 'malformed' | 'text' | 'oversized';
 
 function bodyArbitrary(operation: Operation) {
-  const schema = operation.requestBody?.content['application/json'].schema;
+  const schema = operation.requestBody?.content['application/json']?.schema;
   const value = schema === undefined ? fc.jsonValue({ maxDepth: 2 }) : schemas.valueOf(schema);
+  // A JSON Lines body (a dataset import): lines of JSON, some of them what the route takes.
+  const takesJsonl = operation.requestBody?.content[JSONL_MEDIA_TYPE] !== undefined;
   const mode = fc.oneof(
+    { weight: takesJsonl ? 60 : 0, arbitrary: fc.constant<BodyMode>('jsonl') },
     { weight: schema === undefined ? 5 : 60, arbitrary: fc.constant<BodyMode>('json') },
     { weight: schema === undefined ? 30 : 5, arbitrary: fc.constant<BodyMode>('none') },
     { weight: 5, arbitrary: fc.constantFrom<BodyMode>('malformed', 'text') },
@@ -227,6 +238,10 @@ function send(method: Method, url: string, testCase: Case): request.Test {
   switch (mode) {
     case 'none':
       return test;
+    case 'jsonl': {
+      const lines = [applyMutations(value, mutations), ...VALID_JSONL_LINES];
+      return test.set('Content-Type', JSONL_MEDIA_TYPE).send(lines.map((line) => toJsonText(line)).join('\n'));
+    }
     case 'malformed':
       return test.set('Content-Type', 'application/json').send('{"name": ');
     case 'text':

@@ -1,5 +1,6 @@
 // Cross-site protection: together, a JSON-only body and an Origin allow-list stop a cross-site form
 // from riding the session cookie, and CORS with credentials is granted to the allow-list only.
+import { JSONL_MEDIA_TYPES } from '@agentplane/contracts';
 import { AppError } from '@agentplane/server-kit';
 import type { Request, RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -14,9 +15,16 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 }
 
-/** A request that carries a body must say it is JSON; a body-less request (DELETE, logout) needs no type. */
+// JSON Lines (a dataset import) is no more a form's than JSON: a cross-site page can send neither
+// without a CORS preflight, which the allow-list answers.
+const BODY_TYPES = ['application/json', ...JSONL_MEDIA_TYPES];
+
+/**
+ * A request that carries a body must say it is JSON (or JSON Lines, which only the route reading it
+ * parses); a body-less request (DELETE, logout) needs no type.
+ */
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
-  if (hasBody(req) && !req.is('application/json')) {
+  if (hasBody(req) && !req.is(BODY_TYPES)) {
     throw new AppError('unsupported_media_type', 'Request bodies must be application/json.');
   }
   next();

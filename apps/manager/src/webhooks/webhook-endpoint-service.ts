@@ -17,6 +17,7 @@ import {
 } from '@agentplane/db';
 import { AppError, type EgressAllowList } from '@agentplane/server-kit';
 import { refusePrivateUrls } from '../egress/refuse-private-urls.js';
+import { refusePastWorkspaceCap } from '../workspaces/workspace-cap.js';
 import { generateWebhookSecret, hintOfSecret } from './webhook-secret.js';
 
 export const MAX_WEBHOOKS_PER_WORKSPACE_DEFAULT = 20;
@@ -68,18 +69,6 @@ export async function findEndpoint(db: Db | Tx, workspaceId: string, id: string)
   return row;
 }
 
-async function refuseEndpointPastCap(tx: Tx, workspaceId: string, max: number): Promise<void> {
-  // The workspace's row lock makes two creates at the cap count one after the other (see agents-per-workspace.ts).
-  await tx.$queryRaw`SELECT 1 FROM workspaces WHERE id = ${workspaceId}::uuid FOR NO KEY UPDATE`;
-  const count = await tx.webhookEndpoint.count({ where: { workspaceId } });
-  if (count < max) return;
-  throw new AppError(
-    'conflict',
-    `This workspace has ${count} webhook endpoints, the most the operator allows (MAX_WEBHOOKS_PER_WORKSPACE=${max}); delete one first.`,
-    { type: 'webhooks-per-workspace' },
-  );
-}
-
 export async function listEndpoints(
   ctx: WebhookContext,
   page: TPaginationQuery,
@@ -108,7 +97,13 @@ export async function createEndpoint(
   refusePrivateUrls([{ path: 'url', url: input.url }], ctx.egressAllow);
   const secret = generateWebhookSecret();
   const row = await inTransaction(ctx.db, async (tx) => {
-    await refuseEndpointPastCap(tx, ctx.workspaceId, ctx.maxEndpoints);
+    await refusePastWorkspaceCap(tx, ctx.workspaceId, {
+      max: ctx.maxEndpoints,
+      count: (locked) => locked.webhookEndpoint.count({ where: { workspaceId: ctx.workspaceId } }),
+      noun: 'webhook endpoints',
+      setting: 'MAX_WEBHOOKS_PER_WORKSPACE',
+      type: 'webhooks-per-workspace',
+    });
     return tx.webhookEndpoint.create({
       data: { ...columnsOf(input), workspaceId: ctx.workspaceId, secret: ctx.box.seal(secret) },
     });
