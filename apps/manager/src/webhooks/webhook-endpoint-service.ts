@@ -141,6 +141,10 @@ export async function rotateEndpointSecret(
 ): Promise<TWebhookEndpointWithSecret> {
   const secret = generateWebhookSecret();
   const row = await inTransaction(ctx.db, async (tx) => {
+    // Locked before it is read: two rotations at once would otherwise both keep the same old secret,
+    // and the one the first caller was shown would stop signing at once.
+    await tx.$executeRaw`
+      SELECT 1 FROM webhook_endpoints WHERE id = ${id}::uuid AND workspace_id = ${ctx.workspaceId}::uuid FOR UPDATE`;
     const current = await findEndpoint(tx, ctx.workspaceId, id);
     const keepsOld = previousValidSeconds > 0;
     return tx.webhookEndpoint.update({

@@ -39,21 +39,30 @@ function secretsOf(delivery: ClaimedDelivery, box: SecretBox, now: Date): string
   return previousValid ? [current, box.open(delivery.previousSecret as string)] : [current];
 }
 
+// A secret sealed with a key SECRETS_KEY no longer holds cannot sign: the attempt is recorded as a
+// failure like any other, so the delivery is retried and given up on in its day instead of being
+// claimed again at every lease until the end of time.
+const UNOPENABLE_SECRET = "the endpoint's signing secret cannot be opened with SECRETS_KEY";
+
+async function send(deps: WebhookWorkerDependencies, delivery: ClaimedDelivery, startedAt: Date) {
+  if (!delivery.enabled) return { statusCode: null, error: 'the endpoint is disabled', retryAfterMs: undefined };
+  let secrets: string[];
+  try {
+    secrets = secretsOf(delivery, deps.box, startedAt);
+  } catch {
+    return { statusCode: null, error: UNOPENABLE_SECRET, retryAfterMs: undefined };
+  }
+  return sendWebhook(
+    deps.egress,
+    { url: delivery.url, messageId: delivery.messageId, body: delivery.body, secrets },
+    { timeoutMs: deps.settings.timeoutMs, now: startedAt },
+  );
+}
+
 async function attemptDelivery(deps: WebhookWorkerDependencies, owner: string, delivery: ClaimedDelivery) {
   const { settings } = deps;
   const startedAt = new Date();
-  const sent = delivery.enabled
-    ? await sendWebhook(
-        deps.egress,
-        {
-          url: delivery.url,
-          messageId: delivery.messageId,
-          body: delivery.body,
-          secrets: secretsOf(delivery, deps.box, startedAt),
-        },
-        { timeoutMs: settings.timeoutMs, now: startedAt },
-      )
-    : { statusCode: null, error: 'the endpoint is disabled', retryAfterMs: undefined };
+  const sent = await send(deps, delivery, startedAt);
   const finishedAt = new Date();
   const succeeded = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300;
   const next =
@@ -93,7 +102,14 @@ export function startWebhookWorker(deps: WebhookWorkerDependencies): WebhookWork
   async function drain(): Promise<void> {
     for (;;) {
       const due = await claimDueDeliveries(deps.db, { owner, leaseMs: deps.settings.leaseMs, limit: CLAIM_BATCH });
-      await Promise.all(due.map((delivery) => attemptDelivery(deps, owner, delivery)));
+      // Settled, not all: one attempt whose outcome could not be stored (its lease then runs out and it
+      // is claimed again) must not leave the rest of the batch running unawaited.
+      const attempts = await Promise.allSettled(due.map((delivery) => attemptDelivery(deps, owner, delivery)));
+      for (const attempt of attempts) {
+        if (attempt.status === 'rejected') {
+          deps.logger.warn({ err: attempt.reason }, 'a webhook attempt could not be recorded; its lease will run out');
+        }
+      }
       if (due.length < CLAIM_BATCH || stopped) return;
     }
   }

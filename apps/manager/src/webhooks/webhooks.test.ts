@@ -506,6 +506,54 @@ describe('deliveries', () => {
     expect(() => verify(secret, receiver.received[1] as never)).toThrow();
   });
 
+  it('keep both secrets of two rotations racing: the first one shown still signs beside the second', async () => {
+    const { tenant } = await newTenant();
+    const inTenants = { 'x-workspace-id': tenant.workspaceId };
+    const receiver = await newReceiver();
+    const endpoint = await createEndpoint(tenant, endpointBody(receiver.url), tenant.workspaceId);
+    const rotate = () =>
+      tenant.agent
+        .post(`/api/v1/webhooks/${endpoint.id}/rotate-secret`)
+        .set(inTenants)
+        .send({ previous_valid_seconds: 600 });
+    const rotations = await Promise.all([rotate(), rotate()]);
+    expect(rotations.map((rotation) => rotation.status)).toEqual([200, 200]);
+    await tenant.agent.post(`/api/v1/webhooks/${endpoint.id}/test`).set(inTenants);
+    await waitUntil(() => receiver.received.length === 1, { what: 'the delivery' });
+    for (const rotation of rotations) {
+      verify((rotation.body as TWebhookEndpointWithSecret).secret, receiver.received[0] as never);
+    }
+  });
+
+  it('record a secret SECRETS_KEY cannot open as a failed attempt, retried and given up on, never sent', async () => {
+    const { tenant } = await newTenant();
+    const receiver = await newReceiver();
+    const endpoint = await createEndpoint(tenant, endpointBody(receiver.url), tenant.workspaceId);
+    const db = ctx.database.prisma;
+    // As after a key rotation that dropped the key this secret was sealed with.
+    await db.$executeRaw`UPDATE webhook_endpoints SET secret = 'enc:v1:retired-key:aaaa:bbbb:cccc' WHERE id = ${endpoint.id}::uuid`;
+    await db.$executeRaw`
+      INSERT INTO webhook_deliveries (endpoint_id, message_id, event_type, payload, give_up_at)
+      VALUES (${endpoint.id}::uuid, 'msg_unopenable', 'run.failed', '{"type":"run.failed","data":{}}', now() + interval '5 milliseconds')`;
+    let delivery: TWebhookDelivery | undefined;
+    await waitUntil(
+      async () => {
+        const response = await tenant.agent
+          .get(`/api/v1/webhooks/${endpoint.id}/deliveries`)
+          .set({ 'x-workspace-id': tenant.workspaceId });
+        delivery = ZWebhookDelivery.parse(response.body[0]);
+        return delivery.status === 'failed';
+      },
+      { what: 'the delivery to fail' },
+    );
+    expect(delivery).toMatchObject({
+      attempts: 1,
+      last_status_code: null,
+      last_error: "the endpoint's signing secret cannot be opened with SECRETS_KEY",
+    });
+    expect(receiver.received).toHaveLength(0);
+  });
+
   it('are capped per endpoint: past the pending cap events are dropped and counted, replays and tests refused', async () => {
     const db = ctx.database.prisma;
     const [{ max } = { max: 0 }] = await db.$queryRaw<{ max: number }[]>`SELECT webhook_max_pending() AS max`;
