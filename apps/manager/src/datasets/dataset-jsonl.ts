@@ -86,6 +86,20 @@ export async function readJsonlBody(req: Request, res: Response, maxBytes: numbe
   return typeof req.body === 'string' ? req.body : '';
 }
 
+/** Waits for `res` to drain or close, leaving no listener behind for the event that did not come. */
+async function drainedOrClosed(res: Response): Promise<void> {
+  const settled = new AbortController();
+  try {
+    await Promise.race([
+      once(res, 'drain', { signal: settled.signal }),
+      once(res, 'close', { signal: settled.signal }),
+    ]);
+  } finally {
+    // Removes the loser's listener; its rejection is the race's, already settled, so it goes unheard.
+    settled.abort();
+  }
+}
+
 /** Streams `lines` as JSONL; stops reading them as soon as the client has gone. */
 export async function sendJsonl(res: Response, filename: string, lines: AsyncIterable<unknown>): Promise<void> {
   res.status(200);
@@ -95,7 +109,7 @@ export async function sendJsonl(res: Response, filename: string, lines: AsyncIte
   });
   for await (const line of lines) {
     if (res.destroyed) return;
-    if (!res.write(`${JSON.stringify(line)}\n`)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(`${JSON.stringify(line)}\n`)) await drainedOrClosed(res);
   }
   res.end();
 }
