@@ -89,17 +89,23 @@ export async function commitChange(
 ): Promise<CommittedChange> {
   return inTransaction(ctx.db, async (tx) => {
     const dataset = await lockDataset(tx, ctx.workspaceId, datasetId);
-    const places = change.end === 'all' ? new Map<string, bigint>() : await placesOfEnded(tx, datasetId, change.end);
+    // Adds end no item: neither look-up nor update has anything to do.
+    const places =
+      change.end === 'all' || change.end.length === 0
+        ? new Map<string, bigint>()
+        : await placesOfEnded(tx, datasetId, change.end);
     const ended = change.end === 'all' ? dataset.item_count : places.size;
     const itemCount = dataset.item_count - ended + change.add.length;
     const storedRows = dataset.stored_rows + change.add.length;
     refusePastLimits(ctx.limits, itemCount, storedRows);
 
     const version = dataset.version + 1;
-    await tx.datasetItem.updateMany({
-      where: { datasetId, validTo: null, ...(change.end === 'all' ? {} : { itemId: { in: [...places.keys()] } }) },
-      data: { validTo: version },
-    });
+    if (change.end === 'all' || places.size > 0) {
+      await tx.datasetItem.updateMany({
+        where: { datasetId, validTo: null, ...(change.end === 'all' ? {} : { itemId: { in: [...places.keys()] } }) },
+        data: { validTo: version },
+      });
+    }
     const rows = await insertRevisions(
       tx,
       change.add.map(({ item, replaces }) => ({
