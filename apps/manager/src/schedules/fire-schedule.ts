@@ -149,28 +149,26 @@ async function fireClaimed(tx: Tx, schedule: DueSchedule, now: Date, settings: F
     await pruneFires(tx, schedule.id, settings.firesKept);
     return outcome;
   };
-
-  if (plan.fire === undefined) {
-    const tick = plan.missed ?? schedule.next_fire_at;
-    const reason = 'Missed while no scheduler ran (catch_up "skip")';
+  // A tick that queues nothing: recorded with why, and the schedule moves on to its next one.
+  const skip = async (tick: Date, reason: string) => {
     await recordFire(tx, schedule, tick, { runId: null, reason });
     await advance({ lastRunId: schedule.last_run_id, failures: schedule.consecutive_failures });
     return finish({ kind: 'skipped', scheduleId: schedule.id, tick, reason });
+  };
+
+  if (plan.fire === undefined) {
+    return skip(plan.missed ?? schedule.next_fire_at, 'Missed while no scheduler ran (catch_up "skip")');
   }
   const tick = plan.fire;
   const previous = await readRunStatus(tx, schedule.agent_id, schedule.last_run_id);
   if (previous === 'pending' || previous === 'running') {
-    const reason = `The previous run (${schedule.last_run_id}) was still ${previous}`;
-    await recordFire(tx, schedule, tick, { runId: null, reason });
-    await advance({ lastRunId: schedule.last_run_id, failures: schedule.consecutive_failures });
-    return finish({ kind: 'skipped', scheduleId: schedule.id, tick, reason });
+    return skip(tick, `The previous run (${schedule.last_run_id}) was still ${previous}`);
   }
   const failures = failuresAfter(previous, schedule.consecutive_failures);
   if (failures >= settings.maxConsecutiveFailures) {
     const reason = `Disabled after ${failures} runs in a row failed (the last: ${schedule.last_run_id}).`;
     await recordFire(tx, schedule, tick, { runId: null, reason });
-    await pruneFires(tx, schedule.id, settings.firesKept);
-    return disable(tx, schedule, reason, failures);
+    return finish(await disable(tx, schedule, reason, failures));
   }
   const { runId } = scheduledRunIds(schedule.id, schedule.thread, tick);
   if (await recordFire(tx, schedule, tick, { runId, reason: null })) await queueRun(tx, schedule, tick, settings);
