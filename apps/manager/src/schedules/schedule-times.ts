@@ -63,8 +63,9 @@ export type TickPlan = {
  * the first tick after `now`, so a downtime turns into one run at most.
  */
 export function planTick(schedule: CronSchedule & { catchUp: 'skip' | 'once' }, due: Date, now: Date): TickPlan {
-  const next = nextTick(schedule, now);
-  const newest = cronOf(schedule).previousRuns(1, new Date(now.getTime() + 1))[0] ?? due;
+  const cron = cronOf(schedule);
+  const next = cron.nextRun(now);
+  const newest = cron.previousRuns(1, new Date(now.getTime() + 1))[0] ?? due;
   const latest = newest.getTime() > due.getTime() ? newest : due;
   const missed = latest.getTime() !== due.getTime() || now.getTime() - due.getTime() > LATE_TICK_GRACE_MS;
   if (!missed) return { fire: due, missed: undefined, next };
