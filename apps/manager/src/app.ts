@@ -65,6 +65,8 @@ export type ManagerDependencies = {
   now?: () => number;
   /** This replica's webhook delivery worker, told when a route queues a delivery. */
   wakeWebhooks?: () => void;
+  /** How long a readiness check may take (READINESS_TIMEOUT_MS unless given). */
+  readinessTimeoutMs?: number;
 };
 
 /** The app, with what its routes declared, for the OpenAPI completeness test. */
@@ -96,6 +98,7 @@ export function createManagerApp({
   metrics,
   now = Date.now,
   wakeWebhooks,
+  readinessTimeoutMs,
 }: ManagerDependencies): ManagerApp {
   const app = express();
   app.disable('x-powered-by');
@@ -118,7 +121,10 @@ export function createManagerApp({
 
   const api = new ApiRouter(accessMiddlewareFor(db));
   addHealthRoutes(api, {
-    readiness: reuseFor(() => checkReadiness(db, { logger }), { ttlMs: READINESS_REUSE_MS, now }),
+    readiness: reuseFor(() => checkReadiness(db, { logger, timeoutMs: readinessTimeoutMs }), {
+      ttlMs: READINESS_REUSE_MS,
+      now,
+    }),
   });
   addOpenApiRoutes(api, { sessionCookie: config.session.cookieName });
   api.router.use(createSessionMiddleware(db, config.session, sessionStore));

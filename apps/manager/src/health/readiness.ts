@@ -32,7 +32,7 @@ async function check(db: Db, logger: Logger): Promise<Readiness> {
 /** Never rejects: an unreachable or slow database is an answer too. */
 export async function checkReadiness(
   db: Db,
-  { logger, timeoutMs = READINESS_TIMEOUT_MS }: { logger: Logger; timeoutMs?: number },
+  { logger, timeoutMs = READINESS_TIMEOUT_MS }: { logger: Logger; timeoutMs?: number | undefined },
 ): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Readiness>((resolve) => {
