@@ -29,6 +29,7 @@ export const RUN_SOURCES = [
   'teams',
   'google_chat',
   'schedule',
+  'experiment',
 ] as const;
 
 export const ZAgentRunListQuery = ZPaginationQuery.extend({
