@@ -6,7 +6,13 @@ import { hostname } from 'node:os';
 import type { Logger } from '@agentplane/server-kit';
 import { type GradeDependencies, gradeRun } from './grade-run.js';
 import type { OnlineScoringSettings } from './online-scoring-settings.js';
-import { claimQueuedRuns, dropExhaustedRuns, finishQueuedRun, pruneRunScores, type QueuedRun } from './scoring-queue.js';
+import {
+  claimQueuedRuns,
+  dropExhaustedRuns,
+  finishQueuedRun,
+  pruneRunScores,
+  type QueuedRun,
+} from './scoring-queue.js';
 
 export type OnlineScoringWorkerDependencies = GradeDependencies & {
   logger: Logger;

@@ -52,7 +52,7 @@ function drawOf(agentId: string, runId: string): number {
   return Number.parseInt(createHash('md5').update(`${agentId}:${runId}`).digest('hex').slice(0, 8), 16) / 2 ** 32;
 }
 
-const CONTAINS = { name: 'polite', kind: 'contains', texts: ['thanks'] } as const;
+const CONTAINS = { name: 'polite', kind: 'contains' as const, texts: ['thanks'] };
 const judgeScorer = () =>
   ({
     name: 'helpful',
@@ -115,6 +115,8 @@ describe('sampling', () => {
     expect(await queuedRuns(agent.id)).toEqual([]);
 
     await configure(agent.id, { sample_rate: 0.5 });
+    // Past this suite's cap of 3, so that every sampled run of the twelve is queued.
+    await db().onlineScoringSettings.update({ where: { agentId: agent.id }, data: { maxQueued: 100 } });
     const ids = Array.from({ length: 12 }, (_, index) => `half-${index}`);
     for (const id of ids) await endRun(agent.id, { id });
     // Exactly the runs whose draw, computed here from the ids alone, falls under the rate.
@@ -229,7 +231,10 @@ describe('the worker', () => {
     // The first manager takes one run and is stuck on its judge; its lease then runs out, as a killed manager's would.
     const [claimed] = await claimQueuedRuns(db(), { owner: 'first', leaseMs: 60_000, limit: 1 });
     if (claimed === undefined) throw new Error('a run to claim');
-    const egress = createEgressPolicy({ allow: ZEgressAllowList.parse(LOOPBACK_EGRESS_ALLOW), onRefused: () => undefined });
+    const egress = createEgressPolicy({
+      allow: ZEgressAllowList.parse(LOOPBACK_EGRESS_ALLOW),
+      onRefused: () => undefined,
+    });
     const box = createSecretBox(ctx.config.secretsKey.current, ctx.config.secretsKey.previous);
     const late = gradeRun({ db: db(), box, egress, judgeTimeoutMs: 30_000 }, claimed.agentId, claimed.runId);
     await waitUntil(() => judge.requests.length === before + 1, { what: 'the first manager to call its judge' });
