@@ -29,6 +29,7 @@ import { consoleIsBuilt, consoleRouter } from './console/serve-console.js';
 import { addDatasetRoutes } from './datasets/dataset-routes.js';
 import { addEnginePoolRoutes } from './engine-pools/engine-pool-routes.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
+import { addOnlineScoringRoutes } from './evaluations/online/online-scoring-routes.js';
 import { addScorerRoutes } from './evaluations/scorers/scorer-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
 import { checkReadiness, READINESS_REUSE_MS } from './health/readiness.js';
@@ -194,6 +195,14 @@ export function createManagerApp({
     wakeWebhooks,
   });
   addScorerRoutes(api, { db, logger, egressAllow: config.egressAllow, settings: config.scorers });
+  addOnlineScoringRoutes(api, {
+    db,
+    box,
+    logger,
+    egressAllow: config.egressAllow,
+    judgeTimeoutMs: config.scorers.judgeTimeoutMs,
+    maxQueuedPerAgent: config.onlineScoring.maxQueuedPerAgent,
+  });
   addDatasetRoutes(api, { db, limits: config.datasets });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };

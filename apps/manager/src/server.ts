@@ -7,6 +7,7 @@ import { PrismaSessionStore } from './auth/session-store.js';
 import { loadManagerConfig } from './config.js';
 import { startEngineLockWatchdog } from './engine-roles/engine-lock-watchdog.js';
 import { requireCreateRole } from './engine-roles/require-create-role.js';
+import { startOnlineScoring } from './evaluations/online/start-online-scoring.js';
 import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
 import { createScheduler, SCHEDULE_FIRES_KEPT } from './schedules/scheduler.js';
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
   );
 
   const webhooks = startWebhookDelivery({ db, config, logger });
+  const onlineScoring = await startOnlineScoring({ db, config, logger });
 
   const served = await serveManagerMetrics(config.metrics, logger);
   // With PORT=0 only the listening server knows the port the default issuer must name.
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
         await scheduler.stop();
         clearInterval(prune);
         await webhooks.stop();
+        await onlineScoring.stop();
         await watchdog.stop();
         await served?.listener.close();
         await db.$disconnect();

@@ -28,6 +28,8 @@ export * from './engine/engine-config.js';
 export * from './engine/run-input-ids.js';
 export * from './engine/thread-keys.js';
 export * from './evaluations/judge-answer.js';
+export * from './evaluations/online-scoring.js';
+export * from './evaluations/run-score.js';
 export * from './evaluations/scorer.js';
 export * from './evaluations/scoring-sample.js';
 export * from './guardrails/guardrail.js';

@@ -509,6 +509,48 @@ describe('every model round-trips through the migrated database', () => {
     await db().conversationThread.delete({ where: { id: thread.id } });
     expect(await db().threadInterrupt.count({ where: { agentId: agent.id } })).toBe(0);
   });
+
+  it('online scoring settings, queue entries and run scores, which go with their run and agent', async () => {
+    const workspace = await makeWorkspace(db());
+    const agent = await makeAgent(db(), workspace.id);
+    const settings = await db().onlineScoringSettings.create({
+      data: {
+        agentId: agent.id,
+        workspaceId: workspace.id,
+        sampleRate: 0.5,
+        sources: ['stream'],
+        scorers: [{ name: 'n', kind: 'tokens', max: 5 }],
+        maxQueued: 10,
+      },
+    });
+    expect(settings).toMatchObject({ enabled: false, droppedRuns: 0n, lastDroppedAt: null });
+    const updated = await db().onlineScoringSettings.update({ where: { agentId: agent.id }, data: { enabled: true } });
+    expect(await db().onlineScoringSettings.findUnique({ where: { agentId: agent.id } })).toEqual(updated);
+    const outOfRange = db().onlineScoringSettings.update({ where: { agentId: agent.id }, data: { sampleRate: 2 } });
+    expect(await rejectionOf(outOfRange)).toBeDefined();
+    await db().agentRun.create({
+      data: { agentId: agent.id, id: 'r1', threadId: 't1', threadKey: 'agui:t1', source: 'stream' },
+    });
+    const queued = await db().onlineScoringQueue.create({ data: { agentId: agent.id, runId: 'r1' } });
+    expect(queued).toMatchObject({ attempts: 0, leaseOwner: null });
+    const score = await db().runScore.create({
+      data: { agentId: agent.id, runId: 'r1', scorerName: 'n', kind: 'tokens', score: 0.5, reason: 'ok' },
+    });
+    expect(
+      await db().runScore.findUnique({
+        where: { agentId_runId_scorerName: { agentId: agent.id, runId: 'r1', scorerName: 'n' } },
+      }),
+    ).toEqual(score);
+    const orphan = db().runScore.create({
+      data: { agentId: agent.id, runId: 'nope', scorerName: 'n', kind: 'tokens', reason: 'x' },
+    });
+    expect(isForeignKeyViolation(await rejectionOf(orphan))).toBe(true);
+    await db().agentRun.delete({ where: { agentId_id: { agentId: agent.id, id: 'r1' } } });
+    expect(await db().runScore.count({ where: { agentId: agent.id } })).toBe(0);
+    expect(await db().onlineScoringQueue.count({ where: { agentId: agent.id } })).toBe(0);
+    await db().agent.delete({ where: { id: agent.id } });
+    expect(await db().onlineScoringSettings.count({ where: { agentId: agent.id } })).toBe(0);
+  });
 });
 
 describe('referential actions', () => {

@@ -109,6 +109,8 @@ describe('GET /agents/{id}/runs', () => {
       caller_agent_id: null,
       caller_run_id: null,
       guardrail_actions: [],
+      // Not sampled by online scoring (evaluations/online tests the scores).
+      scores: [],
     });
     expect(runs[0]).toMatchObject({ status: 'running', finished_at: null, duration_ms: null });
     expect(runs[1]).toMatchObject({ error: 'engine lost', duration_ms: 1000 });

@@ -185,9 +185,11 @@ describe('GET /agents/{id}/usage', () => {
         cost_usd: 0.005762,
         unpriced_runs: 1,
       }),
+      // No online scorer graded these runs (evaluations/online tests the scores).
+      scores: [],
       buckets: [
-        { start: '2026-04-01T00:00:00.000Z', ...ALPHA_DAY_1 },
-        { start: '2026-04-02T00:00:00.000Z', ...ALPHA_DAY_2 },
+        { start: '2026-04-01T00:00:00.000Z', ...ALPHA_DAY_1, scores: [] },
+        { start: '2026-04-02T00:00:00.000Z', ...ALPHA_DAY_2, scores: [] },
       ],
     });
   });
@@ -201,11 +203,13 @@ describe('GET /agents/{id}/usage', () => {
         start: '2026-04-01T10:00:00.000Z',
         ...figures({ ...one, duration_p50_ms: 1000, duration_p95_ms: 1000, input_tokens: 1000, output_tokens: 200 }),
         cost_usd: 0.0045,
+        scores: [],
       },
       {
         start: '2026-04-01T11:00:00.000Z',
         ...figures({ ...one, errors: 1, duration_p50_ms: 4000, duration_p95_ms: 4000, input_tokens: 500 }),
         cost_usd: 0.00125,
+        scores: [],
       },
     ]);
   });
