@@ -133,9 +133,7 @@ describe('launching an experiment', () => {
       orderBy: { version: 'asc' },
     });
     expect(pinned.map((row) => Number(row.version))).toEqual([1, 2]);
-    expect((pinned[1]?.config as { agent: { config: { instructions?: string } } }).agent.config.instructions).toBe(
-      'Be brief.',
-    );
+    expect(pinned[1]?.config).toMatchObject({ agent: { config: { instructions: 'Be brief.' } } });
 
     await pass();
     const runs = await ctx.database.prisma.agentRun.findMany({ where: { agentId, source: 'experiment' } });
