@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { aggregateVersions, confidenceInterval, quantile, tQuantile975 } from './experiment-aggregates.js';
 import { type ComparedResult, compareItems, countVerdicts } from './experiment-comparison.js';
 import { csvCell, csvHeader, csvRow } from './experiment-export.js';
-import { observeRun, parseArguments } from './run-observation.js';
+import { observeRun, parseArguments, readRunError } from './run-observation.js';
 
 const SCORERS: TScorer[] = [
   { name: 'exact', kind: 'exact_match', case_sensitive: true, normalize_whitespace: false },
@@ -59,6 +59,15 @@ describe('what a run answered', () => {
     });
     expect(parseArguments('')).toEqual({});
     expect(parseArguments('[1]')).toEqual({ value: [1] });
+  });
+
+  it('reads the code of its last RUN_ERROR, which a lost run has in its events alone', () => {
+    const lost = JSON.stringify({ type: 'RUN_ERROR', message: 'engine lost', code: 'engine_lost' });
+    expect(readRunError([JSON.stringify({ type: 'RUN_STARTED' }), lost])).toEqual({
+      message: 'engine lost',
+      code: 'engine_lost',
+    });
+    expect(readRunError([])).toBeUndefined();
   });
 });
 
