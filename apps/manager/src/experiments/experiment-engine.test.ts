@@ -6,11 +6,11 @@
 // every item and version are then known exactly. A worker stopped, or an engine killed, mid-experiment
 // leaves a successor to finish it, with one run per (item, version, repeat) and none run twice.
 import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { type TEngineCredentials, type TExperimentResult, ZExperimentResult } from '@agentplane/contracts';
-import { listenOnLoopback, type ServiceProcess, startServiceProcess, waitUntil } from '@agentplane/testing';
+import { listenOnLoopback, type ServiceProcess, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { z } from 'zod';
+import { ENGINE_WAIT, startAgentEngine } from '../testing/agent-engine-process.js';
 import {
   type ManagerTestContext,
   makePlatformOperator,
@@ -23,10 +23,7 @@ import { createExperimentWorker, type ExperimentWorker } from './experiment-work
 
 jest.setTimeout(240_000);
 
-// Run, not imported: no app imports another.
-const ENGINE_ENTRY = fileURLToPath(new URL('../../../engine/dist/server.js', import.meta.url));
-// A cold engine process loads its config, its model and its LISTEN connection first.
-const WAIT = { timeoutMs: 120_000, intervalMs: 50 };
+const WAIT = { ...ENGINE_WAIT, timeoutMs: 120_000 };
 // Thirty words of instructions: version 2's runs read them as input tokens, version 1's have none.
 const LONG_INSTRUCTIONS = Array.from({ length: 30 }, (_, i) => `rule${i}`).join(' ');
 
@@ -40,23 +37,9 @@ const engines: ServiceProcess[] = [];
 const workers: ExperimentWorker[] = [];
 
 async function startEngine(): Promise<ServiceProcess> {
-  const engine = await startServiceProcess(ENGINE_ENTRY, {
-    PATH: process.env.PATH ?? '',
-    LOG_LEVEL: 'error',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    AGENT_ID: credentials.agent_id,
-    DATABASE_URL: credentials.database_url,
-    AGENT_KEY: credentials.agent_key,
-    ENGINE_MANAGER_ISSUER: issuer,
-    // A killed engine's runs are found lost this soon by the next one.
-    ENGINE_RUN_LEASE_MS: '1500',
-  });
+  // A killed engine's runs are found lost this soon by the next one.
+  const engine = await startAgentEngine(credentials, issuer, { ENGINE_RUN_LEASE_MS: '1500' });
   engines.push(engine);
-  await waitUntil(async () => (await fetch(`${engine.url}/health`)).status === 200, {
-    what: 'the engine to serve its config',
-    ...WAIT,
-  });
   return engine;
 }
 
@@ -117,6 +100,21 @@ async function finalCount(experimentId: string): Promise<number> {
   return ctx.database.prisma.experimentResult.count({
     where: { experimentId, state: { in: ['scored', 'failed', 'cancelled'] } },
   });
+}
+
+/** 10 items × 2 versions × 2 repeats, two at a time, once four of its runs are recorded: well before its end. */
+async function launchAndWaitForFourRuns() {
+  const items = Array.from({ length: 10 }, (_, i) => ({ question: question(i), reply: expectedReply(i) }));
+  const dataset = await createDataset(owner, items);
+  const experiment = await launch(owner, agentId, {
+    dataset: dataset.id,
+    agent_versions: [1, 2],
+    scorers: SCORERS,
+    repeats: 2,
+    concurrency: 2,
+  });
+  await waitUntil(async () => (await finalCount(experiment.id)) >= 4, { what: 'four runs recorded', ...WAIT });
+  return { items, experiment };
 }
 
 /** Every (item, version, repeat) has one run, of its own id, and one final result; none ran twice. */
@@ -196,17 +194,8 @@ describe('an experiment on a real engine with the mock model', () => {
   });
 
   it('finishes after its worker is stopped and another starts, running each item once', async () => {
-    const items = Array.from({ length: 10 }, (_, i) => ({ question: question(i), reply: expectedReply(i) }));
-    const dataset = await createDataset(owner, items);
     const first = startWorker();
-    const experiment = await launch(owner, agentId, {
-      dataset: dataset.id,
-      agent_versions: [1, 2],
-      scorers: SCORERS,
-      repeats: 2,
-      concurrency: 2,
-    });
-    await waitUntil(async () => (await finalCount(experiment.id)) >= 4, { what: 'four runs recorded', ...WAIT });
+    const { items, experiment } = await launchAndWaitForFourRuns();
     await first.stop();
     expect(
       await ctx.database.prisma.experimentResult.count({ where: { experimentId: experiment.id, state: 'pending' } }),
@@ -223,17 +212,8 @@ describe('an experiment on a real engine with the mock model', () => {
   });
 
   it('finishes after its engine is killed and another starts: lost runs are failures, none run twice', async () => {
-    const items = Array.from({ length: 10 }, (_, i) => ({ question: question(i), reply: expectedReply(i) }));
-    const dataset = await createDataset(owner, items);
     startWorker();
-    const experiment = await launch(owner, agentId, {
-      dataset: dataset.id,
-      agent_versions: [1, 2],
-      scorers: SCORERS,
-      repeats: 2,
-      concurrency: 2,
-    });
-    await waitUntil(async () => (await finalCount(experiment.id)) >= 4, { what: 'four runs recorded', ...WAIT });
+    const { items, experiment } = await launchAndWaitForFourRuns();
     await engine.kill('SIGKILL');
     engine = await startEngine();
     await waitForStatus(experiment.id, 'completed');

@@ -14,8 +14,6 @@ import {
   ZExperimentResult,
   ZExperimentResultsQuery,
 } from '@agentplane/contracts';
-import type { AgentKeyring, Db, SecretBox } from '@agentplane/db';
-import type { EgressAllowList, Logger } from '@agentplane/server-kit';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { ApiRouter } from '../http/api-router.js';
@@ -30,18 +28,12 @@ import {
   createExperiment,
   deleteExperiment,
   type ExperimentContext,
+  type ExperimentServices,
   getExperimentDetail,
   listExperiments,
 } from './experiment-service.js';
-import type { ExperimentSettings } from './experiment-settings.js';
 
-export type ExperimentRouteDependencies = {
-  db: Db;
-  box: SecretBox;
-  agentKeys: AgentKeyring;
-  egressAllow: EgressAllowList;
-  logger: Logger;
-  settings: ExperimentSettings;
+export type ExperimentRouteDependencies = ExperimentServices & {
   /** Asks this replica's worker to look at once (a launch or a cancel), rather than at its next poll. */
   wakeExperiments?: () => void;
 };

@@ -33,16 +33,18 @@ import { checkScorers } from './experiment-scoring.js';
 import type { ExperimentSettings } from './experiment-settings.js';
 import { MissingVersionsError, prunePinnedConfigs, writePinnedConfigs } from './pinned-configs.js';
 
-export type ExperimentContext = {
+/** What the experiment routes are built with. */
+export type ExperimentServices = {
   db: Db;
   box: SecretBox;
   agentKeys: AgentKeyring;
   egressAllow: EgressAllowList;
   logger: Logger;
   settings: ExperimentSettings;
-  workspaceId: string;
-  userId: string;
 };
+
+/** A request's: the services, the workspace it acts in and the member acting. */
+export type ExperimentContext = ExperimentServices & { workspaceId: string; userId: string };
 
 export const NO_AGENT = 'No such agent.';
 export const NO_EXPERIMENT = 'No such experiment.';

@@ -4,11 +4,11 @@
 // sets it up, claims each run and finishes it. The owner then reads the replies in the schedule's
 // thread through the engine, with a token the manager minted for them, as the console's playground does.
 import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { type TEngineCredentials, type TSchedule, ZSchedule } from '@agentplane/contracts';
 import { createLogger } from '@agentplane/server-kit';
-import { listenOnLoopback, type ServiceProcess, startServiceProcess, waitUntil } from '@agentplane/testing';
+import { listenOnLoopback, type ServiceProcess, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { ENGINE_WAIT, startAgentEngine } from '../testing/agent-engine-process.js';
 import {
   type ManagerTestContext,
   makePlatformOperator,
@@ -19,11 +19,7 @@ import {
 import { createAgentThroughApi } from '../testing/resource-fixtures.js';
 import { runSchedulerPass } from './scheduler.js';
 
-// Run, not imported: no app imports another.
-const ENGINE_ENTRY = fileURLToPath(new URL('../../../engine/dist/server.js', import.meta.url));
 const logger = createLogger({ name: 'test', level: 'silent' });
-// A cold engine process loads its config, its model and its LISTEN connection first.
-const ENGINE_WAIT = { timeoutMs: 60_000, intervalMs: 50 };
 
 let ctx: ManagerTestContext;
 let server: Server;
@@ -42,22 +38,7 @@ beforeAll(async () => {
   agentId = (await createAgentThroughApi(owner)).id;
   const issued = await owner.agent.post(`/api/v1/agents/${agentId}/engine-credentials`);
   expect(issued.status).toBe(201);
-  const credentials = issued.body as TEngineCredentials;
-  engine = await startServiceProcess(ENGINE_ENTRY, {
-    PATH: process.env.PATH ?? '',
-    LOG_LEVEL: 'error',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    AGENT_ID: credentials.agent_id,
-    DATABASE_URL: credentials.database_url,
-    AGENT_KEY: credentials.agent_key,
-    ENGINE_MANAGER_ISSUER: issuer,
-  });
-  const url = engine.url;
-  await waitUntil(async () => (await fetch(`${url}/health`)).status === 200, {
-    what: 'the engine to serve its config',
-    ...ENGINE_WAIT,
-  });
+  engine = await startAgentEngine(issued.body as TEngineCredentials, issuer);
 });
 afterAll(async () => {
   await engine?.kill('SIGTERM');
