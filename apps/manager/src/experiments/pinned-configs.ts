@@ -29,43 +29,42 @@ export class MissingVersionsError extends Error {
 }
 
 /**
- * Writes (or seals again) the pinned config of each version; throws MissingVersionsError when a version
- * has no snapshot. Rows already sealed with the placement's current key and with the current budgets
- * are left alone.
+ * Writes (or seals again) the pinned config of each version that has none, or one sealed with another
+ * key than the placement's current one, or other budgets than the agent's current ones; the others are
+ * left alone, without reading their snapshots. Throws MissingVersionsError when a version to write has
+ * no snapshot (a version already pinned keeps running after AGENT_VERSION_RETENTION drops its snapshot).
  */
 export async function writePinnedConfigs(tx: Tx, options: PinnedConfigsOptions): Promise<void> {
   const { agentId, versions } = options;
   if (versions.length === 0) return;
-  const [snapshots, current, pinned] = await Promise.all([
-    tx.agentVersion.findMany({
-      where: { agentId, version: { in: versions.map(BigInt) } },
-      select: { version: true, snapshot: true },
-    }),
+  const [current, pinned] = await Promise.all([
     tx.engineConfig.findUnique({ where: { agentId }, select: { config: true } }),
     tx.pinnedEngineConfig.findMany({
       where: { agentId, version: { in: versions.map(BigInt) } },
       select: { version: true, config: true },
     }),
   ]);
-  const found = new Set(snapshots.map((row) => Number(row.version)));
-  const missing = versions.filter((version) => !found.has(version));
-  if (missing.length > 0) throw new MissingVersionsError(missing);
   if (current === null) throw new AppError('conflict', 'The agent has no published config yet.');
-
   const agentBox = options.agentKeys.boxForPlacement({ agentId, pool: options.pool });
   const budgets = (current.config as TEngineConfig).budgets;
   const pinnedOf = new Map(pinned.map((row) => [Number(row.version), row.config as TEngineConfig]));
-  const rows: { version: bigint; sealed: string }[] = [];
-  for (const row of snapshots) {
+  const stale = versions.filter((version) => {
+    const stored = pinnedOf.get(version);
+    return stored === undefined || hasSecretsToSealAgain(stored, agentBox) || !sameJson(stored.budgets, budgets);
+  });
+  if (stale.length === 0) return;
+  const snapshots = await tx.agentVersion.findMany({
+    where: { agentId, version: { in: stale.map(BigInt) } },
+    select: { version: true, snapshot: true },
+  });
+  const found = new Set(snapshots.map((row) => Number(row.version)));
+  const missing = stale.filter((version) => !found.has(version));
+  if (missing.length > 0) throw new MissingVersionsError(missing);
+  const rows = snapshots.map((row) => {
     const snapshot = row.snapshot as VersionSnapshot;
     const config = { ...mapEngineConfigSecrets(snapshot.engine_config, options.box.open), budgets };
-    const stored = pinnedOf.get(Number(row.version));
-    if (stored !== undefined && !hasSecretsToSealAgain(stored, agentBox) && sameJson(stored.budgets, budgets)) {
-      continue;
-    }
-    rows.push({ version: row.version, sealed: JSON.stringify(mapEngineConfigSecrets(config, agentBox.seal)) });
-  }
-  if (rows.length === 0) return;
+    return { version: row.version, sealed: JSON.stringify(mapEngineConfigSecrets(config, agentBox.seal)) };
+  });
   // In version order, so that two writers of one agent's rows take their locks in the same order.
   rows.sort((a, b) => (a.version < b.version ? -1 : 1));
   await tx.$executeRaw`
