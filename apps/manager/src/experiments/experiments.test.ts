@@ -9,6 +9,7 @@ import {
   ZExperimentDetail,
   ZExperimentResult,
 } from '@agentplane/contracts';
+import { ENGINE_GROUP_ROLE } from '@agentplane/db';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { z } from 'zod';
@@ -503,5 +504,14 @@ describe('cancel and delete', () => {
     expectProblemShape(deleted, 409);
     await pass();
     expect((await owner.agent.delete(`${base()}/${experiment.id}`)).status).toBe(204);
+  });
+});
+
+describe('the tenant boundary', () => {
+  it('gives engine roles no privilege on experiments or their results', async () => {
+    const [row] = await ctx.database.prisma.$queryRaw<Record<string, boolean>[]>`
+      SELECT has_table_privilege(${ENGINE_GROUP_ROLE}, 'experiments', 'SELECT') AS experiments,
+        has_table_privilege(${ENGINE_GROUP_ROLE}, 'experiment_results', 'SELECT') AS results`;
+    expect(row).toEqual({ experiments: false, results: false });
   });
 });
