@@ -191,6 +191,28 @@ describe('launching an experiment', () => {
     expect(JSON.stringify(row.scorers)).not.toContain('sk-secret-judge-key-123456');
     await cancelAll();
   });
+
+  it('grades null, never 0, where a model judge gives no answer', async () => {
+    // Nothing listens on port 9 of loopback: every call is refused.
+    const judge = {
+      name: 'judge',
+      kind: 'model_judge',
+      rubric: 'Polite',
+      model: { provider: 'openai', name: 'gpt', baseUrl: 'http://127.0.0.1:9/v1' },
+    };
+    const experiment = await launch(owner, agentId, body({ agent_versions: [2], scorers: [judge], concurrency: 3 }));
+    await runToEnd(experiment.id);
+    const detail = ZExperimentDetail.parse((await owner.agent.get(`${base()}/${experiment.id}`)).body);
+    expect(detail.aggregates[0]?.scorers[0]).toMatchObject({ mean: null, n: 0, null_count: 3, ci: null });
+    const results = z
+      .array(ZExperimentResult)
+      .parse((await owner.agent.get(`${base()}/${experiment.id}/results`)).body);
+    for (const result of results) {
+      expect(result.scores).toEqual([
+        { name: 'judge', kind: 'model_judge', score: null, reason: expect.stringContaining('no answer') },
+      ]);
+    }
+  });
 });
 
 describe('refusals of a launch', () => {
