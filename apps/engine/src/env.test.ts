@@ -248,12 +248,13 @@ describe('loadEngineEnv', () => {
     );
   });
 
-  it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once, lets 10 wait per thread and 100 per caller, logs their events, takes run inputs up to 512 KiB gives runs 10 s to finish at shutdown and interrupts an hour to be answered unless ENGINE_RUN_*, ENGINE_PENDING_RUNS_*, ENGINE_SHUTDOWN_GRACE_MS and ENGINE_INTERRUPT_TTL_SECONDS say otherwise', () => {
+  it('leases runs for 30 s, keeps finished runs 30 days, starts 16 queued runs at once, keeps an idle pinned version 30 s, lets 10 wait per thread and 100 per caller, logs their events, takes run inputs up to 512 KiB gives runs 10 s to finish at shutdown and interrupts an hour to be answered unless ENGINE_RUN_*, ENGINE_PINNED_IDLE_MS, ENGINE_PENDING_RUNS_*, ENGINE_SHUTDOWN_GRACE_MS and ENGINE_INTERRUPT_TTL_SECONDS say otherwise', () => {
     expect(loadEngineEnv(DATABASE).runs).toEqual({
       leaseMs: 30_000,
       retentionMs: 30 * 24 * 60 * 60 * 1000,
       queueConcurrency: 16,
       queuePollMs: 1000,
+      pinnedIdleMs: 30_000,
       pendingCaps: { perThread: 10, perSubject: 100 },
       eventLog: true,
       inputMaxBytes: 512 * 1024,
@@ -266,6 +267,7 @@ describe('loadEngineEnv', () => {
       ENGINE_RUN_RETENTION_DAYS: '2',
       ENGINE_RUN_QUEUE_CONCURRENCY: '3',
       ENGINE_RUN_QUEUE_POLL_MS: '250',
+      ENGINE_PINNED_IDLE_MS: '60000',
       ENGINE_PENDING_RUNS_PER_THREAD: '1',
       ENGINE_PENDING_RUNS_PER_SUBJECT: '7',
       ENGINE_RUN_EVENT_LOG: 'off',
@@ -278,6 +280,7 @@ describe('loadEngineEnv', () => {
       retentionMs: 2 * 24 * 60 * 60 * 1000,
       queueConcurrency: 3,
       queuePollMs: 250,
+      pinnedIdleMs: 60_000,
       pendingCaps: { perThread: 1, perSubject: 7 },
       eventLog: false,
       inputMaxBytes: 2048,
@@ -293,6 +296,7 @@ describe('loadEngineEnv', () => {
       /ENGINE_RUN_QUEUE_CONCURRENCY/,
     );
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_QUEUE_POLL_MS: 'often' })).toThrow(/ENGINE_RUN_QUEUE_POLL_MS/);
+    expect(() => loadEngineEnv({ ...DATABASE, ENGINE_PINNED_IDLE_MS: '5' })).toThrow(/ENGINE_PINNED_IDLE_MS/);
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_SHUTDOWN_GRACE_MS: '-1' })).toThrow(/ENGINE_SHUTDOWN_GRACE_MS/);
     expect(() => loadEngineEnv({ ...DATABASE, ENGINE_RUN_EVENT_LOG: 'false' })).toThrow(/ENGINE_RUN_EVENT_LOG/);
     for (const name of ['ENGINE_PENDING_RUNS_PER_THREAD', 'ENGINE_PENDING_RUNS_PER_SUBJECT']) {

@@ -1,6 +1,6 @@
 // A pool engine against a real PostgreSQL: many agents in one process, each under /agents/{id} with the
 // whole engine API, learnt from engine_placements(), loaded at first request, unloaded when idle, and
-// each statement of an agent's run under that agent's role.
+// each statement of an agent's run under that agent's role, its pinned versions' configs its own.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { HttpAgent } from '@ag-ui/client';
 import {
@@ -22,9 +22,13 @@ import {
 } from '@agentplane/db/testing';
 import { waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createSecretOpener } from '../config-source/parse-engine-config.js';
+import { readPinnedConfig } from '../config-source/read-pinned-config.js';
+import { createAgentDb } from '../database/agent-db.js';
 import type { RunningEngine } from '../start-engine.js';
 import { type AgentRow, writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
+import { queueExperimentRun, readRunReply, waitForRunEnd, writePinnedConfigRow } from '../testing/experiment-runs.js';
 import { joinText, readEventStream } from '../testing/read-event-stream.js';
 import { runWithClient } from '../testing/run-with-client.js';
 import { startTestEngine } from '../testing/test-engine.js';
@@ -191,6 +195,39 @@ describe('a pool engine', () => {
       `agentplane_pool_${pool}`,
     );
     expect(row?.count).toBeLessThanOrEqual(3 + 1);
+  });
+
+  it("runs a run pinned to a version with its config sealed with the pool key, and no agent reads another's pinned rows", async () => {
+    const sealed = createAgentSecretBox(derivePoolKey(TEST_PLATFORM_KEY, pool), bob.agentId).seal('sk-bob-5');
+    const model = { provider: 'mock' as const, name: 'echo', apiKey: sealed };
+    await writePinnedConfigRow(database.prisma, bob, 5, makeLlmEngineConfig({ ...bob, name: 'bob 5', model }));
+    // The pool's login, under each agent's role in turn, as the engine's handles are.
+    const login = database.createPool({ url: credentials.DATABASE_URL, max: 1 });
+    try {
+      const aliceDb = createAgentDb(() => login.connect(), alice.agentId);
+      const bobDb = createAgentDb(() => login.connect(), bob.agentId);
+      expect((await aliceDb.query('SELECT version FROM pinned_engine_configs')).rows).toEqual([]);
+      expect((await bobDb.query('SELECT version::int FROM pinned_engine_configs')).rows).toEqual([{ version: 5 }]);
+      await expect(readPinnedConfig(aliceDb, bob.agentId, 5, createSecretOpener(undefined))).rejects.toThrow(
+        'Agent version 5 has no config on this engine.',
+      );
+    } finally {
+      await login.end();
+    }
+    // Both loaded, so that their queues hear of the runs at once (this suite polls once a minute).
+    for (const agent of [alice, bob]) expect((await fetch(`${base(agent)}/health`)).status).toBe(200);
+    const queue = (agent: AgentRow) =>
+      queueExperimentRun(database.prisma, { ...agent, issuer: 'https://manager.test', version: 5, content: 'v5?' });
+    const [bobs, alices] = [await queue(bob), await queue(alice)];
+    expect(await waitForRunEnd(database.prisma, bob.agentId, bobs.runId)).toMatchObject({
+      status: 'succeeded',
+      agentVersion: 5,
+    });
+    expect(await readRunReply(database.prisma, bob.agentId, bobs.runId)).toBe('You said: v5?');
+    expect(await waitForRunEnd(database.prisma, alice.agentId, alices.runId)).toMatchObject({
+      status: 'failed',
+      errorCode: 'version_unavailable',
+    });
   });
 });
 

@@ -5,6 +5,7 @@
 import { type BaseEvent, EventType } from '@ag-ui/core';
 import type { Logger } from '@agentplane/server-kit';
 import { describeLoadFailure } from '../agents/create-agent-runtime.js';
+import { VersionUnavailable } from '../config-source/read-pinned-config.js';
 import type { AgentSnapshot } from '../snapshot/agent-snapshot.js';
 import type { LeasedSnapshot, PinnedSnapshots } from '../snapshot/pinned-snapshots.js';
 import { continueAguiThread } from '../threads/agui-threads.js';
@@ -69,13 +70,18 @@ export async function executeClaimed(
   const leased = await snapshotOf.lease().catch((error: unknown) => error as Error);
   if (leased instanceof Error) {
     log.warn({ err: leased, pinned_version: claimed.pinned_version }, 'the run has no snapshot of its version');
-    await endUnrun(recorded, active, versionUnavailable(leased.message));
+    // Its message names the version; anything else is not the run's reader's to see.
+    const message =
+      leased instanceof VersionUnavailable
+        ? leased.message
+        : `Agent version ${claimed.pinned_version} could not be loaded.`;
+    await endUnrun(recorded, active, versionUnavailable(message));
     return;
   }
   const { snapshot } = leased;
   try {
-    // Not so for the served snapshot, which is claimed with only while its runtime is loaded, nor for a
-    // pinned one, kept only with one; said all the same rather than assumed.
+    // A guard, not the rule: the served snapshot is claimed with only while its runtime is loaded, and a
+    // pinned one is kept only with one.
     const { runtime } = snapshot;
     if (runtime === undefined) {
       const reason = describeLoadFailure(snapshot.loadFailure);

@@ -2,9 +2,12 @@
 // against a real PostgreSQL with the mock model: each runs with its version's config, read from
 // pinned_engine_configs and opened with the agent's key, and records that version; one pinned to the
 // version served runs on the served snapshot; one whose version cannot be had fails with
-// `version_unavailable`; a version's runs share one snapshot, closed once idle; and experiment threads
-// are listed to nobody but their own subject.
+// `version_unavailable`; a version's runs share one snapshot, closed once idle, and at most four are
+// kept; and experiment threads are listed to nobody but their own subject.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createAgentSecretBox, deriveAgentKey } from '@agentplane/db';
 import {
   createTestDatabase,
@@ -19,13 +22,16 @@ import type { RunningEngine } from '../start-engine.js';
 import { type AgentRow, writeConfigRow } from '../testing/engine-config-rows.js';
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import {
+  type ExperimentRun,
   type FinishedRun,
   queueExperimentRun,
-  readFinishedRun,
   readRunReply,
+  waitForRunEnd,
   writePinnedConfigRow,
 } from '../testing/experiment-runs.js';
 import { type ManagerIssuer, startManagerIssuer } from '../testing/manager-issuer.js';
+import { makeCustomEngineConfig } from '../testing/module-engine-configs.js';
+import { AGENT_FIXTURES, SLOW_AGENT_MODULE } from '../testing/slow-agent-rows.js';
 import { startDatabaseEngine } from '../testing/test-engine.js';
 import { startWebSocketMcpServer, type WebSocketMcpServer } from '../testing/websocket-mcp-server.js';
 
@@ -56,24 +62,21 @@ const startEngine = (idleMs: string) =>
     ENGINE_AUTH: 'oidc',
     ENGINE_MANAGER_ISSUER: manager.issuer,
     ENGINE_PINNED_IDLE_MS: idleMs,
+    ENGINE_AGENTS_DIR: AGENT_FIXTURES,
   });
 
-async function runPinned(version: number | null, content = SHOUT): Promise<FinishedRun & { reply: string }> {
-  const { runId } = await queueExperimentRun(database.prisma, {
+type PinnedRun = FinishedRun & ExperimentRun & { reply: string };
+
+/** Queues a run pinned to `version` (null: not pinned) as the manager would, and reads it once over. */
+async function runPinned(version: number | null, content = SHOUT): Promise<PinnedRun> {
+  const queued = await queueExperimentRun(database.prisma, {
     agentId: agent.agentId,
     issuer: manager.issuer,
     version,
     content,
   });
-  let finished: FinishedRun | undefined;
-  await waitUntil(
-    async () => {
-      finished = await readFinishedRun(database.prisma, agent.agentId, runId);
-      return finished !== undefined;
-    },
-    { what: `the run pinned to ${version} to end` },
-  );
-  return { ...(finished as FinishedRun), reply: await readRunReply(database.prisma, agent.agentId, runId) };
+  const finished = await waitForRunEnd(database.prisma, agent.agentId, queued.runId);
+  return { ...queued, ...finished, reply: await readRunReply(database.prisma, agent.agentId, queued.runId) };
 }
 
 beforeAll(async () => {
@@ -109,15 +112,7 @@ describe('a run pinned to an agent version', () => {
   });
 
   it('is counted in usage as any run: its tokens are on its record', async () => {
-    const { runId } = await queueExperimentRun(database.prisma, {
-      agentId: agent.agentId,
-      issuer: manager.issuer,
-      version: 1,
-      content: 'two words',
-    });
-    await waitUntil(async () => (await readFinishedRun(database.prisma, agent.agentId, runId)) !== undefined, {
-      what: 'the pinned run to end',
-    });
+    const { runId } = await runPinned(1, 'two words');
     const row = await database.prisma.agentRun.findUniqueOrThrow({
       where: { agentId_id: { agentId: agent.agentId, id: runId } },
     });
@@ -157,15 +152,7 @@ describe('a run pinned to an agent version', () => {
       expect(run.error).toContain(`Agent version ${version} `);
     }
     // What the run's followers read: its RUN_ERROR, and nothing of another version.
-    const { runId } = await queueExperimentRun(database.prisma, {
-      agentId: agent.agentId,
-      issuer: manager.issuer,
-      version: 7,
-      content: 'hello',
-    });
-    await waitUntil(async () => (await readFinishedRun(database.prisma, agent.agentId, runId)) !== undefined, {
-      what: 'the run of a missing version to end',
-    });
+    const { runId } = await runPinned(7, 'hello');
     const events = await database.prisma.runEvent.findMany({ where: { agentId: agent.agentId, runId } });
     expect(events.map((event) => JSON.parse(event.data))).toEqual([
       { type: 'RUN_ERROR', code: 'version_unavailable', message: 'Agent version 7 has no config on this engine.' },
@@ -180,17 +167,7 @@ describe('experiment threads', () => {
     });
 
   it('are listed to no user, nor readable by one: only to their own experiment subject', async () => {
-    const experimentId = randomUUID();
-    const queued = await queueExperimentRun(database.prisma, {
-      agentId: agent.agentId,
-      issuer: manager.issuer,
-      version: 1,
-      content: 'an experiment item',
-      experimentId,
-    });
-    await waitUntil(async () => (await readFinishedRun(database.prisma, agent.agentId, queued.runId)) !== undefined, {
-      what: 'the experiment run to end',
-    });
+    const queued = await runPinned(1, 'an experiment item');
     const thread = encodeURIComponent(queued.threadId);
     const run = encodeURIComponent(queued.runId);
     for (const user of ['user-1', `experiment:${randomUUID()}`]) {
@@ -203,6 +180,58 @@ describe('experiment threads', () => {
     // The experiment's own subject (the manager) does see it: the filter above is the owner's, not a blind spot.
     const own = (await (await get('/agent/threads', queued.subject)).json()) as { thread_id: string }[];
     expect(own.map((listed) => listed.thread_id)).toEqual([queued.threadId]);
+  });
+});
+
+describe('the versions kept per agent', () => {
+  it('are at most four: a fifth, while four are in use, gets a snapshot per run, closed with it', async () => {
+    const fifthTools = await startWebSocketMcpServer();
+    const gateDir = await mkdtemp(path.join(tmpdir(), 'pinned-gate-'));
+    const gate = path.join(gateDir, 'open');
+    try {
+      // Four versions whose runs hold after their first delta, until the gate file exists.
+      const held: { runId: string; version: number }[] = [];
+      for (const version of [11, 12, 13, 14]) {
+        await writePinnedConfigRow(database.prisma, agent, version, makeCustomEngineConfig(SLOW_AGENT_MODULE, agent));
+        const { runId } = await queueExperimentRun(database.prisma, {
+          agentId: agent.agentId,
+          issuer: manager.issuer,
+          version,
+          content: `2 1 ${gate} 1`,
+        });
+        held.push({ runId, version });
+      }
+      const going = {
+        agentId: agent.agentId,
+        runId: { in: held.map((run) => run.runId) },
+        data: { contains: '"d1 "' },
+      };
+      await waitUntil(async () => (await database.prisma.runEvent.count({ where: going })) === held.length, {
+        what: 'the four held runs to be going',
+      });
+      await writePinnedConfigRow(database.prisma, agent, 15, versionConfig('v15', fifthTools));
+      for (const _ of [1, 2]) {
+        expect(await runPinned(15)).toMatchObject({ status: 'succeeded', reply: 'The tool answered: HI' });
+        await waitUntil(async () => fifthTools.sessions().open === 0, {
+          what: "the fifth version's snapshot to close",
+        });
+      }
+      expect(fifthTools.sessions().opened).toBe(2);
+      await writeFile(gate, '');
+      for (const run of held) {
+        expect(await waitForRunEnd(database.prisma, agent.agentId, run.runId)).toMatchObject({
+          status: 'succeeded',
+          agentVersion: run.version,
+        });
+      }
+      // With idle versions to retire, the fifth is kept: its next runs share one session.
+      await runPinned(15);
+      await runPinned(15);
+      expect(fifthTools.sessions().opened).toBe(3);
+    } finally {
+      await fifthTools.close();
+      await rm(gateDir, { recursive: true, force: true });
+    }
   });
 });
 

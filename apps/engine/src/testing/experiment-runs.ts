@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { aguiThreadKey } from '@agentplane/contracts';
 import type { Db } from '@agentplane/db';
+import { waitUntil } from '@agentplane/testing';
 import type { AgentRow } from './engine-config-rows.js';
 
 /** Stores `config` as the agent's pinned config of `version`, as the manager writes it before an experiment. */
@@ -54,7 +55,7 @@ export type FinishedRun = {
 };
 
 /** The run's row once it is over (succeeded, failed…), as the manager reads an experiment's results. */
-export async function readFinishedRun(db: Db, agentId: string, runId: string): Promise<FinishedRun | undefined> {
+async function readFinishedRun(db: Db, agentId: string, runId: string): Promise<FinishedRun | undefined> {
   const run = await db.agentRun.findUnique({ where: { agentId_id: { agentId, id: runId } } });
   if (run === null || run.status === 'pending' || run.status === 'running') return undefined;
   return {
@@ -63,6 +64,19 @@ export async function readFinishedRun(db: Db, agentId: string, runId: string): P
     errorCode: run.errorCode,
     error: run.error,
   };
+}
+
+/** Waits for the run to end; its row then. */
+export async function waitForRunEnd(db: Db, agentId: string, runId: string): Promise<FinishedRun> {
+  let finished: FinishedRun | undefined;
+  await waitUntil(
+    async () => {
+      finished = await readFinishedRun(db, agentId, runId);
+      return finished !== undefined;
+    },
+    { what: `run ${runId} to end` },
+  );
+  return finished as FinishedRun;
 }
 
 /** The text the run's assistant answered, from its stored events. */
