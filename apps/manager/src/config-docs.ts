@@ -13,6 +13,7 @@ import { ZManagerEnv } from './config.js';
 import { DATASET_ENV_DOCS } from './datasets/dataset-settings.js';
 import { ONLINE_SCORING_ENV_DOCS } from './evaluations/online/online-scoring-settings.js';
 import { SCORER_ENV_DOCS } from './evaluations/scorers/scorer-settings.js';
+import { EXPERIMENT_ENV_DOCS } from './experiments/experiment-settings.js';
 import { WEBHOOK_ENV_DOCS } from './webhooks/webhook-settings.js';
 
 const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
@@ -24,6 +25,7 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
   ...SCORER_ENV_DOCS,
   ...ONLINE_SCORING_ENV_DOCS,
   ...DATASET_ENV_DOCS,
+  ...EXPERIMENT_ENV_DOCS,
   NODE_ENV: {
     description: '`production` makes `SESSION_SECRET` required and cookies `Secure`',
   },

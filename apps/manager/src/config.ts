@@ -28,6 +28,11 @@ import {
   readOnlineScoringSettings,
 } from './evaluations/online/online-scoring-settings.js';
 import { readScorerSettings, SCORER_ENV_FIELDS, type ScorerSettings } from './evaluations/scorers/scorer-settings.js';
+import {
+  EXPERIMENT_ENV_FIELDS,
+  type ExperimentSettings,
+  readExperimentSettings,
+} from './experiments/experiment-settings.js';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
 import { MAX_SCHEDULES_PER_AGENT_DEFAULT } from './schedules/schedule-service.js';
 import { SCHEDULE_MAX_CONSECUTIVE_FAILURES_DEFAULT, SCHEDULER_POLL_MS_DEFAULT } from './schedules/scheduler.js';
@@ -152,6 +157,7 @@ export const ZManagerEnv = z
     ...SCORER_ENV_FIELDS,
     ...ONLINE_SCORING_ENV_FIELDS,
     ...DATASET_ENV_FIELDS,
+    ...EXPERIMENT_ENV_FIELDS,
   })
   .superRefine((env, ctx) => {
     if (!leaseOutlivesAttempt(env)) {
@@ -284,6 +290,8 @@ export type ManagerConfig = {
   onlineScoring: OnlineScoringSettings;
   /** Datasets: how many per workspace, items and kept revisions per dataset, the largest import. */
   datasets: DatasetLimits;
+  /** Experiments: the worker's poll, and the caps on concurrency, runs, active and kept experiments. */
+  experiments: ExperimentSettings;
   console: {
     /** The built console (apps/console/dist); none there: the manager serves the API alone. */
     dir: string;
@@ -370,6 +378,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     scorers: readScorerSettings(parsed),
     onlineScoring: readOnlineScoringSettings(parsed),
     datasets: readDatasetLimits(parsed),
+    experiments: readExperimentSettings(parsed),
     console: {
       dir: parsed.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR,
       // The pools' origins too: the playground streams from a pooled agent's derived engine_url.

@@ -8,6 +8,7 @@ import { loadManagerConfig } from './config.js';
 import { startEngineLockWatchdog } from './engine-roles/engine-lock-watchdog.js';
 import { requireCreateRole } from './engine-roles/require-create-role.js';
 import { startOnlineScoring } from './evaluations/online/start-online-scoring.js';
+import { createExperimentWorker } from './experiments/experiment-worker.js';
 import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
 import { createScheduler, SCHEDULE_FIRES_KEPT } from './schedules/scheduler.js';
@@ -84,6 +85,15 @@ async function main(): Promise<void> {
     maxConsecutiveFailures: config.schedules.maxConsecutiveFailures,
     firesKept: SCHEDULE_FIRES_KEPT,
   });
+  const experiments = createExperimentWorker({
+    db,
+    box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),
+    agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
+    egressAllow: config.egressAllow,
+    logger: logger.child({ component: 'experiments' }),
+    pollMs: config.experiments.pollMs,
+    judgeTimeoutMs: config.scorers.judgeTimeoutMs,
+  });
   const listening = await serve(
     ({ port }) =>
       createManagerApp({
@@ -93,6 +103,7 @@ async function main(): Promise<void> {
         sessionStore,
         metrics: served?.metrics,
         wakeWebhooks: webhooks.wake,
+        wakeExperiments: experiments.wake,
       }),
     {
       port: config.port,
@@ -101,6 +112,7 @@ async function main(): Promise<void> {
       handleSignals: true,
       onClose: async () => {
         await scheduler.stop();
+        await experiments.stop();
         clearInterval(prune);
         await webhooks.stop();
         await onlineScoring.stop();
@@ -112,7 +124,9 @@ async function main(): Promise<void> {
     },
   );
   // Scheduled runs carry the issuer of the tokens the manager mints, known once it listens.
-  scheduler.start(issuerFor((listening.server.address() as AddressInfo).port));
+  const issuer = issuerFor((listening.server.address() as AddressInfo).port);
+  scheduler.start(issuer);
+  experiments.start(issuer);
 }
 
 main().catch((error: unknown) => {

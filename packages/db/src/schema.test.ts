@@ -480,6 +480,46 @@ describe('every model round-trips through the migrated database', () => {
     expect(await db().datasetVersion.count({ where: { datasetId: dataset.id } })).toBe(0);
   });
 
+  it('experiments and their results: known statuses and states only, one result per (item, version, repeat), kept after their dataset', async () => {
+    const workspace = await makeWorkspace(db());
+    const agent = await makeAgent(db(), workspace.id);
+    const dataset = await db().dataset.create({ data: { workspaceId: workspace.id, name: 'Questions' } });
+    const experiment = await db().experiment.create({
+      data: {
+        workspaceId: workspace.id,
+        agentId: agent.id,
+        datasetId: dataset.id,
+        datasetVersion: 1,
+        name: 'A vs B',
+        agentVersions: [1n, 2n],
+        scorers: [{ name: 'exact', kind: 'exact_match' }],
+        repeats: 1,
+        concurrency: 4,
+        itemCount: 1,
+        runCount: 2,
+      },
+    });
+    expect(experiment).toMatchObject({ status: 'running', agentVersions: [1n, 2n], startedAt: null, leaseOwner: null });
+    const key = { experimentId: experiment.id, itemId: '00000000-0000-4000-8000-000000000001', repeat: 0 };
+    const result = await db().experimentResult.create({ data: { ...key, agentVersion: 1n, position: 0 } });
+    expect(result).toMatchObject({ state: 'pending', replyTruncated: false, scores: null });
+    const again = db().experimentResult.create({ data: { ...key, agentVersion: 1n, position: 0 } });
+    expect(isUniqueViolation(await rejectionOf(again))).toBe(true);
+    await expect(
+      db().experimentResult.update({
+        where: { experimentId_itemId_agentVersion_repeat: { ...key, agentVersion: 1n } },
+        data: { state: 'lost' },
+      }),
+    ).rejects.toThrow();
+    await expect(
+      db().experiment.update({ where: { id: experiment.id }, data: { status: 'paused' } }),
+    ).rejects.toThrow();
+    await db().dataset.delete({ where: { id: dataset.id } });
+    expect(await db().experiment.findUnique({ where: { id: experiment.id } })).toMatchObject({ datasetId: null });
+    await db().agent.delete({ where: { id: agent.id } });
+    expect(await db().experimentResult.count({ where: { experimentId: experiment.id } })).toBe(0);
+  });
+
   it('thread interrupts, keyed by agent and id, which go with their thread', async () => {
     const workspace = await makeWorkspace(db());
     const agent = await makeAgent(db(), workspace.id);

@@ -28,7 +28,8 @@ type RunRow = {
   error_code: string | null;
   input: unknown;
   usage: unknown;
-  latency_ms: number | null;
+  started_at: Date | null;
+  finished_at: Date | null;
 };
 
 type AguiEvent = {
@@ -44,7 +45,7 @@ const text = (value: string) => value.slice(0, SAMPLE_TEXT_MAX_LENGTH);
 const asString = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** The text of the last assistant message that has any, and every tool call with its parsed arguments. */
-export function observeEvents(events: readonly string[]): Pick<TScoringObservation, 'reply' | 'tool_calls'> {
+function observeEvents(events: readonly string[]): Pick<TScoringObservation, 'reply' | 'tool_calls'> {
   const messages = new Map<string, { role: string; text: string }>();
   const calls = new Map<string, { name: string; args: string }>();
   let lastMessageId: string | undefined;
@@ -94,15 +95,34 @@ export function observeEvents(events: readonly string[]): Pick<TScoringObservati
   };
 }
 
-function parseArguments(json: string): Record<string, unknown> {
+/** A call's arguments as the scorers compare them: the JSON object sent, else what was sent under `value`. */
+export function parseArguments(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
   try {
-    const parsed: unknown = JSON.parse(json);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : {};
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    return { value };
   } catch {
-    return {};
+    return { value: text };
   }
+}
+
+/** The run's last RUN_ERROR: a run the engine lost has its code here alone (its record holds the message). */
+export function readRunError(events: readonly string[]): { message: string | null; code: string | null } | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    let event: { type?: unknown; message?: unknown; code?: unknown };
+    try {
+      event = JSON.parse(events[index] as string) as typeof event;
+    } catch {
+      continue;
+    }
+    if (event?.type !== 'RUN_ERROR') continue;
+    return {
+      message: typeof event.message === 'string' ? event.message : null,
+      code: typeof event.code === 'string' ? event.code : null,
+    };
+  }
+  return undefined;
 }
 
 const SCORING_ROLES: Record<string, TScoringSample['input'][number]['role']> = {
@@ -133,34 +153,50 @@ export function observeInput(input: unknown): TScoringSample['input'] {
 }
 
 function tokensOf(usage: unknown): TScoringObservation['tokens'] {
-  const { input_tokens: input, output_tokens: output } = (usage ?? {}) as Record<string, unknown>;
+  const { input_tokens: input, output_tokens: output, total_tokens: total } = (usage ?? {}) as Record<string, unknown>;
   const count = (value: unknown) =>
     typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
   const [inputTokens, outputTokens] = [count(input), count(output)];
   if (inputTokens === undefined && outputTokens === undefined) return undefined;
   const tokens = { input: inputTokens ?? 0, output: outputTokens ?? 0 };
-  return { ...tokens, total: tokens.input + tokens.output };
+  return { ...tokens, total: count(total) ?? tokens.input + tokens.output };
+}
+
+/** A run's record as the engine left it. */
+export type RunRecord = { events: readonly string[]; usage: unknown; startedAt: Date | null; finishedAt: Date | null };
+
+/** What the run answered, how long it took and what it spent. */
+export function observeRun(run: RunRecord): TScoringObservation {
+  const tokens = tokensOf(run.usage);
+  const latency =
+    run.startedAt !== null && run.finishedAt !== null
+      ? Math.max(0, run.finishedAt.getTime() - run.startedAt.getTime())
+      : undefined;
+  return {
+    ...observeEvents(run.events),
+    ...(latency === undefined ? {} : { latency_ms: latency }),
+    ...(tokens === undefined ? {} : { tokens }),
+  };
 }
 
 /** The run as observed, or undefined when there is no such run. */
 export async function readRunObservation(db: Db, agentId: string, runId: string): Promise<ObservedRun | undefined> {
   const [run] = await db.$queryRaw<RunRow[]>`
-    SELECT status::text AS status, error_code, input, usage,
-      (extract(epoch FROM finished_at - started_at) * 1000)::float8 AS latency_ms
+    SELECT status::text AS status, error_code, input, usage, started_at, finished_at
     FROM agent_runs WHERE agent_id = ${agentId}::uuid AND id = ${runId}`;
   if (run === undefined) return undefined;
   const events = await db.$queryRaw<{ data: string }[]>`
     SELECT data FROM run_events WHERE agent_id = ${agentId}::uuid AND run_id = ${runId}
     ORDER BY seq LIMIT ${RUN_EVENTS_READ_MAX}`;
-  const tokens = tokensOf(run.usage);
   return {
     status: run.status,
     errorCode: run.error_code,
     input: observeInput(run.input),
-    observation: {
-      ...observeEvents(events.map((event) => event.data)),
-      ...(run.latency_ms === null ? {} : { latency_ms: Math.max(0, Math.round(run.latency_ms)) }),
-      ...(tokens === undefined ? {} : { tokens }),
-    },
+    observation: observeRun({
+      events: events.map((event) => event.data),
+      usage: run.usage,
+      startedAt: run.started_at,
+      finishedAt: run.finished_at,
+    }),
   };
 }

@@ -8,7 +8,7 @@ import { type TSchedule, ZSchedule } from '@agentplane/contracts';
 import { createLogger } from '@agentplane/server-kit';
 import { listenOnLoopback, type ServiceProcess, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ENGINE_WAIT, startAgentEngine } from '../testing/agent-engine.js';
+import { ENGINE_WAIT, issueEngineCredentials, startAgentEngine } from '../testing/agent-engine-process.js';
 import {
   type ManagerTestContext,
   makePlatformOperator,
@@ -36,7 +36,7 @@ beforeAll(async () => {
   // Engine credentials are a platform operator's to issue.
   await makePlatformOperator(ctx, owner);
   agentId = (await createAgentThroughApi(owner)).id;
-  engine = await startAgentEngine(owner, agentId, issuer);
+  engine = await startAgentEngine(await issueEngineCredentials(owner, agentId), issuer);
 });
 afterAll(async () => {
   await engine?.kill('SIGTERM');

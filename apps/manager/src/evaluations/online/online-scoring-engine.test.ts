@@ -7,7 +7,7 @@ import { createLogger } from '@agentplane/server-kit';
 import { listenOnLoopback, type ServiceProcess, waitUntil } from '@agentplane/testing';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { runSchedulerPass } from '../../schedules/scheduler.js';
-import { ENGINE_WAIT, startAgentEngine } from '../../testing/agent-engine.js';
+import { ENGINE_WAIT, issueEngineCredentials, startAgentEngine } from '../../testing/agent-engine-process.js';
 import {
   type ManagerTestContext,
   makePlatformOperator,
@@ -36,7 +36,7 @@ beforeAll(async () => {
   owner = await signUpUser(ctx.app);
   await makePlatformOperator(ctx, owner);
   agentId = (await createAgentThroughApi(owner)).id;
-  engine = await startAgentEngine(owner, agentId, issuer);
+  engine = await startAgentEngine(await issueEngineCredentials(owner, agentId), issuer);
   worker = await startOnlineScoring({ db: ctx.database.prisma, config: ctx.config, logger });
 });
 afterAll(async () => {
