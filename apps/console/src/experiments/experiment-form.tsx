@@ -1,0 +1,113 @@
+// Launching an experiment: the dataset and its version, the agent versions to compare, the scorers
+// (JSON, with templates and a test), repeats and concurrency. The contracts' ZExperimentCreate checks the
+// body first; what only the server knows (a pruned version, too many runs) comes back on its field.
+import {
+  EXPERIMENT_CONCURRENCY_DEFAULT,
+  EXPERIMENT_CONCURRENCY_MAX,
+  EXPERIMENT_REPEATS_MAX,
+  ZExperimentCreate,
+} from '@agentplane/contracts';
+import { type FormEvent, useState } from 'react';
+import { type ApiProblem, problemOf } from '../api/api-problem';
+import { formatScorerList } from '../scorers/scorer-list-text';
+import { SCORER_TEMPLATES } from '../scorers/scorer-templates';
+import { ScorersEditor } from '../scorers/scorers-editor';
+import { Field } from '../ui/field';
+import { ProblemAlert } from '../ui/problem-alert';
+import { type DatasetChoice, DatasetChoiceFields } from './dataset-choice';
+import type { ExperimentBody } from './experiment-api';
+import { errorsOfIssues, errorsOfProblem, type FieldErrorMap } from './form-errors';
+import { VersionCheckboxes } from './version-checkboxes';
+
+/** The scorers' JSON, or undefined when it does not parse (the schema then says so at `scorers`). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const numberOr = (text: string) => (text.trim() === '' ? undefined : Number(text));
+
+export function ExperimentForm(props: {
+  agentId: string;
+  onSubmit: (body: ExperimentBody) => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const [name, setName] = useState('');
+  const [dataset, setDataset] = useState<DatasetChoice>({ dataset: '', version: undefined });
+  const [versions, setVersions] = useState<number[]>([]);
+  const [scorers, setScorers] = useState(() => formatScorerList([SCORER_TEMPLATES.exact_match]));
+  const [repeats, setRepeats] = useState('1');
+  const [concurrency, setConcurrency] = useState(String(EXPERIMENT_CONCURRENCY_DEFAULT));
+  const [errors, setErrors] = useState<FieldErrorMap>({});
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(undefined);
+    const parsed = ZExperimentCreate.safeParse({
+      ...(name.trim() === '' ? {} : { name: name.trim() }),
+      dataset: dataset.dataset,
+      ...(dataset.version === undefined ? {} : { dataset_version: dataset.version }),
+      agent_versions: versions,
+      scorers: parseJson(scorers) ?? scorers,
+      repeats: numberOr(repeats),
+      concurrency: numberOr(concurrency),
+    });
+    if (!parsed.success) return setErrors(errorsOfIssues(parsed.error.issues));
+    setErrors({});
+    setBusy(true);
+    try {
+      await props.onSubmit(parsed.data as ExperimentBody);
+    } catch (error) {
+      const found = problemOf(error);
+      setErrors(errorsOfProblem(found));
+      setProblem(found);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="New experiment">
+      <ProblemAlert problem={problem} />
+      <Field label="Name" error={errors.name} hint="Optional: the dataset and versions name it otherwise">
+        <input name="name" value={name} onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <DatasetChoiceFields value={dataset} onChange={setDataset} errors={errors} />
+      <VersionCheckboxes agentId={props.agentId} value={versions} onChange={setVersions} error={errors.agent_versions} />
+      <ScorersEditor text={scorers} onChange={setScorers} error={errors.scorers} />
+      <Field label="Repeats" error={errors.repeats} hint={`Runs of each item on each version, 1 to ${EXPERIMENT_REPEATS_MAX}`}>
+        <input
+          name="repeats"
+          type="number"
+          min={1}
+          max={EXPERIMENT_REPEATS_MAX}
+          value={repeats}
+          onChange={(event) => setRepeats(event.target.value)}
+        />
+      </Field>
+      <Field label="Concurrency" error={errors.concurrency} hint="Runs in flight at once">
+        <input
+          name="concurrency"
+          type="number"
+          min={1}
+          max={EXPERIMENT_CONCURRENCY_MAX}
+          value={concurrency}
+          onChange={(event) => setConcurrency(event.target.value)}
+        />
+      </Field>
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          Launch experiment
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
