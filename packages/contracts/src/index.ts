@@ -27,6 +27,8 @@ export * from './datasets/thread-to-item.js';
 export * from './engine/engine-config.js';
 export * from './engine/run-input-ids.js';
 export * from './engine/thread-keys.js';
+export * from './evaluations/experiment.js';
+export * from './evaluations/experiment-results.js';
 export * from './evaluations/judge-answer.js';
 export * from './evaluations/scorer.js';
 export * from './evaluations/scoring-sample.js';
