@@ -46,6 +46,12 @@ export function listItems(id: string, version: number | undefined, offset: numbe
   return expectPage(api.GET('/api/v1/datasets/{id}/items', { params: { path: { id }, query } }));
 }
 
+/** The item's last user message: what a person recognises it by. */
+export function lastUserText(item: Pick<DatasetItem, 'input'>): string {
+  const message = item.input.findLast((each) => each.role === 'user');
+  return message && 'content' in message ? String(message.content ?? '') : '';
+}
+
 export function addItems(id: string, items: TDatasetItemInput[]) {
   return expectOk(api.POST('/api/v1/datasets/{id}/items', { ...byId(id), body: { items } }));
 }

@@ -1,8 +1,9 @@
 // An agent's experiments over the API, with the query keys they are cached under (below the agent's,
 // so that deleting the agent drops them).
+
+import { AGENTS_KEY } from '../agents/agent-api';
 import { api, expectOk, expectPage, type Schemas } from '../api/api-client';
 import { saveDownload } from '../api/save-download';
-import { AGENTS_KEY } from '../agents/agent-api';
 
 export type Experiment = Schemas['Experiment'];
 export type ExperimentDetail = Schemas['ExperimentDetail'];
@@ -71,7 +72,13 @@ export async function listScoredResults(agentId: string, experimentId: string, m
   return { results, total };
 }
 
-export function compareVersions(agentId: string, experimentId: string, base: number, candidate: number, offset: number) {
+export function compareVersions(
+  agentId: string,
+  experimentId: string,
+  base: number,
+  candidate: number,
+  offset: number,
+) {
   return expectOk(
     api.GET('/api/v1/agents/{id}/experiments/{experimentId}/comparison', {
       params: {

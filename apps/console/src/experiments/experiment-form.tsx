@@ -78,9 +78,18 @@ export function ExperimentForm(props: {
         <input name="name" value={name} onChange={(event) => setName(event.target.value)} />
       </Field>
       <DatasetChoiceFields value={dataset} onChange={setDataset} errors={errors} />
-      <VersionCheckboxes agentId={props.agentId} value={versions} onChange={setVersions} error={errors.agent_versions} />
+      <VersionCheckboxes
+        agentId={props.agentId}
+        value={versions}
+        onChange={setVersions}
+        error={errors.agent_versions}
+      />
       <ScorersEditor text={scorers} onChange={setScorers} error={errors.scorers} />
-      <Field label="Repeats" error={errors.repeats} hint={`Runs of each item on each version, 1 to ${EXPERIMENT_REPEATS_MAX}`}>
+      <Field
+        label="Repeats"
+        error={errors.repeats}
+        hint={`Runs of each item on each version, 1 to ${EXPERIMENT_REPEATS_MAX}`}
+      >
         <input
           name="repeats"
           type="number"
