@@ -9,24 +9,15 @@ import {
 } from '@agentplane/contracts';
 import { type FormEvent, useState } from 'react';
 import { type ApiProblem, problemOf } from '../api/api-problem';
-import { formatScorerList } from '../scorers/scorer-list-text';
+import { formatScorerList, parseScorerJson } from '../scorers/scorer-list-text';
 import { SCORER_TEMPLATES } from '../scorers/scorer-templates';
 import { ScorersEditor } from '../scorers/scorers-editor';
 import { Field } from '../ui/field';
+import { errorsOfIssues, errorsOfProblem, type FieldErrorMap } from '../ui/form-errors';
 import { ProblemAlert } from '../ui/problem-alert';
 import { type DatasetChoice, DatasetChoiceFields } from './dataset-choice';
 import type { ExperimentBody } from './experiment-api';
-import { errorsOfIssues, errorsOfProblem, type FieldErrorMap } from './form-errors';
 import { VersionCheckboxes } from './version-checkboxes';
-
-/** The scorers' JSON, or undefined when it does not parse (the schema then says so at `scorers`). */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 const numberOr = (text: string) => (text.trim() === '' ? undefined : Number(text));
 
@@ -53,7 +44,7 @@ export function ExperimentForm(props: {
       dataset: dataset.dataset,
       ...(dataset.version === undefined ? {} : { dataset_version: dataset.version }),
       agent_versions: versions,
-      scorers: parseJson(scorers) ?? scorers,
+      scorers: parseScorerJson(scorers),
       repeats: numberOr(repeats),
       concurrency: numberOr(concurrency),
     });

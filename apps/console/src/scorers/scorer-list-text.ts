@@ -4,14 +4,18 @@ import { type TScorer, ZScorerList } from '@agentplane/contracts';
 
 export type ScorerListReading = { scorers: TScorer[] } | { problem: string };
 
-export function readScorerList(text: string): ScorerListReading {
-  let value: unknown;
+function tryParse(text: string): { value: unknown } | undefined {
   try {
-    value = JSON.parse(text);
+    return { value: JSON.parse(text) };
   } catch {
-    return { problem: 'This is not valid JSON.' };
+    return undefined;
   }
-  const parsed = ZScorerList.safeParse(value);
+}
+
+export function readScorerList(text: string): ScorerListReading {
+  const json = tryParse(text);
+  if (!json) return { problem: 'This is not valid JSON.' };
+  const parsed = ZScorerList.safeParse(json.value);
   if (parsed.success) return { scorers: parsed.data };
   const problem = parsed.error.issues
     .map((issue) => `${['scorers', ...issue.path].join('.')}: ${issue.message}`)
@@ -19,15 +23,19 @@ export function readScorerList(text: string): ScorerListReading {
   return { problem };
 }
 
-/** The list as the editor first shows it. */
-export const formatScorerList = (scorers: readonly unknown[]) => JSON.stringify(scorers, null, 2);
+/**
+ * The text as a body's `scorers` value: its JSON when it parses, else the text itself, which the body's
+ * schema then refuses at `scorers` (a form checks the whole body at once).
+ */
+export function parseScorerJson(text: string): unknown {
+  return tryParse(text)?.value ?? text;
+}
 
 /** The list in `text` as values, or [] when it is not yet a JSON array (for naming an inserted template). */
 export function looseScorers(text: string): { name?: unknown }[] {
-  try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) ? (value as { name?: unknown }[]) : [];
-  } catch {
-    return [];
-  }
+  const value = tryParse(text)?.value;
+  return Array.isArray(value) ? (value as { name?: unknown }[]) : [];
 }
+
+/** The list as the editor first shows it. */
+export const formatScorerList = (scorers: readonly unknown[]) => JSON.stringify(scorers, null, 2);
