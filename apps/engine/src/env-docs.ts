@@ -179,6 +179,10 @@ const ENGINE_ENV_DOCS: EnvDocs<typeof ZEngineEnv.shape> = {
   ENGINE_RUN_QUEUE_POLL_MS: {
     description: 'How often a replica looks for waiting runs without being told (10 to 3600000)',
   },
+  ENGINE_PINNED_IDLE_MS: {
+    description:
+      "How long an engine keeps the snapshot (runtime, MCP connections) of an agent version that runs are pinned to, other than the one it serves, once no run uses it (an experiment's runs; 10 to 3600000). At most 4 such versions are kept per agent",
+  },
   ENGINE_RUN_INPUT_MAX_BYTES: {
     description:
       'The largest run input (the JSON body of `/agent/run` and `/agent/runs`) an engine accepts, in bytes (1024 to 67108864); a larger one is a 413 before anything is stored',

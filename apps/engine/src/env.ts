@@ -51,6 +51,7 @@ import {
 } from './runs/pending-run-caps.js';
 import { RUN_LEASE_MS_DEFAULT } from './runs/run-leases.js';
 import { RUN_QUEUE_CONCURRENCY_DEFAULT, RUN_QUEUE_POLL_MS_DEFAULT } from './runs/run-queue.js';
+import { PINNED_IDLE_MS_DEFAULT } from './snapshot/pinned-snapshots.js';
 import { THREAD_RETENTION_DAYS_DEFAULT } from './threads/thread-retention.js';
 
 const splitList = (value: string) =>
@@ -171,6 +172,7 @@ export const ZEngineEnv = z.object({
     .max(1_000_000)
     .default(PENDING_RUNS_PER_SUBJECT_DEFAULT),
   ENGINE_RUN_QUEUE_POLL_MS: z.coerce.number().int().min(10).max(3_600_000).default(RUN_QUEUE_POLL_MS_DEFAULT),
+  ENGINE_PINNED_IDLE_MS: z.coerce.number().int().min(10).max(3_600_000).default(PINNED_IDLE_MS_DEFAULT),
   ENGINE_RUN_INPUT_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -260,6 +262,8 @@ export type RunSettings = {
   queueConcurrency: number;
   /** How often the queue looks for work without being told. */
   queuePollMs: number;
+  /** How long the snapshot of a version runs are pinned to is kept once no run uses it (ENGINE_PINNED_IDLE_MS). */
+  pinnedIdleMs: number;
   /** How many runs may wait per thread and per caller; a run past either is a 429. */
   pendingCaps: PendingRunCaps;
   /**
@@ -479,6 +483,7 @@ export function loadEngineEnv(env: NodeJS.ProcessEnv = process.env): EngineEnv {
       retentionMs: parsed.ENGINE_RUN_RETENTION_DAYS * 24 * 60 * 60 * 1000,
       queueConcurrency: parsed.ENGINE_RUN_QUEUE_CONCURRENCY,
       queuePollMs: parsed.ENGINE_RUN_QUEUE_POLL_MS,
+      pinnedIdleMs: parsed.ENGINE_PINNED_IDLE_MS,
       pendingCaps: {
         perThread: parsed.ENGINE_PENDING_RUNS_PER_THREAD,
         perSubject: parsed.ENGINE_PENDING_RUNS_PER_SUBJECT,

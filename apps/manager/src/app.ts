@@ -30,6 +30,7 @@ import { addDatasetRoutes } from './datasets/dataset-routes.js';
 import { addEnginePoolRoutes } from './engine-pools/engine-pool-routes.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
 import { addScorerRoutes } from './evaluations/scorers/scorer-routes.js';
+import { addExperimentRoutes } from './experiments/experiment-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
 import { checkReadiness, READINESS_REUSE_MS } from './health/readiness.js';
 import { type Access, API_PREFIX, ApiRouter } from './http/api-router.js';
@@ -65,6 +66,8 @@ export type ManagerDependencies = {
   now?: () => number;
   /** This replica's webhook delivery worker, told when a route queues a delivery. */
   wakeWebhooks?: () => void;
+  /** This replica's experiment worker, told when a route launches or cancels an experiment. */
+  wakeExperiments?: () => void;
   /** How long a readiness check may take (READINESS_TIMEOUT_MS unless given). */
   readinessTimeoutMs?: number;
 };
@@ -98,6 +101,7 @@ export function createManagerApp({
   metrics,
   now = Date.now,
   wakeWebhooks,
+  wakeExperiments,
   readinessTimeoutMs,
 }: ManagerDependencies): ManagerApp {
   const app = express();
@@ -195,6 +199,15 @@ export function createManagerApp({
   });
   addScorerRoutes(api, { db, logger, egressAllow: config.egressAllow, settings: config.scorers });
   addDatasetRoutes(api, { db, limits: config.datasets });
+  addExperimentRoutes(api, {
+    db,
+    box,
+    agentKeys,
+    egressAllow: config.egressAllow,
+    logger,
+    settings: config.experiments,
+    wakeExperiments,
+  });
   addUsageRoutes(api, { db, modelPrices: config.modelPrices, now });
   const tokens = { db, keys: new SigningKeys(db, box), issuer: config.issuer, ttlSeconds: config.agentTokenTtlSeconds };
   addAgentTokenRoute(api, tokens);

@@ -12,6 +12,7 @@ import {
 import { ZManagerEnv } from './config.js';
 import { DATASET_ENV_DOCS } from './datasets/dataset-settings.js';
 import { SCORER_ENV_DOCS } from './evaluations/scorers/scorer-settings.js';
+import { EXPERIMENT_ENV_DOCS } from './experiments/experiment-settings.js';
 import { WEBHOOK_ENV_DOCS } from './webhooks/webhook-settings.js';
 
 const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
@@ -22,6 +23,7 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
   ...WEBHOOK_ENV_DOCS,
   ...SCORER_ENV_DOCS,
   ...DATASET_ENV_DOCS,
+  ...EXPERIMENT_ENV_DOCS,
   NODE_ENV: {
     description: '`production` makes `SESSION_SECRET` required and cookies `Secure`',
   },

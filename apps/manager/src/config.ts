@@ -22,6 +22,11 @@ import { DEFAULT_CONSOLE_DIR } from './console/serve-console.js';
 import { DATASET_ENV_FIELDS, type DatasetLimits, readDatasetLimits } from './datasets/dataset-settings.js';
 import { type EnginePoolSettings, ZEnginePoolsSetting } from './engine-pools/engine-pool-settings.js';
 import { readScorerSettings, SCORER_ENV_FIELDS, type ScorerSettings } from './evaluations/scorers/scorer-settings.js';
+import {
+  EXPERIMENT_ENV_FIELDS,
+  type ExperimentSettings,
+  readExperimentSettings,
+} from './experiments/experiment-settings.js';
 import type { OperatorPolicy } from './operator-policy/operator-policy.js';
 import { MAX_SCHEDULES_PER_AGENT_DEFAULT } from './schedules/schedule-service.js';
 import { SCHEDULE_MAX_CONSECUTIVE_FAILURES_DEFAULT, SCHEDULER_POLL_MS_DEFAULT } from './schedules/scheduler.js';
@@ -145,6 +150,7 @@ export const ZManagerEnv = z
     ...WEBHOOK_ENV_FIELDS,
     ...SCORER_ENV_FIELDS,
     ...DATASET_ENV_FIELDS,
+    ...EXPERIMENT_ENV_FIELDS,
   })
   .superRefine((env, ctx) => {
     if (!leaseOutlivesAttempt(env)) {
@@ -268,6 +274,8 @@ export type ManagerConfig = {
   scorers: ScorerSettings;
   /** Datasets: how many per workspace, items and kept revisions per dataset, the largest import. */
   datasets: DatasetLimits;
+  /** Experiments: the worker's poll, and the caps on concurrency, runs, active and kept experiments. */
+  experiments: ExperimentSettings;
   console: {
     /** The built console (apps/console/dist); none there: the manager serves the API alone. */
     dir: string;
@@ -353,6 +361,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     webhooks: readWebhookSettings(parsed),
     scorers: readScorerSettings(parsed),
     datasets: readDatasetLimits(parsed),
+    experiments: readExperimentSettings(parsed),
     console: {
       dir: parsed.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR,
       // The pools' origins too: the playground streams from a pooled agent's derived engine_url.

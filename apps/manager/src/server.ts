@@ -7,6 +7,7 @@ import { PrismaSessionStore } from './auth/session-store.js';
 import { loadManagerConfig } from './config.js';
 import { startEngineLockWatchdog } from './engine-roles/engine-lock-watchdog.js';
 import { requireCreateRole } from './engine-roles/require-create-role.js';
+import { createExperimentWorker } from './experiments/experiment-worker.js';
 import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
 import { createScheduler, SCHEDULE_FIRES_KEPT } from './schedules/scheduler.js';
@@ -82,6 +83,15 @@ async function main(): Promise<void> {
     maxConsecutiveFailures: config.schedules.maxConsecutiveFailures,
     firesKept: SCHEDULE_FIRES_KEPT,
   });
+  const experiments = createExperimentWorker({
+    db,
+    box: createSecretBox(config.secretsKey.current, config.secretsKey.previous),
+    agentKeys: createAgentKeyring(config.secretsKey.current, config.secretsKey.previous),
+    egressAllow: config.egressAllow,
+    logger: logger.child({ component: 'experiments' }),
+    pollMs: config.experiments.pollMs,
+    judgeTimeoutMs: config.scorers.judgeTimeoutMs,
+  });
   const listening = await serve(
     ({ port }) =>
       createManagerApp({
@@ -91,6 +101,7 @@ async function main(): Promise<void> {
         sessionStore,
         metrics: served?.metrics,
         wakeWebhooks: webhooks.wake,
+        wakeExperiments: experiments.wake,
       }),
     {
       port: config.port,
@@ -99,6 +110,7 @@ async function main(): Promise<void> {
       handleSignals: true,
       onClose: async () => {
         await scheduler.stop();
+        await experiments.stop();
         clearInterval(prune);
         await webhooks.stop();
         await watchdog.stop();
@@ -109,7 +121,9 @@ async function main(): Promise<void> {
     },
   );
   // Scheduled runs carry the issuer of the tokens the manager mints, known once it listens.
-  scheduler.start(issuerFor((listening.server.address() as AddressInfo).port));
+  const issuer = issuerFor((listening.server.address() as AddressInfo).port);
+  scheduler.start(issuer);
+  experiments.start(issuer);
 }
 
 main().catch((error: unknown) => {

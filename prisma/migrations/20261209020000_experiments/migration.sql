@@ -21,6 +21,10 @@ CREATE TABLE "experiments" (
     -- Items of the dataset version and runs in all (items x versions x repeats), fixed at create.
     "item_count" INTEGER NOT NULL,
     "run_count" INTEGER NOT NULL,
+    -- The worker replica driving it, until when: its recording and scoring happen outside any
+    -- transaction, and the lease keeps a second replica from grading the same runs meanwhile.
+    "lease_owner" TEXT,
+    "lease_expires_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "started_at" TIMESTAMPTZ(3),
     "finished_at" TIMESTAMPTZ(3),
@@ -53,6 +57,7 @@ CREATE TABLE "experiment_results" (
     "state" TEXT NOT NULL DEFAULT 'pending',
     -- The final assistant reply, cut at EXPERIMENT_REPLY_MAX_LENGTH characters.
     "reply" TEXT,
+    "reply_truncated" BOOLEAN NOT NULL DEFAULT false,
     "tool_calls" JSONB,
     "latency_ms" INTEGER,
     -- {input, output, total}, when the run reported its usage.

@@ -3,6 +3,7 @@
 // leases and news, the channel worker, the retention jobs, and the router of its engine API. Nothing
 // here is shared with another agent but the engine's services; the handle to the agent's rows is
 // reachable from this object only.
+import type { TEngineConfig } from '@agentplane/contracts';
 import { notFoundHandler } from '@agentplane/server-kit';
 import { Router } from 'express';
 import { addA2aRoutes } from '../a2a/a2a-router.js';
@@ -12,6 +13,7 @@ import { type ChannelWorker, startChannelWorker } from '../channels/channel-work
 import { startInboundPruner } from '../channels/inbound-retention.js';
 import { type ConfigHolder, createConfigHolder } from '../config-source/config-holder.js';
 import { createSecretOpener } from '../config-source/parse-engine-config.js';
+import { readPinnedConfig } from '../config-source/read-pinned-config.js';
 import type { AgentDb } from '../database/agent-db.js';
 import type { ChannelHandlers, ChannelListener } from '../database/shared-listener.js';
 import { addHealthRoutes } from '../health/health-router.js';
@@ -30,6 +32,7 @@ import { type RunQueue, startRunQueue } from '../runs/run-queue.js';
 import { startRunPruner } from '../runs/run-retention.js';
 import { addRunRoutes } from '../runs/run-router.js';
 import { createAgentSnapshot } from '../snapshot/agent-snapshot.js';
+import { createPinnedSnapshots, type PinnedSnapshotsOptions } from '../snapshot/pinned-snapshots.js';
 import { startThreadPruner } from '../threads/thread-retention.js';
 import { addThreadRoutes } from '../threads/thread-router.js';
 import { addWhatsAppRoutes } from '../whatsapp/whatsapp-router.js';
@@ -64,34 +67,44 @@ export function createServedAgent(options: {
   const { agentId, services, store } = options;
   const { env, metrics, egress, spanExport, resolvers } = services;
   const logger = services.logger.child({ agent_id: agentId });
+  const openSecret = createSecretOpener(
+    options.configKey === undefined ? undefined : { agentKey: options.configKey, agentId },
+  );
+  // The served config's snapshots and those of the versions runs are pinned to are built alike.
+  const buildSnapshot = (config: TEngineConfig, version: number) =>
+    createAgentSnapshot(config, version, {
+      resolvers,
+      egress,
+      spanExport,
+      oidcFallback: env.oidcFallback,
+      managerIssuer: env.managerIssuer,
+      authDisabled: env.authDisabled,
+      models: env.models,
+      stdio: env.stdio,
+      agentsDir: env.agentsDir,
+      db: store?.db,
+      logger,
+      toolCalls: metrics.toolCalls,
+      toolRefusals: metrics.toolRefusals,
+      guardrailActions: metrics.guardrailActions,
+      budgets: store === undefined ? undefined : { db: store.db, logger },
+    });
   const holder = createConfigHolder({
-    openSecret: createSecretOpener(
-      options.configKey === undefined ? undefined : { agentKey: options.configKey, agentId },
-    ),
-    buildSnapshot: (config, version) =>
-      createAgentSnapshot(config, version, {
-        resolvers,
-        egress,
-        spanExport,
-        oidcFallback: env.oidcFallback,
-        managerIssuer: env.managerIssuer,
-        authDisabled: env.authDisabled,
-        models: env.models,
-        stdio: env.stdio,
-        agentsDir: env.agentsDir,
-        db: store?.db,
-        logger,
-        toolCalls: metrics.toolCalls,
-        toolRefusals: metrics.toolRefusals,
-        guardrailActions: metrics.guardrailActions,
-        budgets: store === undefined ? undefined : { db: store.db, logger },
-      }),
+    openSecret,
+    buildSnapshot,
     logger,
     db: store === undefined ? 'not_used' : 'unreachable',
   });
 
   let requests = 0;
-  const parts = store === undefined ? undefined : startRunParts(agentId, store, holder, services);
+  const parts =
+    store === undefined
+      ? undefined
+      : startRunParts(agentId, store, holder, services, {
+          readConfig: (version) => readPinnedConfig(store.db, agentId, version, openSecret),
+          buildSnapshot,
+          idleMs: env.runs.pinnedIdleMs,
+        });
   const router = Router();
   router.use((_req, res, next) => {
     requests++;
@@ -148,9 +161,16 @@ type RunParts = {
   stop: () => Promise<void>;
 };
 
-// With a database: the run store, the queue's worker, the runs' leases and news, the channel worker,
-// and the pruning of finished messages, runs and threads.
-function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder, services: EngineServices): RunParts {
+// With a database: the run store, the queue's worker with the snapshots of the versions its runs are
+// pinned to, the runs' leases and news, the channel worker, and the pruning of finished messages, runs
+// and threads.
+function startRunParts(
+  agentId: string,
+  store: AgentStore,
+  holder: ConfigHolder,
+  services: EngineServices,
+  pinnedVersions: PinnedSnapshotsOptions,
+): RunParts {
   const { env, metrics, owner } = services;
   const logger = services.logger.child({ agent_id: agentId });
   const pool = store.db;
@@ -176,9 +196,11 @@ function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder,
     metrics,
     spendTarget,
   };
+  const pinned = createPinnedSnapshots(pinnedVersions);
   const queue = startRunQueue({
     store: base,
     source: holder,
+    pinned,
     slots: services.runSlots,
     pollMs: env.runs.queuePollMs,
     logger,
@@ -213,6 +235,8 @@ function startRunParts(agentId: string, store: AgentStore, holder: ConfigHolder,
     stop: async () => {
       const stops = [queue.stop, worker.stop, leases.stop, notifications.stop, ...pruners.map((p) => p.stop)];
       const failed = (await Promise.allSettled(stops.map((stop) => stop()))).find((r) => r.status === 'rejected');
+      // Once no run can start on them any more.
+      await pinned.close();
       if (failed !== undefined) throw failed.reason;
     },
   };

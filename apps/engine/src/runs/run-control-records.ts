@@ -110,12 +110,15 @@ export type ClaimedRun = {
   subject: string | null;
   input: RunAgentInput;
   source: RunSource;
+  /** The agent version the run must run with (an experiment's), or null: the claiming replica's. */
+  pinned_version: number | null;
 };
 
 // The oldest waiting run whose thread is free and which is first in its thread's line. SKIP LOCKED lets
 // two replicas claim different runs at once; a run of the same thread behind a locked one is not first
-// in line, so it is not taken either. The run is stamped with the config version of the replica that
-// claims it, which is the one it runs with, whatever version was current when it was queued.
+// in line, so it is not taken either. The run is stamped with the version it runs with: the one it is
+// pinned to (an experiment's, run-queue.ts runs it with that version's config or fails it), else the
+// config version of the replica that claims it, whatever version was current when it was queued.
 const CLAIM = `
   WITH next AS (
     SELECT p.agent_id, p.id, p.input FROM agent_runs p
@@ -129,9 +132,9 @@ const CLAIM = `
     FOR UPDATE SKIP LOCKED)
   UPDATE agent_runs r
   SET status = 'running', owner = $2, lease_expires_at = now() + $3::float8 * interval '1 millisecond',
-      started_at = now(), input = NULL, agent_version = $4
+      started_at = now(), input = NULL, agent_version = COALESCE(r.pinned_version, $4)
   FROM next WHERE r.agent_id = next.agent_id AND r.id = next.id
-  RETURNING r.id, r.thread_key, r.issuer, r.subject, r.source, next.input`;
+  RETURNING r.id, r.thread_key, r.issuer, r.subject, r.source, next.input, r.pinned_version::float8 AS pinned_version`;
 
 /** Claims the next run to start for this replica; undefined when none is ready (or a race lost it). */
 export async function claimNextRun(

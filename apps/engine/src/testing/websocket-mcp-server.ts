@@ -78,13 +78,21 @@ function createSocketTransport(socket: Socket): Transport {
   return transport;
 }
 
-export type WebSocketMcpServer = { url: string; close: () => Promise<void> };
+export type WebSocketMcpServer = {
+  url: string;
+  /** MCP sessions opened since the start (one per connection), and open now. */
+  sessions: () => { opened: number; open: number };
+  close: () => Promise<void>;
+};
 
 export async function startWebSocketMcpServer(): Promise<WebSocketMcpServer> {
   const sockets = new Set<Socket>();
+  let opened = 0;
   const server = createServer((_req, res) => res.writeHead(426).end());
   server.on('upgrade', (req, socket: Socket) => {
     sockets.add(socket);
+    opened++;
+    socket.once('close', () => sockets.delete(socket));
     const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}${HANDSHAKE_GUID}`).digest('base64');
     socket.write(
       [
@@ -110,6 +118,7 @@ export async function startWebSocketMcpServer(): Promise<WebSocketMcpServer> {
   const { port } = await listenOnLoopback(server);
   return {
     url: `ws://127.0.0.1:${port}`,
+    sessions: () => ({ opened, open: sockets.size }),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

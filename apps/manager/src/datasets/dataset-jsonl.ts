@@ -87,7 +87,7 @@ export async function readJsonlBody(req: Request, res: Response, maxBytes: numbe
 }
 
 /** Waits for `res` to drain or close, leaving no listener behind for the event that did not come. */
-async function drainedOrClosed(res: Response): Promise<void> {
+export async function drainedOrClosed(res: Response): Promise<void> {
   const settled = new AbortController();
   try {
     await Promise.race([

@@ -26,7 +26,7 @@ const RATE_WINDOW_MS = 60_000;
 const identity = (value: string) => value;
 
 /** A model judge's base URL at a literal refused address is a 422 before anything is called. */
-function refuseJudgesAtPrivateAddresses(scorers: readonly TScorer[], allow: EgressAllowList): void {
+export function refuseJudgesAtPrivateAddresses(scorers: readonly TScorer[], allow: EgressAllowList): void {
   refusePrivateUrls(
     scorers.flatMap((scorer, index) =>
       scorer.kind === 'model_judge' ? [{ path: `scorers[${index}].model.baseUrl`, url: scorer.model.baseUrl }] : [],
