@@ -29,6 +29,7 @@ import { consoleIsBuilt, consoleRouter } from './console/serve-console.js';
 import { addDatasetRoutes } from './datasets/dataset-routes.js';
 import { addEnginePoolRoutes } from './engine-pools/engine-pool-routes.js';
 import { addEngineCredentialsRoute } from './engine-roles/engine-credentials-routes.js';
+import { addOnlineScoringRoutes } from './evaluations/online/online-scoring-routes.js';
 import { addScorerRoutes } from './evaluations/scorers/scorer-routes.js';
 import { addExperimentRoutes } from './experiments/experiment-routes.js';
 import { addHealthRoutes } from './health/health-routes.js';
@@ -198,6 +199,14 @@ export function createManagerApp({
     wakeWebhooks,
   });
   addScorerRoutes(api, { db, logger, egressAllow: config.egressAllow, settings: config.scorers });
+  addOnlineScoringRoutes(api, {
+    db,
+    box,
+    logger,
+    egressAllow: config.egressAllow,
+    judgeTimeoutMs: config.scorers.judgeTimeoutMs,
+    maxQueuedPerAgent: config.onlineScoring.maxQueuedPerAgent,
+  });
   addDatasetRoutes(api, { db, limits: config.datasets });
   addExperimentRoutes(api, {
     db,

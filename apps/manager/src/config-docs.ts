@@ -11,6 +11,7 @@ import {
 } from '@agentplane/server-kit';
 import { ZManagerEnv } from './config.js';
 import { DATASET_ENV_DOCS } from './datasets/dataset-settings.js';
+import { ONLINE_SCORING_ENV_DOCS } from './evaluations/online/online-scoring-settings.js';
 import { SCORER_ENV_DOCS } from './evaluations/scorers/scorer-settings.js';
 import { EXPERIMENT_ENV_DOCS } from './experiments/experiment-settings.js';
 import { WEBHOOK_ENV_DOCS } from './webhooks/webhook-settings.js';
@@ -22,6 +23,7 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
   ...OPERATOR_TRACING_ENV_DOCS,
   ...WEBHOOK_ENV_DOCS,
   ...SCORER_ENV_DOCS,
+  ...ONLINE_SCORING_ENV_DOCS,
   ...DATASET_ENV_DOCS,
   ...EXPERIMENT_ENV_DOCS,
   NODE_ENV: {

@@ -21,6 +21,12 @@ import { MAX_AGENTS_PER_WORKSPACE_DEFAULT } from './agents/agents-per-workspace.
 import { DEFAULT_CONSOLE_DIR } from './console/serve-console.js';
 import { DATASET_ENV_FIELDS, type DatasetLimits, readDatasetLimits } from './datasets/dataset-settings.js';
 import { type EnginePoolSettings, ZEnginePoolsSetting } from './engine-pools/engine-pool-settings.js';
+import {
+  leaseOutlivesJudge,
+  ONLINE_SCORING_ENV_FIELDS,
+  type OnlineScoringSettings,
+  readOnlineScoringSettings,
+} from './evaluations/online/online-scoring-settings.js';
 import { readScorerSettings, SCORER_ENV_FIELDS, type ScorerSettings } from './evaluations/scorers/scorer-settings.js';
 import {
   EXPERIMENT_ENV_FIELDS,
@@ -149,12 +155,20 @@ export const ZManagerEnv = z
     CONSOLE_ENGINE_SOURCES: ZCommaList.pipe(z.array(ZConnectSource)).optional(),
     ...WEBHOOK_ENV_FIELDS,
     ...SCORER_ENV_FIELDS,
+    ...ONLINE_SCORING_ENV_FIELDS,
     ...DATASET_ENV_FIELDS,
     ...EXPERIMENT_ENV_FIELDS,
   })
   .superRefine((env, ctx) => {
     if (!leaseOutlivesAttempt(env)) {
       ctx.addIssue({ code: 'custom', path: ['WEBHOOK_LEASE_MS'], message: 'must be longer than WEBHOOK_TIMEOUT_MS' });
+    }
+    if (!leaseOutlivesJudge(env)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ONLINE_SCORING_LEASE_MS'],
+        message: 'must be longer than SCORER_JUDGE_TIMEOUT_MS',
+      });
     }
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
@@ -272,6 +286,8 @@ export type ManagerConfig = {
   webhooks: WebhookSettings;
   /** Model judges' timeout, and how often a workspace may try scorers. */
   scorers: ScorerSettings;
+  /** How the online scoring worker polls, leases and bounds what it keeps. */
+  onlineScoring: OnlineScoringSettings;
   /** Datasets: how many per workspace, items and kept revisions per dataset, the largest import. */
   datasets: DatasetLimits;
   /** Experiments: the worker's poll, and the caps on concurrency, runs, active and kept experiments. */
@@ -360,6 +376,7 @@ export function loadManagerConfig(env: NodeJS.ProcessEnv = process.env): Manager
     modelPrices: loadModelPrices(parsed.MODEL_PRICES_FILE ?? DEFAULT_MODEL_PRICES_FILE),
     webhooks: readWebhookSettings(parsed),
     scorers: readScorerSettings(parsed),
+    onlineScoring: readOnlineScoringSettings(parsed),
     datasets: readDatasetLimits(parsed),
     experiments: readExperimentSettings(parsed),
     console: {

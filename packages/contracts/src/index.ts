@@ -30,6 +30,8 @@ export * from './engine/thread-keys.js';
 export * from './evaluations/experiment.js';
 export * from './evaluations/experiment-results.js';
 export * from './evaluations/judge-answer.js';
+export * from './evaluations/online-scoring.js';
+export * from './evaluations/run-score.js';
 export * from './evaluations/scorer.js';
 export * from './evaluations/scoring-sample.js';
 export * from './guardrails/guardrail.js';

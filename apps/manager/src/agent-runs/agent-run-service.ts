@@ -1,6 +1,7 @@
 // An agent's recent runs for the workspace's members, read from the engine's agent_runs table. What
 // is selected is the whole answer: a run's input, its events and its thread's messages stay with the
-// engine, whatever the member's role (see docs/pages/concepts/agents.md, "Runs").
+// engine, whatever the member's role (see docs/pages/concepts/agents.md, "Runs"). A run's online scores
+// come with it: their reasons are the scorers' words (a model judge's may quote the reply it graded).
 import { hasRoleAtLeast, type TAgentRun, type TAgentRunListQuery, type TRole } from '@agentplane/contracts';
 import type { Db } from '@agentplane/db';
 import { AppError } from '@agentplane/server-kit';
@@ -23,6 +24,8 @@ const RUN_FIELDS = {
   callerRunId: true,
   guardrailActions: true,
   agentVersion: true,
+  // The online scorers' grades (evaluations/online): at most one per scorer of a list.
+  scores: { select: { scorerName: true, kind: true, score: true, reason: true }, orderBy: { scorerName: 'asc' } },
 } as const;
 
 type RunRow = {
@@ -41,6 +44,7 @@ type RunRow = {
   callerRunId: string | null;
   guardrailActions: unknown;
   agentVersion: bigint | null;
+  scores: { scorerName: string; kind: string; score: number | null; reason: string }[];
 };
 
 // Who asked the agent is an end user's identity: admins and owners, who manage the workspace's
@@ -68,6 +72,12 @@ function toAgentRun(row: RunRow, withCaller: boolean): TAgentRun {
     guardrail_actions: Array.isArray(row.guardrailActions)
       ? (row.guardrailActions as TAgentRun['guardrail_actions'])
       : [],
+    scores: row.scores.map(({ scorerName, kind, score, reason }) => ({
+      name: scorerName,
+      kind: kind as TAgentRun['scores'][number]['kind'],
+      score,
+      reason,
+    })),
     ...(withCaller ? { issuer: row.issuer, subject: row.subject } : {}),
   };
 }

@@ -15,19 +15,31 @@ import type { ApiRouter } from '../http/api-router.js';
 import { currentWorkspace } from '../http/request-context.js';
 import { ZIdParams } from '../resources/resource-routes.js';
 import type { ModelPrices } from './model-prices.js';
+import { readScoreFigures, type ScoreFigures } from './score-figures.js';
 import { readUsageFigures, type UsageFigures, type UsageScope } from './usage-figures.js';
-import { resolveUsageRange } from './usage-range.js';
+import { resolveUsageRange, type UsageRange } from './usage-range.js';
 
 export type UsageDeps = { db: Db; modelPrices: ModelPrices; now: () => number };
 
 const RANGE_PROBLEM = 'A malformed query, `from` not before `to`, or a range longer than the bucket allows';
 
-type Report = Omit<UsageFigures, 'buckets'> & Pick<TAgentUsage, 'from' | 'to' | 'bucket' | 'buckets'>;
+type Report = Omit<UsageFigures, 'buckets'> &
+  Pick<TWorkspaceUsage, 'from' | 'to' | 'bucket' | 'buckets'> & { range: UsageRange };
 
 /** The figures per version, newest first, when the query asks for them. */
-function versionsOf(figures: UsageFigures['versions'], query: TAgentUsageQuery): Pick<TAgentUsage, 'versions'> {
+function versionsOf(
+  figures: UsageFigures['versions'],
+  scores: ScoreFigures['versions'],
+  query: TAgentUsageQuery,
+): Pick<TAgentUsage, 'versions'> {
   if (query.group_by !== 'version') return {};
-  return { versions: figures.map(({ agentId, agentVersion, ...rest }) => ({ agent_version: agentVersion, ...rest })) };
+  return {
+    versions: figures.map(({ agentId, agentVersion, ...rest }) => ({
+      agent_version: agentVersion,
+      ...rest,
+      scores: scores.get(agentVersion) ?? [],
+    })),
+  };
 }
 
 async function report(deps: UsageDeps, scope: UsageScope, query: TUsageQuery): Promise<Report> {
@@ -35,6 +47,7 @@ async function report(deps: UsageDeps, scope: UsageScope, query: TUsageQuery): P
   const figures = await readUsageFigures(deps.db, deps.modelPrices, scope, range);
   return {
     ...figures,
+    range,
     from: range.from.toISOString(),
     to: range.to.toISOString(),
     bucket: range.bucket,
@@ -48,7 +61,7 @@ export function addUsageRoutes(api: ApiRouter, deps: UsageDeps): void {
       method: 'get',
       path: '/agents/:id/usage',
       operationId: 'getAgentUsage',
-      summary: "An agent's runs, failures, durations, tokens and cost per hour or day (UTC)",
+      summary: "An agent's runs, failures, durations, tokens, cost and online scores per hour or day (UTC)",
       tag: 'agents',
       access: { kind: 'workspace', minRole: 'viewer' },
       params: ZIdParams,
@@ -60,12 +73,24 @@ export function addUsageRoutes(api: ApiRouter, deps: UsageDeps): void {
       const { id: workspaceId } = currentWorkspace(req);
       const agent = await deps.db.agent.findFirst({ where: { id: params.id, workspaceId }, select: { id: true } });
       if (!agent) throw new AppError('not_found', 'No such agent.');
-      const { totals, buckets, versions, from, to, bucket } = await report(
+      const { totals, buckets, versions, from, to, bucket, range } = await report(
         deps,
         { workspaceId, agentId: agent.id },
         query,
       );
-      const body: TAgentUsage = { from, to, bucket, totals, buckets, ...versionsOf(versions, query) };
+      const scores = await readScoreFigures(deps.db, agent.id, range);
+      const body: TAgentUsage = {
+        from,
+        to,
+        bucket,
+        totals,
+        scores: scores.totals,
+        buckets: buckets.map((figures) => ({
+          ...figures,
+          scores: scores.buckets.get(Date.parse(figures.start)) ?? [],
+        })),
+        ...versionsOf(versions, scores.versions, query),
+      };
       res.json(body);
     },
   );

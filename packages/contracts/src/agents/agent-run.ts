@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ZPaginationQuery } from '../common/pagination.js';
 import { ZIsoDateTime, ZUuid } from '../common/primitives.js';
+import { ZRunScore } from '../evaluations/run-score.js';
 import { ZGuardrailActionRecord } from '../guardrails/guardrail-actions.js';
 
 export const RUN_STATUSES = [
@@ -68,6 +69,10 @@ export const ZAgentRun = z
     }),
     guardrail_actions: z.array(ZGuardrailActionRecord).meta({
       description: 'The guardrail rules that fired in the run, oldest first (at most 100)',
+    }),
+    scores: z.array(ZRunScore).meta({
+      description:
+        "The online scorers' grades of the run, by scorer name; empty when it was not sampled or is not scored yet (GET/PUT /agents/{id}/online-scoring)",
     }),
     issuer: z.string().nullable().optional().meta({
       description: "The caller's token issuer; admins and owners only, null for runs without a token",

@@ -2,6 +2,7 @@
 // cost per hour or day (UTC), read from the runs' records and priced by the manager's price table.
 import { z } from 'zod';
 import { ZIsoDateTime, ZUuid } from '../common/primitives.js';
+import { ZScorerUsage } from '../evaluations/run-score.js';
 
 export const USAGE_BUCKETS = ['hour', 'day'] as const;
 export type TUsageBucket = (typeof USAGE_BUCKETS)[number];
@@ -57,10 +58,19 @@ const ZUsageReportBase = z.strictObject({
   buckets: z.array(ZUsageBucketFigures).meta({ description: 'Buckets with at least one run, oldest first' }),
 });
 
+const ZScores = z.array(ZScorerUsage).meta({
+  description: "Each online scorer's results over the runs created in the range (or bucket, or version), by name",
+});
+
 export const ZAgentUsage = ZUsageReportBase.extend({
+  scores: ZScores,
+  buckets: z
+    .array(ZUsageBucketFigures.extend({ scores: ZScores }))
+    .meta({ description: 'Buckets with at least one run, oldest first' }),
   versions: z
     .array(
       ZUsageFigures.extend({
+        scores: ZScores,
         agent_version: z
           .number()
           .int()
