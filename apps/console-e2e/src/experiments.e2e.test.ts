@@ -58,7 +58,10 @@ async function createDataset(page: Page) {
     buffer: Buffer.from(ITEMS.map((item) => JSON.stringify(item)).join('\n')),
   });
   await control(page, 'Import').click();
-  await shown(page.getByRole('table', { name: 'Items of version 2' }).getByText('hello'), 'the imported items');
+  await shown(
+    page.getByRole('table', { name: 'Items of version 2' }).getByRole('cell', { name: 'hello', exact: true }),
+    'the imported items',
+  );
 }
 
 /** Saves what pressing `button` downloads, as text. */

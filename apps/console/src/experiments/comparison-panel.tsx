@@ -9,12 +9,11 @@ import { Pager } from '../ui/pager';
 import { ProblemAlert } from '../ui/problem-alert';
 import { ComparisonTable } from './comparison-table';
 import { compareVersions, type Experiment, experimentKeys, LARGEST_PAGE } from './experiment-api';
-import { isActive } from './experiment-status';
+import { finalRuns } from './experiment-status';
 import { useItemQuestions } from './item-questions';
 
 type Filter = TComparisonVerdict | 'all';
 const FILTERS: Filter[] = ['all', 'improved', 'regressed', 'unchanged'];
-const POLL_MS = 5000;
 
 function VersionSelect(props: { label: string; versions: number[]; value: number; onChange: (value: number) => void }) {
   const id = useId();
@@ -40,11 +39,14 @@ export function ComparisonPanel({ agentId, experiment }: { agentId: string; expe
   const [offset, setOffset] = useState(0);
   const filterId = useId();
   const comparison = useQuery({
-    queryKey: experimentKeys.comparison(agentId, experiment.id, base, candidate, offset),
+    queryKey: experimentKeys.comparison(agentId, experiment.id, finalRuns(experiment.progress), {
+      base,
+      candidate,
+      offset,
+    }),
     queryFn: () => compareVersions(agentId, experiment.id, base, candidate, offset),
     enabled: base !== candidate,
     placeholderData: keepPreviousData,
-    refetchInterval: isActive(experiment) ? POLL_MS : false,
   });
   const questions = useItemQuestions(experiment, offset);
   const data = comparison.data;

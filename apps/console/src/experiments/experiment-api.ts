@@ -17,13 +17,15 @@ export type ExportFormat = 'jsonl' | 'csv';
 /** The API's largest page: the comparison and the charts read this many at once. */
 export const LARGEST_PAGE = 1000;
 
+// What is read of an experiment's results is keyed by how many of its runs were final then (`done`): the
+// experiment's own polling moves the key on as runs end, so results are read again exactly when they change.
 export const experimentKeys = {
   list: (agentId: string) => [AGENTS_KEY, agentId, 'experiments'] as const,
   one: (agentId: string, experimentId: string) => [AGENTS_KEY, agentId, 'experiments', experimentId] as const,
-  scores: (agentId: string, experimentId: string) =>
-    [AGENTS_KEY, agentId, 'experiments', experimentId, 'scores'] as const,
-  comparison: (agentId: string, experimentId: string, base: number, candidate: number, offset: number) =>
-    [AGENTS_KEY, agentId, 'experiments', experimentId, 'comparison', base, candidate, offset] as const,
+  scores: (agentId: string, experimentId: string, done: number) =>
+    [AGENTS_KEY, agentId, 'experiments', experimentId, 'scores', done] as const,
+  comparison: (agentId: string, experimentId: string, done: number, query: Record<string, number>) =>
+    [AGENTS_KEY, agentId, 'experiments', experimentId, 'comparison', done, query] as const,
 };
 
 const pathOf = (agentId: string, experimentId: string) => ({ path: { id: agentId, experimentId } });

@@ -1,11 +1,11 @@
 // How each scorer's scores spread, per version: histograms of the scored runs' scores (read a large
-// page at a time, up to a bound), drawn once the experiment has some. Read again while it runs.
-import { useQuery } from '@tanstack/react-query';
+// page at a time, up to a bound), drawn once the experiment has some. Read again as its runs end.
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { problemOf } from '../api/api-problem';
 import { ProblemAlert } from '../ui/problem-alert';
 import { type Experiment, type ExperimentResult, experimentKeys, listScoredResults } from './experiment-api';
-import { isActive } from './experiment-status';
+import { finalRuns } from './experiment-status';
 import type { ScorerHistogram } from './score-charts';
 import { histogramRows } from './score-histogram';
 
@@ -13,7 +13,6 @@ const ScoreCharts = lazy(() => import('./score-charts'));
 
 /** Runs the charts are drawn from at most: beyond this, the aggregates table still counts every run. */
 const MAX_CHARTED_RUNS = 20_000;
-const POLL_MS = 5000;
 
 function histograms(experiment: Experiment, results: ExperimentResult[]): ScorerHistogram[] {
   return experiment.scorers.map((scorer, index) => {
@@ -28,9 +27,9 @@ function histograms(experiment: Experiment, results: ExperimentResult[]): Scorer
 
 export function ScoreDistributions({ agentId, experiment }: { agentId: string; experiment: Experiment }) {
   const scored = useQuery({
-    queryKey: experimentKeys.scores(agentId, experiment.id),
+    queryKey: experimentKeys.scores(agentId, experiment.id, finalRuns(experiment.progress)),
     queryFn: () => listScoredResults(agentId, experiment.id, MAX_CHARTED_RUNS),
-    refetchInterval: isActive(experiment) ? POLL_MS : false,
+    placeholderData: keepPreviousData,
   });
   return (
     <section aria-labelledby="distributions-heading">
