@@ -10,6 +10,7 @@ import { requireCreateRole } from './engine-roles/require-create-role.js';
 import { createExperimentWorker } from './experiments/experiment-worker.js';
 import { pruneExpiredInvitations } from './invitations/invitation-service.js';
 import { serveManagerMetrics } from './metrics/serve-manager-metrics.js';
+import { startOnlineScoring } from './evaluations/online/start-online-scoring.js';
 import { createScheduler, SCHEDULE_FIRES_KEPT } from './schedules/scheduler.js';
 import { upgradeStoredData } from './start-up/upgrade-stored-data.js';
 import { startWebhookDelivery } from './webhooks/start-webhook-delivery.js';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   );
 
   const webhooks = startWebhookDelivery({ db, config, logger });
+  const onlineScoring = await startOnlineScoring({ db, config, logger });
 
   const served = await serveManagerMetrics(config.metrics, logger);
   // With PORT=0 only the listening server knows the port the default issuer must name.
@@ -113,6 +115,7 @@ async function main(): Promise<void> {
         await experiments.stop();
         clearInterval(prune);
         await webhooks.stop();
+        await onlineScoring.stop();
         await watchdog.stop();
         await served?.listener.close();
         await db.$disconnect();
