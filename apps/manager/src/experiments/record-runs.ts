@@ -15,7 +15,7 @@ import {
 import type { Db } from '@agentplane/db';
 import { type EndedRun, readRunEvents } from './experiment-runs.js';
 import type { ExperimentGrader } from './experiment-scoring.js';
-import { observeRun, type RunObservation } from './run-observation.js';
+import { observeRun, type RunObservation, readRunError } from './run-observation.js';
 
 export type RecordedOutcome = {
   state: Extract<TExperimentResultState, 'scored' | 'failed' | 'cancelled'>;
@@ -71,15 +71,17 @@ export async function observeEndedRun(
   if (run.status === 'cancelled') {
     return { state: 'cancelled', observation: null, scores: null, error: run.error, errorCode: run.error_code };
   }
+  const events = await readRunEvents(db, options.agentId, run.run_id);
   const observation = observeRun({
-    events: await readRunEvents(db, options.agentId, run.run_id),
+    events,
     usage: run.usage,
     startedAt: run.started_at,
     finishedAt: run.finished_at,
   });
   if (run.status !== 'succeeded') {
-    const error = run.error ?? STOPPED[run.status] ?? `The run ended ${run.status}`;
-    return { state: 'failed', observation, scores: null, error, errorCode: run.error_code };
+    const ended = readRunError(events);
+    const error = run.error ?? ended?.message ?? STOPPED[run.status] ?? `The run ended ${run.status}`;
+    return { state: 'failed', observation, scores: null, error, errorCode: run.error_code ?? ended?.code ?? null };
   }
   const sample: TScoringSample = {
     input: toScoringInput(run.input),

@@ -79,6 +79,16 @@ function readTokens(usage: unknown): TScoringObservation['tokens'] {
   return { input, output, total: count(record.total_tokens) ?? input + output };
 }
 
+/** The run's last RUN_ERROR: a run the engine lost has its code here alone (its record holds the message). */
+export function readRunError(eventData: string[]): { message: string | null; code: string | null } | undefined {
+  const event = eventData.map(parseEvent).findLast((parsed) => parsed?.type === 'RUN_ERROR');
+  if (event === undefined) return undefined;
+  return {
+    message: typeof event.message === 'string' ? event.message : null,
+    code: typeof event.code === 'string' ? event.code : null,
+  };
+}
+
 export function observeRun(run: RunRecord): RunObservation {
   const events = run.events.map(parseEvent).filter((event) => event !== undefined);
   const text = readText(events);
