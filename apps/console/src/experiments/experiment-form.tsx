@@ -7,14 +7,13 @@ import {
   EXPERIMENT_REPEATS_MAX,
   ZExperimentCreate,
 } from '@agentplane/contracts';
-import { type FormEvent, useState } from 'react';
-import { type ApiProblem, problemOf } from '../api/api-problem';
+import { useState } from 'react';
 import { formatScorerList, parseScorerJson } from '../scorers/scorer-list-text';
 import { SCORER_TEMPLATES } from '../scorers/scorer-templates';
 import { ScorersEditor } from '../scorers/scorers-editor';
 import { Field } from '../ui/field';
-import { errorsOfIssues, errorsOfProblem, type FieldErrorMap } from '../ui/form-errors';
 import { ProblemAlert } from '../ui/problem-alert';
+import { useBodyForm } from '../ui/use-body-form';
 import { type DatasetChoice, DatasetChoiceFields } from './dataset-choice';
 import type { ExperimentBody } from './experiment-api';
 import { VersionCheckboxes } from './version-checkboxes';
@@ -32,14 +31,9 @@ export function ExperimentForm(props: {
   const [scorers, setScorers] = useState(() => formatScorerList([SCORER_TEMPLATES.exact_match]));
   const [repeats, setRepeats] = useState('1');
   const [concurrency, setConcurrency] = useState(String(EXPERIMENT_CONCURRENCY_DEFAULT));
-  const [errors, setErrors] = useState<FieldErrorMap>({});
-  const [problem, setProblem] = useState<ApiProblem>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setProblem(undefined);
-    const parsed = ZExperimentCreate.safeParse({
+  const { errors, problem, busy, onSubmit } = useBodyForm<ExperimentBody>({
+    schema: ZExperimentCreate,
+    body: () => ({
       ...(name.trim() === '' ? {} : { name: name.trim() }),
       dataset: dataset.dataset,
       ...(dataset.version === undefined ? {} : { dataset_version: dataset.version }),
@@ -47,23 +41,12 @@ export function ExperimentForm(props: {
       scorers: parseScorerJson(scorers),
       repeats: numberOr(repeats),
       concurrency: numberOr(concurrency),
-    });
-    if (!parsed.success) return setErrors(errorsOfIssues(parsed.error.issues));
-    setErrors({});
-    setBusy(true);
-    try {
-      await props.onSubmit(parsed.data as ExperimentBody);
-    } catch (error) {
-      const found = problemOf(error);
-      setErrors(errorsOfProblem(found));
-      setProblem(found);
-    } finally {
-      setBusy(false);
-    }
-  };
+    }),
+    send: props.onSubmit,
+  });
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="New experiment">
+    <form onSubmit={onSubmit} noValidate aria-label="New experiment">
       <ProblemAlert problem={problem} />
       <Field label="Name" error={errors.name} hint="Optional: the dataset and versions name it otherwise">
         <input name="name" value={name} onChange={(event) => setName(event.target.value)} />

@@ -4,9 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAgentOfPage } from '../agents/agent-of-page';
-import { type ApiProblem, problemOf } from '../api/api-problem';
 import { useRole } from '../session/use-me';
 import { ProblemAlert } from '../ui/problem-alert';
+import { useRowWrite } from '../ui/use-row-write';
 import {
   cancelExperiment,
   createExperiment,
@@ -23,24 +23,9 @@ export function ExperimentsTab() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [launching, setLaunching] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<string>();
-  const [problem, setProblem] = useState<ApiProblem>();
-
-  const write = async (done: string, call: () => Promise<unknown>) => {
-    setBusy(true);
-    setProblem(undefined);
-    setStatus(undefined);
-    try {
-      await call();
-      setStatus(done);
-    } catch (error) {
-      setProblem(problemOf(error));
-    } finally {
-      setBusy(false);
-      await queryClient.invalidateQueries({ queryKey: experimentKeys.list(agent.id) });
-    }
-  };
+  const { busy, status, problem, write } = useRowWrite(() =>
+    queryClient.invalidateQueries({ queryKey: experimentKeys.list(agent.id) }),
+  );
   // The form's own problems stay on the form, so its submit rethrows.
   const launch = async (body: ExperimentBody) => {
     const created = await createExperiment(agent.id, body);

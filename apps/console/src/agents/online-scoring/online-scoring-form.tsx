@@ -2,14 +2,13 @@
 // sampled, and the scorers (the same JSON editor an experiment's launch uses). The contracts' schema checks
 // the body first; the API's answer puts what only it knows (a judge it cannot reach) on its field.
 import { ONLINE_SCORING_SOURCES, ZOnlineScoringUpdate } from '@agentplane/contracts';
-import { type FormEvent, useId, useState } from 'react';
-import { type ApiProblem, problemOf } from '../../api/api-problem';
+import { useId, useState } from 'react';
 import { formatScorerList, parseScorerJson } from '../../scorers/scorer-list-text';
 import { SCORER_TEMPLATES } from '../../scorers/scorer-templates';
 import { ScorersEditor } from '../../scorers/scorers-editor';
 import { Field } from '../../ui/field';
-import { errorsOfIssues, errorsOfProblem, type FieldErrorMap } from '../../ui/form-errors';
 import { ProblemAlert } from '../../ui/problem-alert';
+import { useBodyForm } from '../../ui/use-body-form';
 import type { OnlineScoring, OnlineScoringBody } from './online-scoring-api';
 
 type Source = (typeof ONLINE_SCORING_SOURCES)[number];
@@ -27,37 +26,22 @@ export function OnlineScoringForm(props: {
   const [scorers, setScorers] = useState(() =>
     formatScorerList(settings.scorers.length > 0 ? settings.scorers : [SCORER_TEMPLATES.contains]),
   );
-  const [errors, setErrors] = useState<FieldErrorMap>({});
-  const [problem, setProblem] = useState<ApiProblem>();
-  const [busy, setBusy] = useState(false);
   const toggleSource = (source: Source) =>
     setSources((before) => (before.includes(source) ? before.filter((each) => each !== source) : [...before, source]));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setProblem(undefined);
-    const parsed = ZOnlineScoringUpdate.safeParse({
+  const { errors, problem, busy, onSubmit } = useBodyForm<OnlineScoringBody>({
+    schema: ZOnlineScoringUpdate,
+    body: () => ({
       enabled,
       sample_rate: rate.trim() === '' ? undefined : Number(rate),
       scorers: parseScorerJson(scorers),
       sources,
-    });
-    if (!parsed.success) return setErrors(errorsOfIssues(parsed.error.issues));
-    setErrors({});
-    setBusy(true);
-    try {
-      await props.onSubmit(parsed.data as OnlineScoringBody);
-    } catch (error) {
-      const found = problemOf(error);
-      setErrors(errorsOfProblem(found));
-      setProblem(found);
-    } finally {
-      setBusy(false);
-    }
-  };
+    }),
+    send: props.onSubmit,
+  });
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Online scoring">
+    <form onSubmit={onSubmit} noValidate aria-label="Online scoring">
       <ProblemAlert problem={problem} />
       <div className="checkbox">
         <input
