@@ -63,6 +63,7 @@ describe("an agent's page", () => {
       { path: 'settings', tab: 'Settings', heading: 'Settings' },
       { path: 'runs', tab: 'Runs', heading: 'Recent runs' },
       { path: 'schedules', tab: 'Schedules', heading: 'Schedules' },
+      { path: 'experiments', tab: 'Experiments', heading: 'Experiments' },
       { path: 'usage', tab: 'Usage', heading: 'Usage' },
       { path: 'history', tab: 'History', heading: 'History' },
       { path: 'connect', tab: 'Connect', heading: 'Connect' },

@@ -35,8 +35,12 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: <Navigate to={DEFAULT_AGENT_TAB} replace /> },
           ...AGENT_TABS.map((tab) => ({ path: tab.path, lazy: page(tab.load, tab.component) })),
-          // Under the Runs tab's URL, so the tab stays selected on a run.
+          // Under their tabs' URLs, so the tab stays selected on a run or an experiment.
           { path: 'runs/:runId', lazy: page(() => import('./run-view/run-view-page'), 'RunViewPage') },
+          {
+            path: 'experiments/:experimentId',
+            lazy: page(() => import('./experiments/experiment-page'), 'ExperimentPage'),
+          },
         ],
       },
       { path: 'usage', lazy: page(() => import('./usage/workspace-usage-page'), 'WorkspaceUsagePage') },

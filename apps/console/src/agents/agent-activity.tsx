@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { GuardrailActions } from '../run-view/guardrail-actions';
 import { EmptyState } from '../ui/empty-state';
 import { agentKeys, listAgentRuns } from './agent-api';
+import { RunScores } from './online-scoring/run-scores';
 
 const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -31,6 +32,7 @@ export function AgentRuns({ agentId }: { agentId: string }) {
               <th scope="col">Thread</th>
               <th scope="col">Error</th>
               <th scope="col">Guardrails</th>
+              <th scope="col">Scores</th>
             </tr>
           </thead>
           <tbody>
@@ -48,6 +50,9 @@ export function AgentRuns({ agentId }: { agentId: string }) {
                 <td>{run.error ?? ''}</td>
                 <td>
                   <GuardrailActions actions={run.guardrail_actions ?? []} />
+                </td>
+                <td>
+                  <RunScores scores={run.scores} />
                 </td>
               </tr>
             ))}

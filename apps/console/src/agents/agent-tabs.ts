@@ -14,6 +14,12 @@ export const AGENT_TABS: readonly AgentTab[] = [
     load: () => import('./schedules/schedules-tab'),
     component: 'SchedulesTab',
   },
+  {
+    path: 'experiments',
+    label: 'Experiments',
+    load: () => import('../experiments/experiments-tab'),
+    component: 'ExperimentsTab',
+  },
   { path: 'usage', label: 'Usage', load: () => import('./tabs/usage-tab'), component: 'UsageTab' },
   { path: 'history', label: 'History', load: () => import('./tabs/history-tab'), component: 'HistoryTab' },
   { path: 'connect', label: 'Connect', load: () => import('./tabs/connect-tab'), component: 'ConnectTab' },

@@ -3,6 +3,7 @@
 import type { TDatasetImportMode, TDatasetItemInput } from '@agentplane/contracts';
 import { JSONL_MEDIA_TYPE } from '@agentplane/contracts';
 import { api, expectOk, expectPage, type Schemas } from '../api/api-client';
+import { saveDownload } from '../api/save-download';
 
 export type Dataset = Schemas['Dataset'];
 export type DatasetItem = Schemas['DatasetItem'];
@@ -45,6 +46,12 @@ export function listItems(id: string, version: number | undefined, offset: numbe
   return expectPage(api.GET('/api/v1/datasets/{id}/items', { params: { path: { id }, query } }));
 }
 
+/** The item's last user message: what a person recognises it by. */
+export function lastUserText(item: Pick<DatasetItem, 'input'>): string {
+  const message = item.input.findLast((each) => each.role === 'user');
+  return message && 'content' in message ? String(message.content ?? '') : '';
+}
+
 export function addItems(id: string, items: TDatasetItemInput[]) {
   return expectOk(api.POST('/api/v1/datasets/{id}/items', { ...byId(id), body: { items } }));
 }
@@ -68,7 +75,7 @@ export function importJsonl(id: string, text: string, mode: TDatasetImportMode) 
   );
 }
 
-/** The version's JSONL, saved as a file: a fetch (it carries the workspace header a plain link cannot). */
+/** The version's JSONL, saved as a file. */
 export async function downloadJsonl(id: string, version: number): Promise<void> {
   const text = await expectOk(
     api.GET('/api/v1/datasets/{id}/export', {
@@ -76,8 +83,5 @@ export async function downloadJsonl(id: string, version: number): Promise<void> 
       parseAs: 'text',
     }),
   );
-  const url = URL.createObjectURL(new Blob([text as string], { type: JSONL_MEDIA_TYPE }));
-  const link = Object.assign(document.createElement('a'), { href: url, download: `dataset-v${version}.jsonl` });
-  link.click();
-  URL.revokeObjectURL(url);
+  saveDownload(text as string, `dataset-v${version}.jsonl`, JSONL_MEDIA_TYPE);
 }

@@ -21,17 +21,13 @@ import {
   downloadJsonl,
   getDataset,
   importJsonl,
+  lastUserText,
   listItems,
   listVersions,
   replaceItem,
 } from './dataset-api';
 import { ItemEditor } from './item-editor';
 import { ThreadPicker } from './thread-picker';
-
-function lastUserText(item: DatasetItem): string {
-  const message = item.input.findLast((each) => each.role === 'user');
-  return message && 'content' in message ? String(message.content ?? '') : '';
-}
 
 function ImportForm(props: { onImport: (text: string, mode: TDatasetImportMode) => Promise<void> }) {
   const id = useId();

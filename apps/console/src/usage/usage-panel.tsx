@@ -6,7 +6,7 @@ import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import { problemOf } from '../api/api-problem';
 import { EmptyState } from '../ui/empty-state';
 import { ProblemAlert } from '../ui/problem-alert';
-import type { UsageBucket, UsageReport } from './usage-api';
+import type { UsageBucket, UsageReport, WorkspaceUsageReport } from './usage-api';
 import { formatCost, usageSeries } from './usage-series';
 import { UsageTable } from './usage-table';
 
@@ -39,12 +39,14 @@ function Totals({ totals }: { totals: UsageReport['totals'] }) {
   );
 }
 
-export function UsagePanel(props: {
+export function UsagePanel<R extends UsageReport | WorkspaceUsageReport>(props: {
   heading: string;
   /** The heading's level: a page's own title, or a section of one. */
   level: 1 | 2;
   queryKey: (bucket: UsageBucket) => readonly unknown[];
-  read: (bucket: UsageBucket) => Promise<UsageReport>;
+  read: (bucket: UsageBucket) => Promise<R>;
+  /** What the report adds that only this panel's kind has (an agent's online scores). */
+  extra?: (report: R) => ReactNode;
   /** What the empty state says when the range has no runs: how to make the first. */
   empty: ReactNode;
 }) {
@@ -78,6 +80,7 @@ export function UsagePanel(props: {
             <UsageCharts points={points} bucket={usage.data.bucket} />
           </Suspense>
           <UsageTable points={points} bucket={usage.data.bucket} />
+          {props.extra?.(usage.data)}
         </>
       )}
       {usage.data && (

@@ -1,7 +1,7 @@
 // A report's buckets as a series with every bucket of its range, empty ones as zero: the manager sends
 // only buckets with runs, and a chart of those alone would draw an hour with one run next to one a week
 // later as neighbours.
-import type { UsageBucket, UsageReport } from './usage-api';
+import type { UsageBucket, WorkspaceUsageReport } from './usage-api';
 
 export type UsagePoint = {
   /** The bucket's first instant, ISO (UTC). */
@@ -21,7 +21,8 @@ function truncate(time: number, bucket: UsageBucket): number {
   return time - (time % WIDTH_MS[bucket]);
 }
 
-export function usageSeries(report: Pick<UsageReport, 'from' | 'to' | 'bucket' | 'buckets'>): UsagePoint[] {
+// The workspace's report's buckets: an agent's have more (its scores), which the series leaves out.
+export function usageSeries(report: Pick<WorkspaceUsageReport, 'from' | 'to' | 'bucket' | 'buckets'>): UsagePoint[] {
   const byStart = new Map(report.buckets.map((bucket) => [Date.parse(bucket.start), bucket]));
   const points: UsagePoint[] = [];
   const end = Date.parse(report.to);

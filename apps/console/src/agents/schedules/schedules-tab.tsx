@@ -2,10 +2,11 @@
 // Members and above write; a viewer reads.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type ApiProblem, problemOf } from '../../api/api-problem';
+import { problemOf } from '../../api/api-problem';
 import { useRole } from '../../session/use-me';
 import { EmptyState } from '../../ui/empty-state';
 import { ProblemAlert } from '../../ui/problem-alert';
+import { useRowWrite } from '../../ui/use-row-write';
 import { useAgentOfPage } from '../agent-of-page';
 import {
   bodyOf,
@@ -29,26 +30,8 @@ export function SchedulesTab() {
   const queryClient = useQueryClient();
   const schedules = useQuery({ queryKey: scheduleKeys.all(agent.id), queryFn: () => listSchedules(agent.id) });
   const [editing, setEditing] = useState<Editing>();
-  const [status, setStatus] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<ApiProblem>();
-
   const refresh = () => queryClient.invalidateQueries({ queryKey: scheduleKeys.all(agent.id) });
-  /** A write from the table: its problem shows above the table, its success as a status. */
-  const write = async (done: string, call: () => Promise<unknown>) => {
-    setBusy(true);
-    setProblem(undefined);
-    setStatus(undefined);
-    try {
-      await call();
-      setStatus(done);
-    } catch (error) {
-      setProblem(problemOf(error));
-    } finally {
-      setBusy(false);
-      await refresh();
-    }
-  };
+  const { busy, status, setStatus, problem, write } = useRowWrite(refresh);
   // The form's own problems stay on the form, so its submit rethrows.
   const save = async (body: ScheduleBody) => {
     setStatus(undefined);

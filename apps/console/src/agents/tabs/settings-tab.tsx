@@ -1,5 +1,5 @@
 // The agent's settings: its form (secrets masked until revealed), the engine_config the manager derived
-// from it, its engine credentials, and deleting it.
+// from it, its online scoring, its engine credentials, and deleting it.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { AGENTS_KEY, agentKeys, deleteAgent, getAgent, refreshAfterAgentWrite, u
 import { AgentForm } from '../agent-form';
 import { useAgentOfPage } from '../agent-of-page';
 import { EngineCredentials } from '../engine-credentials';
+import { OnlineScoringSection } from '../online-scoring/online-scoring-section';
 
 export function SettingsTab() {
   const agent = useAgentOfPage();
@@ -67,6 +68,7 @@ export function SettingsTab() {
         )}
         {saved && <p role="status">Saved.</p>}
       </section>
+      <OnlineScoringSection agentId={agent.id} canWrite={canWrite} />
       <details>
         <summary>Engine config (version {agent.engine_config_version})</summary>
         <pre>{JSON.stringify(agent.engine_config, null, 2)}</pre>
