@@ -14,9 +14,9 @@ import {
   type TScoringSample,
 } from '@agentplane/contracts';
 import type { Db } from '@agentplane/db';
+import { observeRun, readRunError } from '../evaluations/run-observation.js';
 import { type EndedRun, readRunEvents } from './experiment-runs.js';
 import type { ExperimentGrader } from './experiment-scoring.js';
-import { observeRun, readRunError } from '../evaluations/run-observation.js';
 
 export type RecordedOutcome = {
   state: Extract<TExperimentResultState, 'scored' | 'failed' | 'cancelled'>;
