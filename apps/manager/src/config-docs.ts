@@ -103,7 +103,7 @@ const MANAGER_ENV_DOCS: EnvDocs<typeof ZManagerEnv.shape> = {
   },
   AGENT_VERSION_RETENTION: {
     description:
-      "How many of an agent's newest versions are kept (1 to 100000). Each publish prunes the agent's older ones, except a version a run still references (runs are deleted after the engine's `ENGINE_RUN_RETENTION_DAYS`); the current version is always among the newest",
+      "How many of an agent's newest versions are kept (1 to 100000). Each publish prunes the agent's older ones, except a version a run still references or a running experiment names (runs are deleted after the engine's `ENGINE_RUN_RETENTION_DAYS`); the current version is always among the newest",
   },
   MAX_SCHEDULES_PER_AGENT: {
     description:

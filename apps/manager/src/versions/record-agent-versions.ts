@@ -79,7 +79,10 @@ export async function recordAgentVersions(
   );
 }
 
-/** Deletes versions past the newest `retention` of each agent that no run references. */
+/**
+ * Deletes versions past the newest `retention` of each agent that no run references and no active experiment
+ * names: an experiment may need a version's snapshot again to re-seal its pinned config after a move.
+ */
 export async function pruneAgentVersions(
   tx: Tx,
   agents: { agentId: string; newest: number }[],
@@ -90,5 +93,8 @@ export async function pruneAgentVersions(
     USING unnest(${agents.map((agent) => agent.agentId)}::uuid[], ${agents.map((agent) => agent.newest)}::bigint[])
       AS t(agent_id, newest)
     WHERE v.agent_id = t.agent_id AND v.version <= t.newest - ${retention}
-      AND NOT EXISTS (SELECT 1 FROM agent_runs r WHERE r.agent_id = v.agent_id AND r.agent_version = v.version)`;
+      AND NOT EXISTS (SELECT 1 FROM agent_runs r WHERE r.agent_id = v.agent_id AND r.agent_version = v.version)
+      AND NOT EXISTS (
+        SELECT 1 FROM experiments e
+        WHERE e.agent_id = v.agent_id AND e.status IN ('running', 'cancelling') AND v.version = ANY (e.agent_versions))`;
 }

@@ -58,6 +58,22 @@ describe('AGENT_VERSION_RETENTION', () => {
     expect(await storedVersions(agent.id)).toEqual([5, 6]);
   });
 
+  it('keeps a version an active experiment names, and prunes it once the experiment has ended', async () => {
+    const agent = await createAgentThroughApi(owner);
+    await patchInstructions(agent.id, 'two');
+    const [experiment] = await ctx.database.prisma.$queryRaw<{ id: string }[]>`
+      INSERT INTO experiments (workspace_id, agent_id, dataset_version, name, agent_versions, scorers, repeats,
+                               concurrency, item_count, run_count)
+      SELECT workspace_id, id, 1, 'compares 1', ARRAY[1]::bigint[], '[]', 1, 1, 1, 1 FROM agents WHERE id = ${agent.id}::uuid
+      RETURNING id`;
+    for (const instructions of ['three', 'four']) await patchInstructions(agent.id, instructions);
+    expect(await storedVersions(agent.id)).toEqual([1, 3, 4]);
+
+    await ctx.database.prisma.experiment.update({ where: { id: experiment?.id }, data: { status: 'completed' } });
+    await patchInstructions(agent.id, 'five');
+    expect(await storedVersions(agent.id)).toEqual([4, 5]);
+  });
+
   it("prunes only the published agent's versions", async () => {
     const quiet = await createAgentThroughApi(owner);
     const busy = await createAgentThroughApi(owner);
