@@ -11,7 +11,7 @@ export function AgentUsagePanel({ agentId }: { agentId: string }) {
       level={2}
       queryKey={(bucket) => usageKeys.agent(agentId, bucket)}
       read={(bucket) => getAgentUsage(agentId, bucket)}
-      extra={(report) => <ScorerUsageTable scores={report.scores ?? []} />}
+      extra={(report) => <ScorerUsageTable scores={report.scores} />}
       empty={
         <p>
           Runs, tokens and cost count from the agent's first run: send it a message in the{' '}

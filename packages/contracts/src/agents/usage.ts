@@ -58,11 +58,8 @@ const ZUsageReportBase = z.strictObject({
   buckets: z.array(ZUsageBucketFigures).meta({ description: 'Buckets with at least one run, oldest first' }),
 });
 
-// Optional in the schema so that a workspace report still reads as an agent's (the console shows both
-// with one panel); the manager always sends them in an agent's report.
-const ZScores = z.array(ZScorerUsage).optional().meta({
-  description:
-    "Each online scorer's results over the runs created in the range (or bucket, or version), by name; always sent",
+const ZScores = z.array(ZScorerUsage).meta({
+  description: "Each online scorer's results over the runs created in the range (or bucket, or version), by name",
 });
 
 export const ZAgentUsage = ZUsageReportBase.extend({
