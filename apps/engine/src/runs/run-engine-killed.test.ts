@@ -71,6 +71,7 @@ describe('an engine SIGKILLed in the middle of a run', () => {
     const run = await stored();
     expect(run.status).toBe('failed');
     expect(run.error).toBe('engine lost');
+    expect(run.errorCode).toBe('engine_lost');
     // Every event up to the kill (at least the 50 waited for), however many the first read carried.
     expect(seen.length + rest.length).toBeGreaterThanOrEqual(50);
     expect(rest.map((frame) => frame.id)).toEqual(rest.map((_, i) => `${input.runId}:${i + seen.length + 1}`));

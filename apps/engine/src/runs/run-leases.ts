@@ -11,12 +11,13 @@ import { QUEUE_NEWS_SQL, RUN_NEWS_SQL } from './run-notifications.js';
 
 export const RUN_LEASE_MS_DEFAULT = 30_000;
 export const ENGINE_LOST = 'engine lost';
+const ENGINE_LOST_CODE = 'engine_lost';
 
 /** The event a lost run ends with, as stored (and so as replayed). */
 export const ENGINE_LOST_EVENT = JSON.stringify({
   type: EventType.RUN_ERROR,
   message: ENGINE_LOST,
-  code: 'engine_lost',
+  code: ENGINE_LOST_CODE,
 });
 
 const RENEW = `
@@ -29,7 +30,8 @@ const RENEW = `
 const SWEEP = `
   WITH lost AS (
     UPDATE agent_runs
-    SET status = 'failed', error = $2, finished_at = now(), lease_expires_at = NULL, last_seq = last_seq + 1
+    SET status = 'failed', error = $2, error_code = $4, finished_at = now(), lease_expires_at = NULL,
+        last_seq = last_seq + 1
     WHERE agent_id = $1 AND status = 'running' AND lease_expires_at < now()
     RETURNING agent_id, id, last_seq),
   ended AS (
@@ -48,7 +50,9 @@ export async function renewLeases(
 
 /** Fails the agent's runs whose lease expired; returns their ids. */
 export async function sweepLostRuns(db: Queryable, agentId: string): Promise<string[]> {
-  return (await db.query<{ id: string }>(SWEEP, [agentId, ENGINE_LOST, ENGINE_LOST_EVENT])).rows.map((row) => row.id);
+  return (await db.query<{ id: string }>(SWEEP, [agentId, ENGINE_LOST, ENGINE_LOST_EVENT, ENGINE_LOST_CODE])).rows.map(
+    (row) => row.id,
+  );
 }
 
 export type RunLeases = { stop: () => Promise<void> };
