@@ -117,13 +117,23 @@ describe("an agent's experiments", () => {
     );
     await field(comparison, 'Show').selectOption('regressed');
     const items = comparison.getByRole('table', { name: `Items, v${second} against v${first}` });
+    // The server filters: the page shown until its answer comes still holds the unchanged item.
+    await items.getByRole('cell', { name: 'hello' }).waitFor({ state: 'detached' });
     await shown(items.getByRole('cell', { name: CARD }), 'the regressed item');
-    expect(await items.getByRole('cell', { name: 'hello' }).count()).toBe(0);
     await items.getByRole('button', { name: 'Show the replies of item 1' }).click();
     const diff = comparison.getByRole('figure', { name: `Reply of v${second} against v${first}` });
     await shown(diff.getByRole('deletion').filter({ hasText: '4111' }).first(), 'the removed card number');
     await shown(diff.getByRole('insertion').filter({ hasText: '[REDACTED:payment_card]' }), 'the redaction');
     await inspect(page, 'the experiment with its comparison', { screenshot: 'experiment-comparison' });
+    // The unchanged item alone, then none that is unchanged with a changed reply, then the changed one.
+    await field(comparison, 'Show').selectOption('unchanged');
+    await items.getByRole('cell', { name: CARD }).waitFor({ state: 'detached' });
+    await shown(items.getByRole('cell', { name: 'hello' }), 'the unchanged item');
+    await comparison.getByRole('checkbox', { name: 'Only changed replies (1)' }).check();
+    await shown(comparison.getByText('No item is unchanged with a changed reply.'), 'no item left');
+    await field(comparison, 'Show').selectOption('all');
+    await shown(items.getByRole('cell', { name: CARD }), 'the item whose reply changed');
+    expect(await items.getByRole('cell', { name: 'hello' }).count()).toBe(0);
 
     const csv = (await download(page, control(page, 'Export as CSV'))).trim().split(/\r?\n/);
     expect(csv).toHaveLength(1 + ITEMS.length * 2);

@@ -1,6 +1,6 @@
 // Two of the experiment's versions side by side, item by item: a base and a candidate picked from its
-// versions, the counts of items that improved, regressed or stayed, a filter on those verdicts, and the
-// items' table with their diffs. The API pages the items; a page of the largest size is filtered here.
+// versions, the counts of items that improved, regressed or stayed, filters on those verdicts and on a
+// changed reply, and the items' table with their diffs. The API filters the items, then pages them.
 import type { TComparisonVerdict } from '@agentplane/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -8,7 +8,7 @@ import { problemOf } from '../api/api-problem';
 import { Pager } from '../ui/pager';
 import { ProblemAlert } from '../ui/problem-alert';
 import { ComparisonTable } from './comparison-table';
-import { compareVersions, type Experiment, experimentKeys, LARGEST_PAGE } from './experiment-api';
+import { type ComparisonQuery, compareVersions, type Experiment, experimentKeys, LARGEST_PAGE } from './experiment-api';
 import { finalRuns } from './experiment-status';
 import { useItemQuestions } from './item-questions';
 
@@ -31,64 +31,98 @@ function VersionSelect(props: { label: string; versions: number[]; value: number
   );
 }
 
+function emptyMessage(query: ComparisonQuery): string {
+  const replies = query.changedOnly ? ' with a changed reply' : '';
+  return query.verdict === 'all' ? `No item${replies}.` : `No item is ${query.verdict}${replies}.`;
+}
+
 export function ComparisonPanel({ agentId, experiment }: { agentId: string; experiment: Experiment }) {
   const versions = experiment.agent_versions;
-  const [base, setBase] = useState(versions[0] ?? 1);
-  const [candidate, setCandidate] = useState(versions.at(-1) ?? 1);
-  const [filter, setFilter] = useState<Filter>('all');
-  const [offset, setOffset] = useState(0);
+  const [query, setQuery] = useState<ComparisonQuery>({
+    base: versions[0] ?? 1,
+    candidate: versions.at(-1) ?? 1,
+    verdict: 'all',
+    changedOnly: false,
+    offset: 0,
+  });
+  // Any change but the page's own starts again at the first page: the old offset means other items.
+  const change = (next: Partial<Omit<ComparisonQuery, 'offset'>>) => setQuery({ ...query, ...next, offset: 0 });
   const filterId = useId();
+  const changedId = useId();
   const comparison = useQuery({
-    queryKey: experimentKeys.comparison(agentId, experiment.id, finalRuns(experiment.progress), {
-      base,
-      candidate,
-      offset,
-    }),
-    queryFn: () => compareVersions(agentId, experiment.id, base, candidate, offset),
-    enabled: base !== candidate,
+    queryKey: experimentKeys.comparison(agentId, experiment.id, finalRuns(experiment.progress), query),
+    queryFn: () => compareVersions(agentId, experiment.id, query),
+    enabled: query.base !== query.candidate,
     placeholderData: keepPreviousData,
   });
-  const questions = useItemQuestions(experiment, offset);
   const data = comparison.data;
-  const items = data?.items.filter((item) => filter === 'all' || item.verdict === filter) ?? [];
+  const questions = useItemQuestions(experiment, data?.items.map((item) => item.position) ?? []);
   return (
     <section aria-labelledby="comparison-heading">
       <h3 id="comparison-heading">Comparison</h3>
       <div className="actions">
-        <VersionSelect label="Base version" versions={versions} value={base} onChange={setBase} />
-        <VersionSelect label="Candidate version" versions={versions} value={candidate} onChange={setCandidate} />
+        <VersionSelect
+          label="Base version"
+          versions={versions}
+          value={query.base}
+          onChange={(base) => change({ base })}
+        />
+        <VersionSelect
+          label="Candidate version"
+          versions={versions}
+          value={query.candidate}
+          onChange={(candidate) => change({ candidate })}
+        />
         <label htmlFor={filterId}>Show</label>
-        <select id={filterId} value={filter} onChange={(event) => setFilter(event.target.value as Filter)}>
+        <select
+          id={filterId}
+          value={query.verdict}
+          onChange={(event) => change({ verdict: event.target.value as Filter })}
+        >
           {FILTERS.map((each) => (
             <option key={each} value={each}>
               {each === 'all' ? 'All items' : `${each} (${data?.counts[each] ?? 0})`}
             </option>
           ))}
         </select>
+        <input
+          id={changedId}
+          type="checkbox"
+          checked={query.changedOnly}
+          onChange={(event) => change({ changedOnly: event.target.checked })}
+        />
+        <label htmlFor={changedId}>Only changed replies ({data?.counts.reply_changed ?? 0})</label>
       </div>
-      {base === candidate && <p>Pick two different versions to compare.</p>}
+      {query.base === query.candidate && <p>Pick two different versions to compare.</p>}
       {comparison.error && <ProblemAlert problem={problemOf(comparison.error)} />}
-      {data && base !== candidate && (
-        <>
+      {data && query.base !== query.candidate && (
+        // Busy while the last answer stands in for the one asked (another filter, version or page).
+        <div aria-busy={comparison.isPlaceholderData}>
           <p role="status">
             {data.counts.improved} improved, {data.counts.regressed} regressed, {data.counts.unchanged} unchanged of{' '}
             {data.counts.items} items; {data.counts.reply_changed} replies changed.
           </p>
-          {items.length === 0 ? (
-            <p>No item on this page is {filter}.</p>
+          {data.items.length === 0 ? (
+            <p>{emptyMessage(query)}</p>
           ) : (
             <ComparisonTable
-              items={items}
+              items={data.items}
               scorers={experiment.scorers.map((scorer) => scorer.name)}
               questions={questions}
               base={data.base}
               candidate={data.candidate}
             />
           )}
-          {data.counts.items > LARGEST_PAGE && (
-            <Pager offset={offset} limit={LARGEST_PAGE} total={data.counts.items} onChange={setOffset} label="Items" />
+          {data.matched > LARGEST_PAGE && (
+            <Pager
+              offset={query.offset}
+              limit={LARGEST_PAGE}
+              total={data.matched}
+              onChange={(offset) => setQuery({ ...query, offset })}
+              label="Items"
+            />
           )}
-        </>
+        </div>
       )}
     </section>
   );

@@ -8,23 +8,20 @@ import { saveDownload } from '../api/save-download';
 export type Experiment = Schemas['Experiment'];
 export type ExperimentDetail = Schemas['ExperimentDetail'];
 export type ExperimentBody = Schemas['ExperimentCreate'];
-export type ExperimentResult = Schemas['ExperimentResult'];
 export type VersionAggregate = Schemas['VersionAggregate'];
 export type Comparison = Schemas['ExperimentComparison'];
 export type ComparisonItem = Schemas['ComparisonItem'];
 export type ExportFormat = 'jsonl' | 'csv';
 
-/** The API's largest page: the comparison and the charts read this many at once. */
+/** The API's largest page: the comparison reads this many items at once. */
 export const LARGEST_PAGE = 1000;
 
-// What is read of an experiment's results is keyed by how many of its runs were final then (`done`): the
-// experiment's own polling moves the key on as runs end, so results are read again exactly when they change.
+// A comparison is keyed by how many of the experiment's runs were final then (`done`): the experiment's own
+// polling moves the key on as runs end, so it is read again exactly when it changes.
 export const experimentKeys = {
   list: (agentId: string) => [AGENTS_KEY, agentId, 'experiments'] as const,
   one: (agentId: string, experimentId: string) => [AGENTS_KEY, agentId, 'experiments', experimentId] as const,
-  scores: (agentId: string, experimentId: string, done: number) =>
-    [AGENTS_KEY, agentId, 'experiments', experimentId, 'scores', done] as const,
-  comparison: (agentId: string, experimentId: string, done: number, query: Record<string, number>) =>
+  comparison: (agentId: string, experimentId: string, done: number, query: ComparisonQuery) =>
     [AGENTS_KEY, agentId, 'experiments', experimentId, 'comparison', done, query] as const,
 };
 
@@ -57,35 +54,27 @@ export function deleteExperiment(agentId: string, experimentId: string) {
   );
 }
 
-/** Pages of scored results, read until `max` (the charts' bound), with the total there is. */
-export async function listScoredResults(agentId: string, experimentId: string, max: number) {
-  const results: ExperimentResult[] = [];
-  let total = 0;
-  do {
-    const answer = await expectPage(
-      api.GET('/api/v1/agents/{id}/experiments/{experimentId}/results', {
-        params: { ...pathOf(agentId, experimentId), query: { ...page(results.length, LARGEST_PAGE), state: 'scored' } },
-      }),
-    );
-    total = answer.total;
-    results.push(...answer.items);
-    if (answer.items.length === 0) break;
-  } while (results.length < Math.min(total, max));
-  return { results, total };
-}
+/** Which two versions, which of their items (a verdict or `all`; only changed replies or not), and from where. */
+export type ComparisonQuery = {
+  base: number;
+  candidate: number;
+  verdict: ComparisonItem['verdict'] | 'all';
+  changedOnly: boolean;
+  offset: number;
+};
 
-export function compareVersions(
-  agentId: string,
-  experimentId: string,
-  base: number,
-  candidate: number,
-  offset: number,
-) {
+export function compareVersions(agentId: string, experimentId: string, query: ComparisonQuery) {
   return expectOk(
     api.GET('/api/v1/agents/{id}/experiments/{experimentId}/comparison', {
       params: {
         ...pathOf(agentId, experimentId),
-        query: { ...page(offset, LARGEST_PAGE), base: String(base), candidate: String(candidate) },
+        query: {
+          ...page(query.offset, LARGEST_PAGE),
+          base: String(query.base),
+          candidate: String(query.candidate),
+          ...(query.verdict === 'all' ? {} : { verdict: query.verdict }),
+          ...(query.changedOnly ? { reply_changed: 'true' as const } : {}),
+        },
       },
     }),
   );

@@ -58,7 +58,7 @@ export function ExperimentPage() {
       <ExportButtons agentId={agent.id} experiment={experiment} />
       <AggregatesTable aggregates={experiment.aggregates} />
       <VersionFiguresTable aggregates={experiment.aggregates} />
-      <ScoreDistributions agentId={agent.id} experiment={experiment} />
+      <ScoreDistributions experiment={experiment} />
       {experiment.agent_versions.length > 1 && <ComparisonPanel agentId={agent.id} experiment={experiment} />}
     </section>
   );

@@ -1,7 +1,14 @@
 // Aggregates of an experiment's results per version and scorer: mean, count, nulls apart, and a 95%
 // Student's t interval. With repeats, the repeats of one item are not independent observations, so the
-// interval is over items (each the mean of its repeats' scores); with one repeat, over runs. Pure.
-import type { TConfidenceInterval, TScorer, TScorerResult, TVersionAggregate } from '@agentplane/contracts';
+// interval is over items (each the mean of its repeats' scores); with one repeat, over runs. Also the
+// scores' distribution in tenths, so that a chart needs no result read. Pure.
+import {
+  SCORE_DISTRIBUTION_BINS,
+  type TConfidenceInterval,
+  type TScorer,
+  type TScorerResult,
+  type TVersionAggregate,
+} from '@agentplane/contracts';
 
 export type AggregatedResult = {
   itemId: string;
@@ -58,6 +65,16 @@ export function confidenceInterval(units: readonly number[], unit: 'run' | 'item
   return { level: 0.95, low: Math.max(0, centre - half), high: Math.min(1, centre + half), unit, n };
 }
 
+/** Counts of the scores per tenth; a 1 is the last bin's, not a bin of its own. */
+export function distributionOf(scores: readonly number[]): number[] {
+  const bins = new Array<number>(SCORE_DISTRIBUTION_BINS).fill(0);
+  for (const score of scores) {
+    const bin = Math.min(SCORE_DISTRIBUTION_BINS - 1, Math.max(0, Math.floor(score * SCORE_DISTRIBUTION_BINS)));
+    bins[bin] = (bins[bin] as number) + 1;
+  }
+  return bins;
+}
+
 function scoreAt(result: AggregatedResult, index: number): number | null | undefined {
   if (result.state !== 'scored' || !Array.isArray(result.scores)) return undefined;
   return (result.scores[index] as TScorerResult | undefined)?.score;
@@ -91,6 +108,7 @@ function aggregateScorer(results: AggregatedResult[], scorer: TScorer, index: nu
     n: values.length,
     null_count: nullCount,
     ci: confidenceInterval(units, unit),
+    distribution: distributionOf(values),
   };
 }
 

@@ -1,5 +1,6 @@
 // Two versions of one experiment, item by item: per scorer the mean of each side's repeats and the
-// delta, a verdict, and whether the replies changed; counts over every item, the items paged.
+// delta, a verdict, and whether the replies changed; counts over every item, the items filtered (by
+// verdict, by a changed reply) and then paged.
 import type {
   TComparisonItem,
   TComparisonQuery,
@@ -113,6 +114,18 @@ export function countVerdicts(items: TComparisonItem[]): TExperimentComparison['
   return counts;
 }
 
+/** The items a comparison's filters keep; a filter not given keeps every item. */
+export function filterItems(
+  items: TComparisonItem[],
+  filters: Pick<TComparisonQuery, 'verdict' | 'reply_changed'>,
+): TComparisonItem[] {
+  return items.filter(
+    (item) =>
+      (filters.verdict === undefined || item.verdict === filters.verdict) &&
+      (filters.reply_changed === undefined || item.reply_changed === filters.reply_changed),
+  );
+}
+
 export async function compareVersions(
   ctx: ExperimentContext,
   params: TExperimentParams,
@@ -133,10 +146,12 @@ export async function compareVersions(
     select: { itemId: true, position: true, agentVersion: true, repeat: true, state: true, reply: true, scores: true },
   });
   const items = compareItems(storedScorers(row), query.base, query.candidate, results);
+  const matched = filterItems(items, query);
   return {
     base: query.base,
     candidate: query.candidate,
     counts: countVerdicts(items),
-    items: items.slice(query.offset, query.offset + query.limit),
+    matched: matched.length,
+    items: matched.slice(query.offset, query.offset + query.limit),
   };
 }

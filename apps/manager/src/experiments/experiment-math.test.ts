@@ -2,8 +2,14 @@
 // comparison and CSV cells.
 import type { TExperimentResult, TScorer } from '@agentplane/contracts';
 import { describe, expect, it } from '@jest/globals';
-import { aggregateVersions, confidenceInterval, quantile, tQuantile975 } from './experiment-aggregates.js';
-import { type ComparedResult, compareItems, countVerdicts } from './experiment-comparison.js';
+import {
+  aggregateVersions,
+  confidenceInterval,
+  distributionOf,
+  quantile,
+  tQuantile975,
+} from './experiment-aggregates.js';
+import { type ComparedResult, compareItems, countVerdicts, filterItems } from './experiment-comparison.js';
 import { csvCell, csvHeader, csvRow } from './experiment-export.js';
 
 const SCORERS: TScorer[] = [
@@ -66,6 +72,20 @@ describe('aggregates', () => {
     expect(one?.scorers[1]).toMatchObject({ name: 'has', mean: 1, n: 2, null_count: 1 });
     expect(two).toMatchObject({ runs: 1, scored: 0, latency_ms: { mean: null, p50: null, p95: null } });
     expect(two?.scorers[0]).toMatchObject({ mean: null, n: 0, ci: null });
+    // exact: 1, 0, 1 (the failed run is not graded); has: null (in no bin), 1, 1.
+    expect(one?.scorers[0]?.distribution).toEqual([1, 0, 0, 0, 0, 0, 0, 0, 0, 2]);
+    expect(one?.scorers[1]?.distribution).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 2]);
+    expect(two?.scorers[0]?.distribution).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('bins scores by tenths, each tenth’s lower edge in it and 1 in the last bin', () => {
+    expect(distributionOf([0, 0.05, 0.1, 0.25, 0.3, 0.55, 0.7, 0.89, 0.9, 0.99, 1])).toEqual([
+      2, 1, 1, 1, 0, 1, 0, 1, 1, 3,
+    ]);
+    // Every tenth written as a decimal is its own bin's, however 0.k × 10 rounds in floating point.
+    const edges = Array.from({ length: 10 }, (_, index) => Number(`0.${index}`));
+    expect(distributionOf(edges)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(distributionOf([])).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });
 
@@ -111,6 +131,12 @@ describe('the pairwise comparison', () => {
     ]);
     expect(items[3]).toMatchObject({ base: { runs: 1, failed: 1, reply: null }, candidate: { runs: 1, failed: 0 } });
     expect(countVerdicts(items)).toEqual({ items: 4, improved: 2, regressed: 1, unchanged: 1, reply_changed: 2 });
+    const ids = (kept: typeof items) => kept.map((item) => item.item_id);
+    expect(ids(filterItems(items, {}))).toEqual(['a', 'b', 'c', 'd']);
+    expect(ids(filterItems(items, { verdict: 'improved' }))).toEqual(['a', 'd']);
+    expect(ids(filterItems(items, { reply_changed: true }))).toEqual(['b', 'd']);
+    expect(ids(filterItems(items, { reply_changed: false }))).toEqual(['a', 'c']);
+    expect(ids(filterItems(items, { verdict: 'improved', reply_changed: true }))).toEqual(['d']);
   });
 });
 

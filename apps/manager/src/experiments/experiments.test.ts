@@ -162,10 +162,17 @@ describe('launching an experiment', () => {
     expect(detail.started_at).not.toBeNull();
     // Both versions echo: exact matches item 1 only, "apple" items 1 and 3.
     for (const aggregate of detail.aggregates) {
-      expect(aggregate.scorers.map(({ name, mean, n, null_count }) => ({ name, mean, n, null_count }))).toEqual([
-        // Item 1 matches, item 2 does not, item 3 expects nothing: its scores are null.
-        { name: 'exact', mean: 0.5, n: 4, null_count: 2 },
-        { name: 'apple', mean: 4 / 6, n: 6, null_count: 0 },
+      const seen = aggregate.scorers.map(({ name, mean, n, null_count, distribution }) => ({
+        name,
+        mean,
+        n,
+        null_count,
+        distribution,
+      }));
+      expect(seen).toEqual([
+        // Item 1 matches, item 2 does not, item 3 expects nothing: its scores are null, in no bin.
+        { name: 'exact', mean: 0.5, n: 4, null_count: 2, distribution: [2, 0, 0, 0, 0, 0, 0, 0, 0, 2] },
+        { name: 'apple', mean: 4 / 6, n: 6, null_count: 0, distribution: [2, 0, 0, 0, 0, 0, 0, 0, 0, 4] },
       ]);
     }
     // The pins went with the experiment: no active one needs them.
@@ -203,7 +210,13 @@ describe('launching an experiment', () => {
     const experiment = await launch(owner, agentId, body({ agent_versions: [2], scorers: [judge], concurrency: 3 }));
     await runToEnd(experiment.id);
     const detail = ZExperimentDetail.parse((await owner.agent.get(`${base()}/${experiment.id}`)).body);
-    expect(detail.aggregates[0]?.scorers[0]).toMatchObject({ mean: null, n: 0, null_count: 3, ci: null });
+    expect(detail.aggregates[0]?.scorers[0]).toMatchObject({
+      mean: null,
+      n: 0,
+      null_count: 3,
+      ci: null,
+      distribution: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    });
     const results = z
       .array(ZExperimentResult)
       .parse((await owner.agent.get(`${base()}/${experiment.id}/results`)).body);
@@ -427,6 +440,31 @@ describe('reading an experiment', () => {
       [1, 'regressed', true],
       [2, 'unchanged', false],
     ]);
+  });
+
+  it('filters the comparison’s items by verdict or changed reply before paging, its counts over every item', async () => {
+    const compare = async (query: string) => {
+      const response = await owner.agent.get(`${base()}/${experimentId}/comparison?base=1&candidate=2&${query}`);
+      expect(response.status).toBe(200);
+      const comparison = ZExperimentComparison.parse(response.body);
+      expect(comparison.counts).toEqual({ items: 3, improved: 0, regressed: 2, unchanged: 1, reply_changed: 2 });
+      return { matched: comparison.matched, positions: comparison.items.map((item) => item.position) };
+    };
+    expect(await compare('')).toEqual({ matched: 3, positions: [0, 1, 2] });
+    expect(await compare('verdict=regressed')).toEqual({ matched: 2, positions: [0, 1] });
+    // The page is of the items kept: the second regressed item, not the second item.
+    expect(await compare('verdict=regressed&limit=1&offset=1')).toEqual({ matched: 2, positions: [1] });
+    expect(await compare('verdict=unchanged')).toEqual({ matched: 1, positions: [2] });
+    expect(await compare('verdict=improved')).toEqual({ matched: 0, positions: [] });
+    expect(await compare('reply_changed=true')).toEqual({ matched: 2, positions: [0, 1] });
+    expect(await compare('reply_changed=false')).toEqual({ matched: 1, positions: [2] });
+    expect(await compare('verdict=regressed&reply_changed=false')).toEqual({ matched: 0, positions: [] });
+    for (const bad of ['verdict=better', 'verdict=', 'verdict=REGRESSED', 'reply_changed=1', 'reply_changed=yes']) {
+      expectProblemShape(await owner.agent.get(`${base()}/${experimentId}/comparison?base=1&candidate=2&${bad}`), 400);
+    }
+  });
+
+  it('refuses a comparison of a version with itself or with one the experiment did not run', async () => {
     const refused = await owner.agent.get(`${base()}/${experimentId}/comparison?base=1&candidate=1`);
     expectProblemShape(refused, 422);
     expectProblemShape(await owner.agent.get(`${base()}/${experimentId}/comparison?base=1&candidate=7`), 422);

@@ -54,6 +54,9 @@ export const ZExperimentResultsQuery = ZPaginationQuery.extend({
 });
 export type TExperimentResultsQuery = z.infer<typeof ZExperimentResultsQuery>;
 
+/** Bins of a scorer aggregate's `distribution`: tenths of the 0–1 scale. */
+export const SCORE_DISTRIBUTION_BINS = 10;
+
 export const ZConfidenceInterval = z
   .strictObject({
     level: z.literal(0.95),
@@ -79,6 +82,10 @@ export const ZScorerAggregate = z
     n: z.number().int().min(0).meta({ description: 'Scores that are not null' }),
     null_count: z.number().int().min(0).meta({ description: 'Scored runs this scorer could not grade' }),
     ci: ZConfidenceInterval.nullable(),
+    distribution: z.array(z.number().int().min(0)).length(SCORE_DISTRIBUTION_BINS).meta({
+      description:
+        'How many scores fall in each tenth: [0, 0.1), [0.1, 0.2) … [0.8, 0.9), and [0.9, 1] (the last bin includes 1); null scores are in no bin (they are null_count), so the bins sum to n',
+    }),
   })
   .meta({ id: 'ScorerAggregate' });
 export type TScorerAggregate = z.infer<typeof ZScorerAggregate>;
@@ -113,6 +120,12 @@ export type TComparisonVerdict = (typeof COMPARISON_VERDICTS)[number];
 export const ZComparisonQuery = ZPaginationQuery.extend({
   base: ZVersionQueryParam.meta({ description: 'The version compared against' }),
   candidate: ZVersionQueryParam.meta({ description: 'The version judged' }),
+  verdict: z.enum(COMPARISON_VERDICTS).optional().meta({ description: 'Only the items with this verdict' }),
+  reply_changed: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .meta({ description: 'true: only the items whose reply changed; false: only those whose reply did not' }),
 });
 export type TComparisonQuery = z.infer<typeof ZComparisonQuery>;
 
@@ -156,11 +169,16 @@ export const ZExperimentComparison = z
       unchanged: z.number().int().min(0),
       reply_changed: z.number().int().min(0),
     }),
-    items: z.array(ZComparisonItem).meta({ description: 'A page of the items, in the dataset’s order' }),
+    matched: z.number().int().min(0).meta({
+      description: 'Items the filters (verdict, reply_changed) keep, which the page is of; without filters, every item',
+    }),
+    items: z.array(ZComparisonItem).meta({
+      description: 'A page of the items the filters keep, in the dataset’s order',
+    }),
   })
   .meta({
     id: 'ExperimentComparison',
-    description: 'Two versions of one experiment, item by item; counts over all items',
+    description: 'Two versions of one experiment, item by item; counts over all items, whatever the filters',
   });
 export type TExperimentComparison = z.infer<typeof ZExperimentComparison>;
 
