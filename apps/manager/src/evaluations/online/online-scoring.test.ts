@@ -18,7 +18,13 @@ import {
 import { createAgentThroughApi } from '../../testing/resource-fixtures.js';
 import { gradeRun } from './grade-run.js';
 import type { OnlineScoringWorker } from './online-scoring-worker.js';
-import { claimQueuedRuns, finishQueuedRun } from './scoring-queue.js';
+import {
+  claimQueuedRuns,
+  dropExhaustedRuns,
+  finishQueuedRun,
+  MAX_SCORING_ATTEMPTS,
+  pruneRunScores,
+} from './scoring-queue.js';
 import { startOnlineScoring } from './start-online-scoring.js';
 
 const logger = createLogger({ name: 'test', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -267,5 +273,42 @@ describe('the worker', () => {
     expect(await scoresOf(agent.id)).toEqual([]);
     expect(await queuedRuns(agent.id)).toEqual([]);
     expect(waiting).toBeDefined();
+  });
+});
+
+// Last in the file: these sweeps cover every agent of the suite's database.
+describe('the periodic sweeps', () => {
+  it('keeps only the newest score rows of each agent, past ONLINE_SCORING_MAX_SCORES_PER_AGENT', async () => {
+    const agents = [await createAgentThroughApi(owner), await createAgentThroughApi(owner)];
+    for (const agent of agents) {
+      for (const [age, runId] of ['old', 'middle', 'new'].entries()) {
+        await endRun(agent.id, { id: runId });
+        await db().$executeRaw`
+          INSERT INTO run_scores (agent_id, run_id, scorer_name, kind, score, reason, created_at)
+          VALUES (${agent.id}::uuid, ${runId}, 'polite', 'contains', 1, 'Found every text',
+                  now() - ${3 - age} * interval '1 minute')`;
+      }
+    }
+    expect(await pruneRunScores(db(), 2)).toBeGreaterThanOrEqual(2);
+    for (const agent of agents) {
+      expect((await scoresOf(agent.id)).map((row) => row.runId)).toEqual(['middle', 'new']);
+    }
+  });
+
+  it('gives up on a run claimed MAX_SCORING_ATTEMPTS times once its last lease has run out', async () => {
+    const agent = await createAgentThroughApi(owner);
+    const rows: [string, number, string][] = [
+      ['exhausted', MAX_SCORING_ATTEMPTS, '-1 minute'],
+      ['exhausted-but-leased', MAX_SCORING_ATTEMPTS, '1 minute'],
+      ['retried', MAX_SCORING_ATTEMPTS - 1, '-1 minute'],
+    ];
+    for (const [runId, attempts, lease] of rows) {
+      await endRun(agent.id, { id: runId });
+      await db().$executeRaw`
+        INSERT INTO online_scoring_queue (agent_id, run_id, attempts, lease_owner, lease_expires_at)
+        VALUES (${agent.id}::uuid, ${runId}, ${attempts}, 'gone', now() + ${lease}::interval)`;
+    }
+    expect(await dropExhaustedRuns(db())).toBe(1);
+    expect((await queuedRuns(agent.id)).sort()).toEqual(['exhausted-but-leased', 'retried']);
   });
 });
