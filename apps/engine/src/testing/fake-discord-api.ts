@@ -37,6 +37,8 @@ export type DiscordScript = {
 export type FakeDiscordApi = {
   baseUrl: string;
   calls: DiscordCallRecord[];
+  /** Calls whose client hung up before they were answered (an engine killed mid-call): never performed. */
+  hungUp: DiscordCallRecord[];
   /** Messages that exist on the fake, in the order they were created (originals when answered). */
   messages: FakeDiscordMessage[];
   /** Discord took the webhook's answer to the interaction of `token`: `componentMessageId` for a press. */
@@ -72,6 +74,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 
 export async function startFakeDiscordApi(): Promise<FakeDiscordApi> {
   const calls: DiscordCallRecord[] = [];
+  const hungUp: DiscordCallRecord[] = [];
   const messages: FakeDiscordMessage[] = [];
   const originals = new Map<string, string>();
   const scripts: DiscordScript[] = [];
@@ -119,7 +122,11 @@ export async function startFakeDiscordApi(): Promise<FakeDiscordApi> {
     const path = new URL(req.url ?? '/', 'http://discord').pathname;
     const method = req.method ?? '';
     const body = await readBody(req);
-    calls.push({ method, path, body });
+    const call = { method, path, body };
+    calls.push(call);
+    res.on('close', () => {
+      if (!res.writableFinished) hungUp.push(call);
+    });
     const scripted = scripts.findIndex((script) => script.method === undefined || script.method === method);
     const [next] = scripted === -1 ? [] : scripts.splice(scripted, 1);
     if (next?.gate !== undefined) await next.gate;
@@ -146,6 +153,7 @@ export async function startFakeDiscordApi(): Promise<FakeDiscordApi> {
   return {
     baseUrl: (await listenOnLoopback(server)).origin,
     calls,
+    hungUp,
     messages,
     answered: (token, answer, componentMessageId) => {
       if (answer.type === DEFERRED_CHANNEL_MESSAGE) originals.set(token, create(token, LOADING).id);

@@ -219,6 +219,14 @@ describe('an engine SIGKILLed mid-reply', () => {
       },
     );
     await first.kill('SIGKILL');
+    // Released only once the fake has seen the killed engine hang up, so that its PATCH is never performed
+    // (released sooner, the fake could answer it before noticing, and the reply would be there twice).
+    await waitUntil(
+      () => discord.hungUp.some((call) => call.method === 'PATCH' && call.path.includes(interaction.token)),
+      {
+        what: "the killed engine's PATCH to be dropped",
+      },
+    );
     held.release();
     await startChannelEngineProcess(database, killed, engineEnv(), processes);
     await waitUntil(async () => (await queueRows(database, killed.agentId)).some((row) => row.status === 'done'), {
