@@ -1,29 +1,38 @@
-// The engine's connections in shards: an agent's transactions go to its home shard while it has a
-// connection to spare, to another shard's spare one when it has none, and wait at home when no shard
-// has one. Real connections, told apart by their backend's pid.
+// The engine's connections in shards: an agent's transactions go to its home shard, and wait there
+// while it has no connection free; one that waited its bound takes a free connection of another
+// shard, or the first one released anywhere. Real connections, told apart by their backend's pid.
 import { createTestDatabase, type TestDatabase } from '@agentplane/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { type ConnectionShards, homeShardOf, openConnectionShards, shardSizes } from './connection-shards.js';
 
 let database: TestDatabase;
-let shards: ConnectionShards;
-const opened: pg.Pool[] = [];
+const opened: ConnectionShards[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  shards = openConnectionShards(4, true, (max) => {
-    const pool = new pg.Pool({ connectionString: database.url, max });
-    pool.on('error', () => {});
-    opened.push(pool);
-    return pool;
-  });
 });
 
 afterAll(async () => {
-  await shards?.end();
+  await Promise.all(opened.map((shards) => shards.end()));
   await database?.drop();
 });
+
+/** Four connections in two shards; `pools` are the shards' own pools, in order. */
+function openShards(borrowAfterMs: number, connectionTimeoutMillis?: number) {
+  const pools: pg.Pool[] = [];
+  const shards = openConnectionShards({ maxConnections: 4, sharded: true, borrowAfterMs }, (max) => {
+    const pool = new pg.Pool({ connectionString: database.url, max, connectionTimeoutMillis });
+    pool.on('error', () => {});
+    pools.push(pool);
+    return pool;
+  });
+  opened.push(shards);
+  return { shards, pools };
+}
+
+/** Waits long enough for the waiters' bound of 0 ms to have passed: Node runs timers in order. */
+const pastTheBound = () => new Promise((resolve) => setTimeout(resolve, 1));
 
 const pidOf = async (client: pg.PoolClient) =>
   (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
@@ -35,6 +44,14 @@ function agentsAtHome(): [string, string] {
   const second = ids.find((id) => homeShardOf(id, 2) === 1);
   if (first === undefined || second === undefined) throw new Error('no spread over two shards');
   return [first, second];
+}
+
+/** Every connection of both shards held: two at Ada's home, two at Bob's. */
+async function holdAll(shards: ConnectionShards) {
+  const [ada, bob] = agentsAtHome();
+  const adaHome = await Promise.all([shards.connect(ada), shards.connect(ada)]);
+  const bobHome = await Promise.all([shards.connect(bob), shards.connect(bob)]);
+  return { ada, bob, adaHome, bobHome };
 }
 
 describe('shard sizes', () => {
@@ -56,6 +73,7 @@ describe('shard sizes', () => {
 
 describe('connection shards', () => {
   it("hands an agent its home shard's connections while one is free there", async () => {
+    const { shards, pools } = openShards(0);
     const [ada] = agentsAtHome();
     const pids = new Set<number | undefined>();
     for (let i = 0; i < 6; i++) {
@@ -64,45 +82,87 @@ describe('connection shards', () => {
       for (const client of held) client.release();
     }
     expect(pids.size).toBe(2);
-    expect(opened.map((pool) => pool.totalCount)).toEqual([2, 0]);
+    expect(pools.map((pool) => pool.totalCount)).toEqual([2, 0]);
   });
 
-  it("borrows another shard's connection when home has none to spare, and waits at home when no shard has one", async () => {
-    const [ada, bob] = agentsAtHome();
+  it('waits for a connection at home within its bound, though another shard has one free', async () => {
+    const { shards } = openShards(60_000);
+    const [ada] = agentsAtHome();
+    const adaHome = await Promise.all([shards.connect(ada), shards.connect(ada)]);
+    const adaHomePid = await pidOf(adaHome[0] as pg.PoolClient);
+    const waiting = shards.connect(ada);
+    adaHome[0]?.release();
+    const next = await waiting;
+    expect(await pidOf(next)).toBe(adaHomePid);
+    for (const client of [next, adaHome[1]]) client?.release();
+  });
+
+  it("borrows another shard's free connection once it has waited its bound", async () => {
+    const { shards } = openShards(0);
+    const [ada] = agentsAtHome();
     const adaHome = await Promise.all([shards.connect(ada), shards.connect(ada)]);
     const adaHomePids = await Promise.all(adaHome.map(pidOf));
     const borrowed = await shards.connect(ada);
     expect(adaHomePids).not.toContain(await pidOf(borrowed));
-    const bobHome = await shards.connect(bob);
-    // Every connection is held: the next one for ada waits for her home shard.
-    const waiting = shards.connect(ada);
+    for (const client of [...adaHome, borrowed]) client.release();
+  });
+
+  it('hands a released connection to a waiter at home before an older one within its bound', async () => {
+    const { shards } = openShards(60_000);
+    const { ada, bob, adaHome, bobHome } = await holdAll(shards);
+    const [adaPid, bobPid] = [await pidOf(adaHome[0] as pg.PoolClient), await pidOf(bobHome[0] as pg.PoolClient)];
+    const adaWaits = shards.connect(ada);
+    const bobWaits = shards.connect(bob);
+    bobHome[0]?.release();
+    const bobGot = await bobWaits;
+    expect(await pidOf(bobGot)).toBe(bobPid);
     adaHome[0]?.release();
-    const next = await waiting;
-    expect(adaHomePids).toContain(await pidOf(next));
-    for (const client of [next, adaHome[1], borrowed, bobHome]) client?.release();
+    const adaGot = await adaWaits;
+    expect(await pidOf(adaGot)).toBe(adaPid);
+    for (const client of [adaGot, bobGot, adaHome[1], bobHome[1]]) client?.release();
+  });
+
+  it('hands a released connection anywhere to the oldest waiter past its bound, whatever its home', async () => {
+    const { shards } = openShards(0);
+    const { ada, bob, adaHome, bobHome } = await holdAll(shards);
+    const [adaPid, bobPid] = [await pidOf(adaHome[0] as pg.PoolClient), await pidOf(bobHome[0] as pg.PoolClient)];
+    const adaWaits = shards.connect(ada);
+    const bobWaits = shards.connect(bob);
+    await pastTheBound();
+    bobHome[0]?.release();
+    const adaGot = await adaWaits;
+    expect(await pidOf(adaGot)).toBe(bobPid);
+    adaHome[0]?.release();
+    const bobGot = await bobWaits;
+    expect(await pidOf(bobGot)).toBe(adaPid);
+    for (const client of [adaGot, bobGot, adaHome[1], bobHome[1]]) client?.release();
   });
 
   it('gives the login its own statements on the first shard', async () => {
+    const { shards } = openShards(0);
     const { rows } = await shards.login.query<{ one: number }>('SELECT 1 AS one');
     expect(rows).toEqual([{ one: 1 }]);
   });
 
   it('answers a 503 the client may retry when no connection comes within the pool`s connect timeout', async () => {
-    const one = openConnectionShards(1, false, (max) => {
-      const pool = new pg.Pool({ connectionString: database.url, max, connectionTimeoutMillis: 200 });
-      pool.on('error', () => {});
-      return pool;
+    const { shards } = openShards(0, 200);
+    const { ada, adaHome, bobHome } = await holdAll(shards);
+    await expect(shards.connect(ada)).rejects.toMatchObject({
+      name: 'AppError',
+      status: 503,
+      headers: { 'Retry-After': '5' },
     });
-    const held = await one.connect('ada');
-    try {
-      await expect(one.connect('ada')).rejects.toMatchObject({
-        name: 'AppError',
-        status: 503,
-        headers: { 'Retry-After': '5' },
-      });
-    } finally {
-      held.release();
-      await one.end();
-    }
+    for (const client of [...adaHome, ...bobHome]) client.release();
+  });
+
+  it('refuses the transactions still waiting when the engine closes its database', async () => {
+    const { shards } = openShards(0);
+    opened.pop();
+    const { ada, adaHome, bobHome } = await holdAll(shards);
+    const waiting = shards.connect(ada);
+    const closed = shards.end();
+    await expect(waiting).rejects.toThrow('the engine database is closing');
+    for (const client of [...adaHome, ...bobHome]) client.release();
+    await closed;
   });
 });

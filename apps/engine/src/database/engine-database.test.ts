@@ -60,4 +60,9 @@ describe("the engine's database", () => {
     const again = await agentDb.query<{ user: string }>('SELECT current_user AS user');
     expect(again.rows).toEqual([{ user: engineRoleName(agentId) }]);
   });
+
+  it("plans an agent's named statements generically from their first run", async () => {
+    const { rows } = await engineDb.forAgent(agentId).query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
+    expect(rows).toEqual([{ plan_cache_mode: 'force_generic_plan' }]);
+  });
 });

@@ -43,12 +43,17 @@ export function openEngineDatabase(options: {
   logger: Logger;
 }): EngineDatabase {
   const { url, logger } = options;
-  const shards = openConnectionShards(options.maxConnections, options.sharded, (max) => {
+  const shards = openConnectionShards(options, (max) => {
     const pool = new pg.Pool({
       connectionString: url,
       max,
       connectionTimeoutMillis: DB_TIMEOUT_MS,
       query_timeout: 10_000,
+      // A named statement is planned once per role and connection (role-statements.ts), generically:
+      // PostgreSQL's default plans it anew with its values for its first five runs before settling on
+      // the generic plan, and a pool's connections meet hundreds of roles, so five times each. The
+      // engine's named statements are keyed lookups, whose generic plan it settles on anyway.
+      options: '-c plan_cache_mode=force_generic_plan',
     });
     pool.on('error', (error) => logger.debug({ err: error }, 'idle database connection lost'));
     // pg.Pool hears a connection's 'error' only while it is idle: one lost while checked out (the server
