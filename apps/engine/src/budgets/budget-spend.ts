@@ -6,20 +6,27 @@ import type { TEngineBudgets } from '@agentplane/contracts';
 import type { Queryable } from '../threads/thread-store.js';
 
 export type SpendScopes = { agentId: string; workspaceId: string };
+
+/** The rows a workspace's day is spread over (budget_spend_stripe_check allows 0 to 15). */
+export const WORKSPACE_STRIPES = 16;
+
 /** Tokens and USD spent in the current day and month, per scope. */
 export type PeriodSpend = Record<'agent' | 'workspace', Record<'day' | 'month', { tokens: number; costUsd: number }>>;
 
 // Both rows in one statement, agent before workspace in every replica, so two runs ending together
 // lock them in the same order. ON CONFLICT DO UPDATE adds to the row under its lock: concurrent ends
-// wait for each other and none is lost. The cost is computed in numeric, exactly, from the price the
-// manager published (no price: the run adds tokens only).
+// wait for each other and none is lost. The workspace's row is the stripe of it this agent's id hashes
+// to: the agents of a workspace do not all wait for one row, locked until each commit is flushed.
+// The cost is computed in numeric, exactly, from the price the manager published (no price: the run
+// adds tokens only).
 const ADD_SPEND = `
-  INSERT INTO budget_spend (scope, scope_id, day, tokens, cost_usd, updated_at)
-  SELECT v.scope, v.scope_id, (now() AT TIME ZONE 'UTC')::date, $3::bigint,
+  INSERT INTO budget_spend (scope, scope_id, stripe, day, tokens, cost_usd, updated_at)
+  SELECT v.scope, v.scope_id, v.stripe, (now() AT TIME ZONE 'UTC')::date, $3::bigint,
          coalesce(($4::numeric * $6::numeric + $5::numeric * $7::numeric) / 1000000, 0), now()
-  FROM (VALUES ('agent', $1::uuid), ('workspace', $2::uuid)) AS v(scope, scope_id)
+  FROM (VALUES ('agent', $1::uuid, 0), ('workspace', $2::uuid, hashtext($1::text) & ${WORKSPACE_STRIPES - 1}))
+    AS v(scope, scope_id, stripe)
   ORDER BY v.scope
-  ON CONFLICT (scope, scope_id, day) DO UPDATE
+  ON CONFLICT (scope, scope_id, day, stripe) DO UPDATE
     SET tokens = budget_spend.tokens + EXCLUDED.tokens,
         cost_usd = budget_spend.cost_usd + EXCLUDED.cost_usd,
         updated_at = now()`;
@@ -42,7 +49,8 @@ export async function addRunSpend(
   ]);
 }
 
-// The month's rows of both scopes through the primary key, today's summed apart.
+// The month's rows of both scopes (every stripe of the workspace's) through the primary key, today's
+// summed apart.
 const READ_SPEND = `
   WITH today AS (SELECT (now() AT TIME ZONE 'UTC')::date AS day)
   SELECT s.scope,

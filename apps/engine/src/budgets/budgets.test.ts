@@ -14,6 +14,7 @@ import { type AgentRow, notifyConfigChanged, writeConfigRow } from '../testing/e
 import { makeLlmEngineConfig } from '../testing/engine-configs.js';
 import { runWithClient } from '../testing/run-with-client.js';
 import { engineCredentialsFor, startDatabaseEngine, startFileEngine } from '../testing/test-engine.js';
+import { WORKSPACE_STRIPES } from './budget-spend.js';
 
 const NO_BUDGETS: TEngineBudgets = { agent: null, workspace: null, price: null };
 
@@ -164,7 +165,7 @@ describe('a tokens budget', () => {
     const spend = (day: string) =>
       database.prisma.$executeRawUnsafe(
         `INSERT INTO budget_spend (scope, scope_id, day, tokens) VALUES ('agent', $1::uuid, ${day}, 1000000)
-       ON CONFLICT (scope, scope_id, day) DO UPDATE SET tokens = budget_spend.tokens + EXCLUDED.tokens`,
+       ON CONFLICT (scope, scope_id, day, stripe) DO UPDATE SET tokens = budget_spend.tokens + EXCLUDED.tokens`,
         agent.agentId,
       );
     const today = "(now() AT TIME ZONE 'UTC')::date";
@@ -208,6 +209,33 @@ describe('a workspace budget', () => {
   it("stops the workspace's other agents once the workspace's spend reached it", async () => {
     expect((await run(first)).types.at(-1)).toBe('RUN_FINISHED');
     await publish(other, { ...NO_BUDGETS, workspace: tokenBudget(1) });
+    await expectRefused(await run(otherEngine), other, "workspace's");
+  });
+
+  it("adds each agent's runs to the workspace's stripe its id hashes to, and counts the sum of the stripes", async () => {
+    const runs = [
+      { of: agent, runId: (await run(first)).runId },
+      { of: other, runId: (await run(otherEngine)).runId },
+      { of: agent, runId: (await run(second)).runId },
+    ];
+    const expected = new Map<number, number>();
+    for (const { of, runId } of runs) {
+      const [row] = await database.prisma.$queryRawUnsafe<{ stripe: number }[]>(
+        `SELECT hashtext($1::text) & ${WORKSPACE_STRIPES - 1} AS stripe`,
+        of.agentId,
+      );
+      const stripe = row?.stripe ?? -1;
+      expected.set(stripe, (expected.get(stripe) ?? 0) + (await tokensOf(runId, of)));
+    }
+    const rows = await database.prisma.budgetSpend.findMany({ where: { scope: 'workspace' } });
+    expect(new Map(rows.map((row) => [row.stripe, Number(row.tokens)]))).toEqual(expected);
+    // The agents' own rows stay whole, in stripe 0.
+    expect(
+      (await database.prisma.budgetSpend.findMany({ where: { scope: 'agent' } })).map((row) => row.stripe),
+    ).toEqual([0, 0]);
+    // A budget of exactly the stripes' sum is spent: the next run of either agent is refused.
+    const total = [...expected.values()].reduce((sum, n) => sum + n, 0);
+    await publish(other, { ...NO_BUDGETS, workspace: tokenBudget(total) });
     await expectRefused(await run(otherEngine), other, "workspace's");
   });
 });

@@ -65,7 +65,7 @@ async function addSpend(scope: 'agent' | 'workspace', scopeId: string, daysAgo: 
   await ctx.database.prisma.$executeRawUnsafe(
     `INSERT INTO budget_spend (scope, scope_id, day, tokens, cost_usd)
      VALUES ($1, $2::uuid, (now() AT TIME ZONE 'UTC')::date - $3::int, $4, $5::numeric)
-     ON CONFLICT (scope, scope_id, day) DO UPDATE
+     ON CONFLICT (scope, scope_id, day, stripe) DO UPDATE
        SET tokens = budget_spend.tokens + EXCLUDED.tokens, cost_usd = budget_spend.cost_usd + EXCLUDED.cost_usd`,
     scope,
     scopeId,
