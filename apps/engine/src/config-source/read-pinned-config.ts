@@ -23,7 +23,8 @@ export async function readPinnedConfig(
   try {
     ({ rows } = await db.query<{ config: unknown }>(READ_PINNED, [agentId, String(version)]));
   } catch (error) {
-    throw new VersionUnavailable(`Agent version ${version} could not be read: ${(error as Error).message}`);
+    // The database's own words stay in the log (the cause): the run's readers see only that it failed.
+    throw new VersionUnavailable(`Agent version ${version} could not be read.`, { cause: error });
   }
   const row = rows[0];
   if (row === undefined) throw new VersionUnavailable(`Agent version ${version} has no config on this engine.`);

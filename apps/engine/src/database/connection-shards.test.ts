@@ -54,6 +54,19 @@ async function holdAll(shards: ConnectionShards) {
   return { ada, bob, adaHome, bobHome };
 }
 
+/** Every connection held, then Ada waiting for one and Bob after her; with each one's first home connection's pid. */
+async function adaThenBobWaiting(shards: ConnectionShards) {
+  const held = await holdAll(shards);
+  const adaPid = await pidOf(held.adaHome[0] as pg.PoolClient);
+  const bobPid = await pidOf(held.bobHome[0] as pg.PoolClient);
+  return { ...held, adaPid, bobPid, adaWaits: shards.connect(held.ada), bobWaits: shards.connect(held.bob) };
+}
+
+/** Releases what the waiters got and the connections still held (the first of each home went to them). */
+async function releaseAll(held: Awaited<ReturnType<typeof adaThenBobWaiting>>) {
+  for (const client of [await held.adaWaits, await held.bobWaits, held.adaHome[1], held.bobHome[1]]) client?.release();
+}
+
 describe('shard sizes', () => {
   it('splits the connections into shards of two, the remainder on the first ones', () => {
     expect(shardSizes(10)).toEqual([2, 2, 2, 2, 2]);
@@ -109,33 +122,23 @@ describe('connection shards', () => {
 
   it('hands a released connection to a waiter at home before an older one within its bound', async () => {
     const { shards } = openShards(60_000);
-    const { ada, bob, adaHome, bobHome } = await holdAll(shards);
-    const [adaPid, bobPid] = [await pidOf(adaHome[0] as pg.PoolClient), await pidOf(bobHome[0] as pg.PoolClient)];
-    const adaWaits = shards.connect(ada);
-    const bobWaits = shards.connect(bob);
-    bobHome[0]?.release();
-    const bobGot = await bobWaits;
-    expect(await pidOf(bobGot)).toBe(bobPid);
-    adaHome[0]?.release();
-    const adaGot = await adaWaits;
-    expect(await pidOf(adaGot)).toBe(adaPid);
-    for (const client of [adaGot, bobGot, adaHome[1], bobHome[1]]) client?.release();
+    const held = await adaThenBobWaiting(shards);
+    held.bobHome[0]?.release();
+    expect(await pidOf(await held.bobWaits)).toBe(held.bobPid);
+    held.adaHome[0]?.release();
+    expect(await pidOf(await held.adaWaits)).toBe(held.adaPid);
+    await releaseAll(held);
   });
 
   it('hands a released connection anywhere to the oldest waiter past its bound, whatever its home', async () => {
     const { shards } = openShards(0);
-    const { ada, bob, adaHome, bobHome } = await holdAll(shards);
-    const [adaPid, bobPid] = [await pidOf(adaHome[0] as pg.PoolClient), await pidOf(bobHome[0] as pg.PoolClient)];
-    const adaWaits = shards.connect(ada);
-    const bobWaits = shards.connect(bob);
+    const held = await adaThenBobWaiting(shards);
     await pastTheBound();
-    bobHome[0]?.release();
-    const adaGot = await adaWaits;
-    expect(await pidOf(adaGot)).toBe(bobPid);
-    adaHome[0]?.release();
-    const bobGot = await bobWaits;
-    expect(await pidOf(bobGot)).toBe(adaPid);
-    for (const client of [adaGot, bobGot, adaHome[1], bobHome[1]]) client?.release();
+    held.bobHome[0]?.release();
+    expect(await pidOf(await held.adaWaits)).toBe(held.bobPid);
+    held.adaHome[0]?.release();
+    expect(await pidOf(await held.bobWaits)).toBe(held.adaPid);
+    await releaseAll(held);
   });
 
   it('gives the login its own statements on the first shard', async () => {
