@@ -2,9 +2,10 @@
 // Each (item, version, repeat) has one run of a deterministic id, so queueing it again after any restart
 // inserts nothing (ON CONFLICT DO NOTHING): that, and the result row's state, is the exactly-once. The
 // runs are ordinary pending background runs pinned to their version: any replica of the agent's engine
-// claims them, woken by the 'queue' news on the agent's run channel, as fire-schedule.ts queues its own.
-import { aguiThreadKey, type TDatasetMessage } from '@agentplane/contracts';
+// claims them, woken by the 'queue' news on the agent's run channel (agent-runs/queue-background-runs.ts).
+import type { TDatasetMessage } from '@agentplane/contracts';
 import type { Db, Tx } from '@agentplane/db';
+import { queueBackgroundRuns } from '../agent-runs/queue-background-runs.js';
 
 /** The subject experiment runs carry: not a user, so no end user's token ever lists their threads. */
 export function experimentSubject(experimentId: string): string {
@@ -90,34 +91,27 @@ export async function queuePendingRuns(tx: Tx, options: QueueOptions): Promise<n
     ORDER BY r.position, r.agent_version, r.repeat
     LIMIT ${slots}`;
   if (pending.length === 0) return 0;
-  const owner = { issuer: options.issuer, subject: experimentSubject(experimentId) };
-  const runs = pending.map((result) => {
-    const runId = experimentRunId({
+  const runs = pending.map((result) => ({
+    result,
+    runId: experimentRunId({
       experimentId,
       itemId: result.item_id,
       version: Number(result.agent_version),
       repeat: result.repeat,
-    });
-    // An AG-UI RunAgentInput, as a client's POST /agent/runs body would be; a fresh thread per run.
-    const input = {
-      threadId: runId,
+    }),
+  }));
+  await queueBackgroundRuns(tx, {
+    agentId,
+    owner: { issuer: options.issuer, subject: experimentSubject(experimentId) },
+    source: 'experiment',
+    runs: runs.map(({ result, runId }) => ({
       runId,
-      state: {},
-      messages: result.input.map((message, index) => ({ ...message, id: message.id ?? `${runId}:${index}` })),
-      tools: [],
-      context: [],
-      forwardedProps: {},
-    };
-    return { result, runId, threadKey: aguiThreadKey(agentId, owner, runId), input: JSON.stringify(input) };
+      // A fresh thread per run.
+      threadId: runId,
+      messages: result.input,
+      pinnedVersion: result.agent_version,
+    })),
   });
-  await tx.$executeRaw`
-    INSERT INTO agent_runs
-      (agent_id, id, thread_id, thread_key, issuer, subject, source, status, input, pinned_version)
-    SELECT ${agentId}::uuid, id, id, thread_key, ${owner.issuer}, ${owner.subject}, 'experiment', 'pending', input, version
-    FROM unnest(${runs.map((run) => run.runId)}::text[], ${runs.map((run) => run.threadKey)}::text[],
-                ${runs.map((run) => run.input)}::jsonb[], ${runs.map((run) => run.result.agent_version)}::bigint[])
-      AS t(id, thread_key, input, version)
-    ON CONFLICT DO NOTHING`;
   await tx.$executeRaw`
     UPDATE experiment_results r
     SET state = 'queued', run_id = t.run_id, queued_at = now(), updated_at = now()
@@ -126,8 +120,6 @@ export async function queuePendingRuns(tx: Tx, options: QueueOptions): Promise<n
       AS t(item_id, agent_version, repeat, run_id)
     WHERE r.experiment_id = ${experimentId}::uuid AND r.item_id = t.item_id
       AND r.agent_version = t.agent_version AND r.repeat = t.repeat AND r.state = 'pending'`;
-  // Delivered at commit, and not at all on rollback.
-  await tx.$executeRaw`SELECT pg_notify(run_channel, 'queue') FROM engine_channels WHERE agent_id = ${agentId}::uuid`;
   return runs.length;
 }
 

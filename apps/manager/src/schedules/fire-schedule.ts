@@ -5,8 +5,9 @@
 // nothing; next_fire_at moves past the tick in the same transaction, so no replica finds it due again.
 // The run is an ordinary pending background run: any replica of the agent's engine claims it, woken by
 // the 'queue' news on the agent's run channel (the engine's run-notifications.ts) or its own poll.
-import { aguiThreadKey, hasRoleAtLeast, type TRole, type TRunStatus } from '@agentplane/contracts';
+import { hasRoleAtLeast, type TRole, type TRunStatus } from '@agentplane/contracts';
 import type { Db, Tx } from '@agentplane/db';
+import { queueBackgroundRuns } from '../agent-runs/queue-background-runs.js';
 import { planTick } from './schedule-times.js';
 
 export type FireSettings = {
@@ -100,27 +101,14 @@ function failuresAfter(previous: TRunStatus | undefined, failures: number): numb
   return failures;
 }
 
-async function queueRun(tx: Tx, schedule: DueSchedule, tick: Date, settings: FireSettings): Promise<string> {
+async function queueRun(tx: Tx, schedule: DueSchedule, tick: Date, settings: FireSettings): Promise<void> {
   const { runId, threadId } = scheduledRunIds(schedule.id, schedule.thread, tick);
-  const owner = { issuer: settings.issuer, subject: schedule.owner_id };
-  // An AG-UI RunAgentInput, as a client's POST /agent/runs body would be.
-  const input = {
-    threadId,
-    runId,
-    state: {},
-    messages: [{ id: `${runId}:message`, role: 'user', content: schedule.message }],
-    tools: [],
-    context: [],
-    forwardedProps: {},
-  };
-  await tx.$executeRaw`
-    INSERT INTO agent_runs (agent_id, id, thread_id, thread_key, issuer, subject, source, status, input)
-    VALUES (${schedule.agent_id}::uuid, ${runId}, ${threadId}, ${aguiThreadKey(schedule.agent_id, owner, threadId)},
-            ${owner.issuer}, ${owner.subject}, 'schedule', 'pending', ${JSON.stringify(input)}::jsonb)
-    ON CONFLICT DO NOTHING`;
-  // Delivered at commit, and not at all on rollback.
-  await tx.$executeRaw`SELECT pg_notify(run_channel, 'queue') FROM engine_channels WHERE agent_id = ${schedule.agent_id}::uuid`;
-  return runId;
+  await queueBackgroundRuns(tx, {
+    agentId: schedule.agent_id,
+    owner: { issuer: settings.issuer, subject: schedule.owner_id },
+    source: 'schedule',
+    runs: [{ runId, threadId, messages: [{ id: `${runId}:message`, role: 'user', content: schedule.message }] }],
+  });
 }
 
 async function pruneFires(tx: Tx, scheduleId: string, kept: number): Promise<void> {
